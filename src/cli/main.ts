@@ -1,0 +1,75 @@
+import { readFileSync } from 'node:fs';
+import { SpillwayError } from '../errors.js';
+import { DEMO_HELP, demoCommand } from './commands/demo.js';
+import { MODELS_HELP, modelsCommand } from './commands/models.js';
+import { SNIP_HELP, snipCommand } from './commands/snip.js';
+import { TOKENS_HELP, tokensCommand } from './commands/tokens.js';
+import { type CliIo, write } from './io.js';
+
+type Command = { run: (argv: string[], io: CliIo) => Promise<number>; help: string; summary: string };
+
+const COMMANDS: Record<string, Command> = {
+  snip: { run: snipCommand, help: SNIP_HELP, summary: 'cut a text to a budget, keeping head and tail' },
+  tokens: { run: tokensCommand, help: TOKENS_HELP, summary: 'count tokens (o200k, cl100k, heuristic)' },
+  models: { run: modelsCommand, help: MODELS_HELP, summary: "print a model's context window" },
+  demo: { run: demoCommand, help: DEMO_HELP, summary: 'snip a real, large output and show the token counts' },
+};
+
+export const MAIN_HELP = `usage: spillway <command> [options]
+
+spillway keeps oversized tool results from flooding an LLM agent's context.
+
+commands:
+${Object.entries(COMMANDS)
+  .map(([name, c]) => `  ${name.padEnd(8)} ${c.summary}`)
+  .join('\n')}
+
+Every command reads FILE or standard input and writes to standard output.
+Run "spillway <command> --help" for its options.
+
+  -h, --help     show this help
+  -v, --version  print the version
+`;
+
+function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  };
+  return pkg.version;
+}
+
+/**
+ * Runs the CLI and returns the exit code: 0 on success, 1 on an error, 2 on bad usage.
+ *
+ * @example
+ * process.exitCode = await runCli(process.argv.slice(2), { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, stdinIsTTY: !!process.stdin.isTTY, env: process.env });
+ */
+export async function runCli(argv: string[], io: CliIo): Promise<number> {
+  const [name, ...rest] = argv;
+  try {
+    if (name === undefined || name === '-h' || name === '--help' || name === 'help') {
+      const topic = name === 'help' && rest[0] ? COMMANDS[rest[0]] : undefined;
+      await write(io.stdout, topic ? topic.help : MAIN_HELP);
+      return 0;
+    }
+    if (name === '-v' || name === '--version') {
+      await write(io.stdout, `${version()}\n`);
+      return 0;
+    }
+    const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+    if (!command)
+      throw new SpillwayError(
+        'SPILLWAY_USAGE',
+        `unknown command "${name}"; commands: ${Object.keys(COMMANDS).join(', ')}`,
+      );
+    return await command.run(rest, io);
+  } catch (err) {
+    if (SpillwayError.isInstance(err)) {
+      await write(io.stderr, `spillway: ${err.message}\n`);
+      return err.code === 'SPILLWAY_USAGE' ? 2 : 1;
+    }
+    if ((err as NodeJS.ErrnoException).code === 'EPIPE') return 0;
+    await write(io.stderr, `spillway: unexpected error: ${(err as Error).stack ?? String(err)}\n`);
+    return 1;
+  }
+}

@@ -1,0 +1,166 @@
+import { graphemeBoundaryAtOrBefore } from './grapheme.js';
+
+/**
+ * UTF-8 length of a string in bytes (a lone surrogate counts 3, as it encodes to U+FFFD).
+ *
+ * @example
+ * utf8Length('héllo'); // 6
+ */
+export function utf8Length(text: string): number {
+  return Buffer.byteLength(text, 'utf8');
+}
+
+/**
+ * Number of Unicode code points (a surrogate pair counts once, unlike `text.length`).
+ *
+ * @example
+ * codePointLength('a😀'); // 2
+ */
+export function codePointLength(text: string): number {
+  let pairs = 0;
+  for (let i = 0; i < text.length - 1; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const d = text.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        pairs++;
+        i++;
+      }
+    }
+  }
+  return text.length - pairs;
+}
+
+const SEGMENT_CHUNK = 4096;
+
+/**
+ * Number of user-perceived characters (extended grapheme clusters). The string is segmented in
+ * bounded chunks that end on cluster boundaries, because Intl.Segmenter over one huge string is
+ * super-linear on Node 20.
+ *
+ * @example
+ * graphemeLength('👩‍👩‍👧e\u0301'); // 2
+ */
+export function graphemeLength(text: string): number {
+  const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+  let count = 0;
+  let start = 0;
+  while (start < text.length) {
+    let end = text.length;
+    if (text.length - start > SEGMENT_CHUNK) {
+      end = graphemeBoundaryAtOrBefore(text, start + SEGMENT_CHUNK);
+      if (end <= start) end = Math.min(text.length, start + SEGMENT_CHUNK);
+    }
+    for (const _ of segmenter.segment(text.slice(start, end))) count++;
+    start = end;
+  }
+  return count;
+}
+
+/** True when the code unit at `i` is the low half of a surrogate pair (so `i` is mid-character). */
+export function isInsidePair(text: string, i: number): boolean {
+  if (i <= 0 || i >= text.length) return false;
+  const lo = text.charCodeAt(i);
+  const hi = text.charCodeAt(i - 1);
+  return lo >= 0xdc00 && lo <= 0xdfff && hi >= 0xd800 && hi <= 0xdbff;
+}
+
+/** Moves a code-unit index back so it does not split a surrogate pair. */
+export function codePointFloor(text: string, i: number): number {
+  return isInsidePair(text, i) ? i - 1 : i;
+}
+
+/** Moves a code-unit index forward so it does not split a surrogate pair. */
+export function codePointCeil(text: string, i: number): number {
+  return isInsidePair(text, i) ? i + 1 : i;
+}
+
+function utf8Width(text: string, i: number): { bytes: number; units: number } {
+  const c = text.charCodeAt(i);
+  if (c < 0x80) return { bytes: 1, units: 1 };
+  if (c < 0x800) return { bytes: 2, units: 1 };
+  if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+    const d = text.charCodeAt(i + 1);
+    if (d >= 0xdc00 && d <= 0xdfff) return { bytes: 4, units: 2 };
+  }
+  return { bytes: 3, units: 1 };
+}
+
+function utf8WidthBefore(text: string, end: number): { bytes: number; units: number } {
+  const c = text.charCodeAt(end - 1);
+  if (c >= 0xdc00 && c <= 0xdfff && end >= 2) {
+    const h = text.charCodeAt(end - 2);
+    if (h >= 0xd800 && h <= 0xdbff) return { bytes: 4, units: 2 };
+  }
+  return utf8Width(text, end - 1);
+}
+
+/**
+ * The end (code-unit index) of the longest prefix of `text` whose UTF-8 encoding fits in
+ * `maxBytes`. Never splits a UTF-8 sequence or a surrogate pair. Work is O(maxBytes).
+ *
+ * @example
+ * text.slice(0, utf8PrefixEnd('héllo', 2)); // 'h' (é would need bytes 2-3)
+ */
+export function utf8PrefixEnd(text: string, maxBytes: number): number {
+  let bytes = 0;
+  let i = 0;
+  while (i < text.length) {
+    const w = utf8Width(text, i);
+    if (bytes + w.bytes > maxBytes) break;
+    bytes += w.bytes;
+    i += w.units;
+  }
+  return i;
+}
+
+/**
+ * The start (code-unit index) of the longest suffix of `text` whose UTF-8 encoding fits in
+ * `maxBytes`. Never splits a UTF-8 sequence or a surrogate pair. Work is O(maxBytes).
+ *
+ * @example
+ * 'héllo'.slice(utf8SuffixStart('héllo', 3)); // 'llo'
+ */
+export function utf8SuffixStart(text: string, maxBytes: number): number {
+  let bytes = 0;
+  let i = text.length;
+  while (i > 0) {
+    const w = utf8WidthBefore(text, i);
+    if (bytes + w.bytes > maxBytes) break;
+    bytes += w.bytes;
+    i -= w.units;
+  }
+  return i;
+}
+
+/**
+ * The end (code-unit index) of the longest prefix with at most `maxChars` code points.
+ *
+ * @example
+ * 'a😀b'.slice(0, codePointPrefixEnd('a😀b', 2)); // 'a😀'
+ */
+export function codePointPrefixEnd(text: string, maxChars: number): number {
+  let i = 0;
+  let n = 0;
+  while (i < text.length && n < maxChars) {
+    i += utf8Width(text, i).units;
+    n++;
+  }
+  return i;
+}
+
+/**
+ * The start (code-unit index) of the longest suffix with at most `maxChars` code points.
+ *
+ * @example
+ * 'a😀b'.slice(codePointSuffixStart('a😀b', 2)); // '😀b'
+ */
+export function codePointSuffixStart(text: string, maxChars: number): number {
+  let i = text.length;
+  let n = 0;
+  while (i > 0 && n < maxChars) {
+    i -= utf8WidthBefore(text, i).units;
+    n++;
+  }
+  return i;
+}

@@ -1,0 +1,70 @@
+import { DEFAULT_MODEL_WINDOW, MODEL_WINDOWS } from './model-windows.js';
+
+/** What {@link lookupModelLimit} knows about a model name. */
+export interface ModelLimit {
+  /** Context window in tokens; the conservative default when `found` is false. */
+  limit: number;
+  /** False for unknown names: `limit` is then a fallback, not knowledge. */
+  found: boolean;
+  /** The table entry that matched, when one did. */
+  matched?: string;
+}
+
+// Vendors and regions that Bedrock, Vertex and routers put in front of a model id.
+const VENDOR_PREFIX =
+  /^(?:(?:us|eu|apac|au|jp|global)\.)?(?:anthropic|meta|mistral|amazon|cohere|ai21|deepseek|qwen|openai|google|xai)\./;
+const DATE_SUFFIX = /(?:[-@](?:\d{8}|\d{4}-\d{2}-\d{2}|\d{4})|-latest|-v\d+(?::\d+)?)$/;
+// Families that write versions with dots in some places and dashes in others.
+const DOTTED_FAMILY = /^(claude|llama|grok)/;
+
+/**
+ * Turns the many spellings of one model into the table's: lower case, no provider prefix
+ * (`openai/`, `anthropic.`, `us.anthropic.`), no router suffix (`:free`), no date or version
+ * suffix (`-20250929`, `-2024-08-06`, `@20240620`, `-v1:0`, `-latest`).
+ *
+ * @example
+ * normaliseModelName('us.anthropic.claude-3-5-sonnet-20240620-v1:0'); // 'claude-3-5-sonnet'
+ * normaliseModelName('anthropic/claude-sonnet-4.5'); // 'claude-sonnet-4-5'
+ */
+export function normaliseModelName(name: string): string {
+  let n = name.trim().toLowerCase();
+  n = n.slice(n.lastIndexOf('/') + 1);
+  n = n.replace(VENDOR_PREFIX, '');
+  n = n.replace(/\[1m\]$/, '');
+  // `-v1:0` is Bedrock's version, `:free` a router's tier; strip the version first.
+  n = n.replace(/-v\d+(?::\d+)?$/, '').replace(/:[a-z0-9-]*$/, '');
+  for (let prev = ''; prev !== n; ) {
+    prev = n;
+    n = n.replace(DATE_SUFFIX, '');
+  }
+  if (DOTTED_FAMILY.test(n)) n = n.replace(/(\d)\.(\d)/g, '$1-$2').replace(/^llama(\d)/, 'llama-$1');
+  return n;
+}
+
+/**
+ * The context window of a model, tolerant of provider prefixes and date suffixes. An unknown
+ * name gets a conservative default with `found: false`: callers that validate a user's setting
+ * must not treat that default as an upper bound. A `[1m]` suffix (Claude's 1M-context opt-in)
+ * gives 1,000,000 for a known Claude model.
+ *
+ * @example
+ * lookupModelLimit('anthropic/claude-sonnet-4-5-20250929'); // { limit: 200000, found: true, matched: 'claude-sonnet-4-5' }
+ * lookupModelLimit('my-local-llm'); // { limit: 128000, found: false }
+ */
+export function lookupModelLimit(name: string): ModelLimit {
+  const key = normaliseModelName(name);
+  let matched: string | undefined;
+  if (Object.hasOwn(MODEL_WINDOWS, key)) matched = key;
+  else {
+    // The longest entry the name extends after a separator: gpt-4o-mini-search-preview -> gpt-4o-mini.
+    for (const k of Object.keys(MODEL_WINDOWS)) {
+      const next = key.charAt(k.length);
+      if (key.startsWith(k) && (next === '-' || next === '.') && (!matched || k.length > matched.length))
+        matched = k;
+    }
+  }
+  if (matched === undefined) return { limit: DEFAULT_MODEL_WINDOW, found: false };
+  let limit = MODEL_WINDOWS[matched] as number;
+  if (/\[1m\]\s*$/i.test(name) && matched.startsWith('claude')) limit = Math.max(limit, 1_000_000);
+  return { limit, found: true, matched };
+}

@@ -1,0 +1,45 @@
+import * as cl100k from 'gpt-tokenizer/encoding/cl100k_base';
+import * as o200k from 'gpt-tokenizer/encoding/o200k_base';
+import { nextChunkEnd } from './pretoken-chunks.js';
+import type { Tokenizer, TokenizerName } from './tokenizer.js';
+
+// Special-token strings such as <|endoftext|> inside a tool result are plain text to us.
+const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
+
+type CountFn = (text: string, options: typeof PLAIN_TEXT) => number;
+
+function chunkedTokenizer(name: TokenizerName, countTokens: CountFn): Tokenizer {
+  const countUpTo = (text: string, limit: number): number => {
+    let total = 0;
+    let start = 0;
+    while (start < text.length) {
+      const end = nextChunkEnd(text, start);
+      total += countTokens(start === 0 && end === text.length ? text : text.slice(start, end), PLAIN_TEXT);
+      if (total > limit) return total;
+      start = end;
+    }
+    return total;
+  };
+  return {
+    name,
+    count: (text) => countUpTo(text, Number.POSITIVE_INFINITY),
+    countUpTo,
+  };
+}
+
+/**
+ * o200k_base (GPT-4o, GPT-4.1, GPT-5, o-series), via gpt-tokenizer, counted in bounded chunks
+ * cut at pre-token boundaries, so the count equals gpt-tokenizer's own and no input is quadratic.
+ *
+ * @example
+ * o200kTokenizer.count('<|endoftext|>'); // counted as plain text, never thrown on
+ */
+export const o200kTokenizer: Tokenizer = chunkedTokenizer('o200k', o200k.countTokens);
+
+/**
+ * cl100k_base (GPT-4, GPT-3.5), via gpt-tokenizer, chunked like o200k.
+ *
+ * @example
+ * cl100kTokenizer.countUpTo(bigLog, 1000); // stops reading soon after 1,000 tokens
+ */
+export const cl100kTokenizer: Tokenizer = chunkedTokenizer('cl100k', cl100k.countTokens);

@@ -1,0 +1,31 @@
+import { SpillwayError } from '../../errors.js';
+import { cl100kTokenizer, o200kTokenizer } from './bpe.js';
+import { heuristicTokenizer } from './heuristic.js';
+import { DEFAULT_TOKENIZER, isTokenizerName, TOKENIZER_NAMES, type Tokenizer } from './tokenizer.js';
+
+export { cl100kTokenizer, o200kTokenizer } from './bpe.js';
+export { heuristicTokenizer } from './heuristic.js';
+export * from './tokenizer.js';
+
+/**
+ * The tokenizer of that name; throws `SPILLWAY_BAD_CONFIG` naming the valid ones otherwise.
+ *
+ * @example
+ * getTokenizer('cl100k').count('hello'); // 1
+ */
+export function getTokenizer(name: string = DEFAULT_TOKENIZER): Tokenizer {
+  if (!isTokenizerName(name)) {
+    throw new SpillwayError(
+      'SPILLWAY_BAD_CONFIG',
+      `unknown tokenizer "${name}"; use one of: ${TOKENIZER_NAMES.join(', ')}`,
+    );
+  }
+  switch (name) {
+    case 'o200k':
+      return o200kTokenizer;
+    case 'cl100k':
+      return cl100kTokenizer;
+    case 'heuristic':
+      return heuristicTokenizer;
+  }
+}
