@@ -40,9 +40,25 @@ function lastSafeCut(text: string, lo: number, hi: number): number {
   return best;
 }
 
+/** The first safe cut in (lo, hi], or -1. */
+function firstSafeCut(text: string, lo: number, hi: number): number {
+  for (let from = lo; from < hi; from += SEARCH_STEP) {
+    const to = Math.min(hi, from + SEARCH_STEP);
+    const offset = Math.max(0, from - 2);
+    const slice = text.slice(offset, Math.min(text.length, to + 2));
+    for (const m of slice.matchAll(SAFE_CUT)) {
+      const at = offset + m.index;
+      if (at > to) break;
+      if (at > from) return at;
+    }
+  }
+  return -1;
+}
+
 /**
- * The end of the chunk that starts at `start`: the last safe cut within `target` units, or a
- * hard split of an over-long pre-token, or the end of the text.
+ * The end of the chunk that starts at `start`: the last safe cut within `target` units, else
+ * the first one within `hard` units, else a hard split at `hard` (one over-long pre-token),
+ * or the end of the text.
  *
  * @example
  * let start = 0;
@@ -55,6 +71,11 @@ export function nextChunkEnd(text: string, start: number, target = CHUNK_TARGET,
     const cut = lastSafeCut(text, Math.max(start, hi - SEARCH_STEP), hi);
     if (cut > start) return cut;
   }
-  const end = codePointFloor(text, start + Math.min(hard, target));
-  return end > start ? end : start + Math.min(2, text.length - start);
+  if (hard > target) {
+    const cut = firstSafeCut(text, limit, Math.min(text.length, start + hard));
+    if (cut > start) return cut;
+  }
+  if (start + hard >= text.length) return text.length;
+  const end = codePointFloor(text, start + hard);
+  return end > start ? end : start + 2;
 }

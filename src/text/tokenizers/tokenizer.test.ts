@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { getTokenizer, heuristicTokenizer, TOKENIZER_NAMES } from './index.js';
+
+describe('tokenizer registry and heuristic', () => {
+  it('gives every named tokenizer and rejects unknown names with the valid ones', () => {
+    for (const name of TOKENIZER_NAMES) expect(getTokenizer(name).name).toBe(name);
+    expect(getTokenizer().name).toBe('o200k');
+    expect(() => getTokenizer('gpt2')).toThrow(/unknown tokenizer "gpt2"; use one of: o200k, cl100k, heuristic/);
+  });
+
+  it('heuristic is ceil(bytes / 4)', () => {
+    expect(heuristicTokenizer.count('')).toBe(0);
+    expect(heuristicTokenizer.count('abcd')).toBe(1);
+    expect(heuristicTokenizer.count('abcde')).toBe(2);
+    expect(heuristicTokenizer.count('😀😀')).toBe(2);
+    expect(heuristicTokenizer.count('é'.repeat(3))).toBe(2);
+  });
+
+  it('heuristic countUpTo is exact under the limit and above it when over', () => {
+    const text = 'é'.repeat(10_000);
+    expect(heuristicTokenizer.countUpTo(text, 5000)).toBe(5000);
+    expect(heuristicTokenizer.countUpTo(text, 4999)).toBeGreaterThan(4999);
+    expect(heuristicTokenizer.countUpTo(text, 10)).toBeGreaterThan(10);
+  });
+});
