@@ -17,6 +17,8 @@ export function utf8Length(text: string): number {
  * codePointLength('a😀'); // 2
  */
 export function codePointLength(text: string): number {
+  // Pure ASCII (the common case for logs and JSON) is answered by the native byte count.
+  if (Buffer.byteLength(text, 'utf8') === text.length) return text.length;
   let pairs = 0;
   for (let i = 0; i < text.length - 1; i++) {
     const c = text.charCodeAt(i);

@@ -10,7 +10,12 @@ import { measureFor } from './units.js';
 const UNITS: Unit[] = ['bytes', 'chars', 'tokens'];
 
 /** Every invariant snip promises, checked on one call. */
-function checkSnip(text: string, budget: number, unit: Unit, opts: { note?: string; headRatio?: number; graphemes?: boolean; tokenizer?: string } = {}) {
+function checkSnip(
+  text: string,
+  budget: number,
+  unit: Unit,
+  opts: { note?: string; headRatio?: number; graphemes?: boolean; tokenizer?: string } = {},
+) {
   const m = measureFor(unit, opts.tokenizer);
   const r = snipDetailed(text, { budget, unit, ...opts });
   expect(m.size(r.text)).toBeLessThanOrEqual(budget);
@@ -68,7 +73,13 @@ describe('snip', () => {
   });
 
   it('holds the celeste tiny caps: 1, 2, 5, 16 and 31 bytes are never exceeded', () => {
-    const inputs = ['x'.repeat(1000), 'é'.repeat(500), '😀'.repeat(300), '中文'.repeat(200), 'ab\n'.repeat(400)];
+    const inputs = [
+      'x'.repeat(1000),
+      'é'.repeat(500),
+      '😀'.repeat(300),
+      '中文'.repeat(200),
+      'ab\n'.repeat(400),
+    ];
     for (const text of inputs) {
       for (const cap of [1, 2, 5, 16, 31]) {
         const out = snip(text, { budget: cap });
@@ -98,7 +109,10 @@ describe('snip', () => {
   });
 
   it('in tokens, fits the budget by the real count of the whole output', () => {
-    const log = Array.from({ length: 5000 }, (_, i) => `2026-11-30T01:${i % 60} INFO worker=${i % 7} took ${i * 13 % 997}ms`).join('\n');
+    const log = Array.from(
+      { length: 5000 },
+      (_, i) => `2026-11-30T01:${i % 60} INFO worker=${i % 7} took ${(i * 13) % 997}ms`,
+    ).join('\n');
     for (const name of ['o200k', 'cl100k', 'heuristic']) {
       const t = getTokenizer(name);
       for (const budget of [0, 5, 12, 13, 50, 100, 1000]) {
@@ -127,10 +141,17 @@ describe('snip', () => {
     for (const unit of ['bytes', 'chars'] as const) {
       it(`in ${unit}: never over budget for every budget from 0 up; head a prefix, tail a suffix, N exact`, () => {
         fc.assert(
-          fc.property(trickyString(), fc.option(fc.string({ maxLength: 12 }), { nil: undefined }), fc.double({ min: 0, max: 1, noNaN: true }), fc.boolean(), (text, note, headRatio, graphemes) => {
-            const size = measureFor(unit).size(text);
-            for (let budget = 0; budget <= size + 1; budget++) checkSnip(text, budget, unit, { note, headRatio, graphemes });
-          }),
+          fc.property(
+            trickyString(),
+            fc.option(fc.string({ maxLength: 12 }), { nil: undefined }),
+            fc.double({ min: 0, max: 1, noNaN: true }),
+            fc.boolean(),
+            (text, note, headRatio, graphemes) => {
+              const size = measureFor(unit).size(text);
+              for (let budget = 0; budget <= size + 1; budget++)
+                checkSnip(text, budget, unit, { note, headRatio, graphemes });
+            },
+          ),
           { numRuns: 150 },
         );
       });
@@ -138,10 +159,16 @@ describe('snip', () => {
 
     it('in tokens (o200k and heuristic): never over budget; head a prefix, tail a suffix, N exact', () => {
       fc.assert(
-        fc.property(trickyString(40), fc.constantFrom('o200k', 'heuristic'), fc.boolean(), (text, tokenizer, graphemes) => {
-          const size = measureFor('tokens', tokenizer).size(text);
-          for (let budget = 0; budget <= size + 1; budget++) checkSnip(text, budget, 'tokens', { tokenizer, graphemes });
-        }),
+        fc.property(
+          trickyString(40),
+          fc.constantFrom('o200k', 'heuristic'),
+          fc.boolean(),
+          (text, tokenizer, graphemes) => {
+            const size = measureFor('tokens', tokenizer).size(text);
+            for (let budget = 0; budget <= size + 1; budget++)
+              checkSnip(text, budget, 'tokens', { tokenizer, graphemes });
+          },
+        ),
         { numRuns: 60 },
       );
     });

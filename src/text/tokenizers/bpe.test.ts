@@ -28,9 +28,36 @@ function chunkedCount(text: string, count: (s: string) => number, target: number
 const textLike = fc.oneof(
   trickyString(80),
   fc
-    .array(fc.constantFrom('foo', 'Bar', "don't", "it's", ' ', '  ', '\n', '\r\n', '\t', '123', '4567', ',', '"', ':', '{"a":1}', '/', '...', 'é', 'e\u0301', '中文', '😀', '\u00a0', '—'), {
-      maxLength: 120,
-    })
+    .array(
+      fc.constantFrom(
+        'foo',
+        'Bar',
+        "don't",
+        "it's",
+        ' ',
+        '  ',
+        '\n',
+        '\r\n',
+        '\t',
+        '123',
+        '4567',
+        ',',
+        '"',
+        ':',
+        '{"a":1}',
+        '/',
+        '...',
+        'é',
+        'e\u0301',
+        '中文',
+        '😀',
+        '\u00a0',
+        '—',
+      ),
+      {
+        maxLength: 120,
+      },
+    )
     .map((p) => p.join('')),
 );
 
@@ -46,7 +73,11 @@ describe('BPE tokenizers', () => {
     });
 
     it(`${name}: counts special-token strings as plain text, never throwing`, () => {
-      for (const s of ['<|endoftext|>', 'a <|im_start|>b<|im_end|> <|fim_prefix|>', '<|endofprompt|>'.repeat(3)]) {
+      for (const s of [
+        '<|endoftext|>',
+        'a <|im_start|>b<|im_end|> <|fim_prefix|>',
+        '<|endofprompt|>'.repeat(3),
+      ]) {
         expect(ours.count(s)).toBe(lib(s));
         expect(ours.count(s)).toBeGreaterThan(1);
       }
@@ -71,7 +102,9 @@ describe('BPE tokenizers', () => {
     expect(o200kTokenizer.count(text)).toBe((1 << 20) / 8);
     // Within 0.1% of the unsplit count on a giant run of other characters.
     const eq = '='.repeat(40_000);
-    expect(Math.abs(o200kTokenizer.count(eq) - o200kCount(eq, PLAIN))).toBeLessThanOrEqual(o200kCount(eq, PLAIN) * 0.001);
+    expect(Math.abs(o200kTokenizer.count(eq) - o200kCount(eq, PLAIN))).toBeLessThanOrEqual(
+      o200kCount(eq, PLAIN) * 0.001,
+    );
   });
 
   it.skipIf(!corpusAvailable)('agrees exactly with gpt-tokenizer on every corpus file', () => {

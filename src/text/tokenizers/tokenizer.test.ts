@@ -5,7 +5,9 @@ describe('tokenizer registry and heuristic', () => {
   it('gives every named tokenizer and rejects unknown names with the valid ones', () => {
     for (const name of TOKENIZER_NAMES) expect(getTokenizer(name).name).toBe(name);
     expect(getTokenizer().name).toBe('o200k');
-    expect(() => getTokenizer('gpt2')).toThrow(/unknown tokenizer "gpt2"; use one of: o200k, cl100k, heuristic/);
+    expect(() => getTokenizer('gpt2')).toThrow(
+      /unknown tokenizer "gpt2"; use one of: o200k, cl100k, heuristic/,
+    );
   });
 
   it('heuristic is ceil(bytes / 4)', () => {

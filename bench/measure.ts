@@ -1,0 +1,20 @@
+/** Median wall time of `fn` in milliseconds over `runs` runs, after one warm-up run. */
+export function time(fn: () => unknown, runs = 5): number {
+  fn();
+  const samples: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t = performance.now();
+    fn();
+    samples.push(performance.now() - t);
+  }
+  samples.sort((a, b) => a - b);
+  return samples[Math.floor(samples.length / 2)] as number;
+}
+
+export function ratio(a: number, b: number): string {
+  return `${(a / b).toFixed(2)}x`;
+}
+
+export function ms(n: number): string {
+  return `${n.toFixed(n < 10 ? 2 : 0)} ms`;
+}

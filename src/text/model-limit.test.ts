@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { formatTokenCount } from './format-token-count.js';
+import { lookupModelLimit, normaliseModelName } from './model-limit.js';
+import { DEFAULT_MODEL_WINDOW, MODEL_WINDOWS } from './model-windows.js';
+
+describe('lookupModelLimit', () => {
+  it('knows current models of every major provider', () => {
+    const cases: [string, number][] = [
+      ['claude-sonnet-4-5', 200_000],
+      ['claude-opus-4-6', 1_000_000],
+      ['gpt-4o', 128_000],
+      ['gpt-5', 400_000],
+      ['gemini-2.5-pro', 1_048_576],
+      ['grok-4', 256_000],
+      ['deepseek-chat', 128_000],
+      ['qwen3-coder', 262_144],
+      ['mistral-large', 131_072],
+      ['llama-3-3', 131_072],
+    ];
+    for (const [name, limit] of cases)
+      expect(lookupModelLimit(name), name).toEqual({ limit, found: true, matched: name });
+  });
+
+  it('tolerates provider prefixes, Bedrock and Vertex ids, router suffixes and dates', () => {
+    const cases: [string, string][] = [
+      ['anthropic/claude-sonnet-4-5-20250929', 'claude-sonnet-4-5'],
+      ['anthropic/claude-sonnet-4.5', 'claude-sonnet-4-5'],
+      ['us.anthropic.claude-3-5-sonnet-20240620-v1:0', 'claude-3-5-sonnet'],
+      ['anthropic.claude-3-haiku-20240307-v1:0', 'claude-3-haiku'],
+      ['claude-3-5-sonnet@20240620', 'claude-3-5-sonnet'],
+      ['openai/gpt-4o-2024-08-06', 'gpt-4o'],
+      ['gpt-4.1-mini-2025-04-14', 'gpt-4.1-mini'],
+      ['GPT-4o-Mini', 'gpt-4o-mini'],
+      ['gpt-4o-mini-search-preview', 'gpt-4o-mini'],
+      ['o3-mini-high', 'o3-mini'],
+      ['models/gemini-2.5-flash', 'gemini-2.5-flash'],
+      ['meta-llama/Llama-3.3-70B-Instruct', 'llama-3-3'],
+      ['meta.llama3-1-70b-instruct-v1:0', 'llama-3-1'],
+      ['qwen/qwen3-coder:free', 'qwen3-coder'],
+      ['mistral-large-latest', 'mistral-large'],
+      ['grok-4-0709', 'grok-4'],
+    ];
+    for (const [name, matched] of cases) {
+      const got = lookupModelLimit(name);
+      expect(got.found, name).toBe(true);
+      expect(got.matched, name).toBe(matched);
+      expect(got.limit).toBe(MODEL_WINDOWS[matched]);
+    }
+  });
+
+  it('does not confuse a model with a shorter name it merely starts with', () => {
+    expect(lookupModelLimit('gpt-4o').limit).toBe(128_000);
+    expect(lookupModelLimit('gpt-4').limit).toBe(8_192);
+    expect(lookupModelLimit('gpt-4.1').limit).toBe(1_047_576);
+  });
+
+  it('gives unknown and local models the conservative default with found: false', () => {
+    for (const name of ['my-finetune', 'ollama/phi', '', 'gpt']) {
+      const got = lookupModelLimit(name);
+      expect(got, name).toEqual({ limit: DEFAULT_MODEL_WINDOW, found: false });
+    }
+  });
+
+  it("gives 1M for Claude's [1m] opt-in", () => {
+    expect(lookupModelLimit('claude-sonnet-4-5[1m]')).toMatchObject({ limit: 1_000_000, found: true });
+  });
+
+  it('normalises names without losing the family', () => {
+    expect(normaliseModelName(' Anthropic/Claude-3.7-Sonnet ')).toBe('claude-3-7-sonnet');
+  });
+});
+
+describe('formatTokenCount', () => {
+  it('prints counts for people', () => {
+    expect(formatTokenCount(0)).toBe('0');
+    expect(formatTokenCount(999)).toBe('999');
+    expect(formatTokenCount(1234)).toBe('1.2K');
+    expect(formatTokenCount(3_400_000)).toBe('3.4M');
+    expect(formatTokenCount(999_999)).toBe('1.0M');
+    expect(formatTokenCount(2_000_000_000)).toBe('2.0B');
+    expect(formatTokenCount(-1500)).toBe('-1.5K');
+  });
+});
