@@ -1,9 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { PassThrough } from 'node:stream';
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
+import { corpusAvailable, corpusFiles } from '../test-support/corpus.js';
 import { o200kTokenizer } from '../text/tokenizers/bpe.js';
 import { runCli } from './main.js';
 
@@ -61,6 +63,17 @@ describe('spillway CLI', () => {
     expect((await cli(['tokens', '--tokenizer', 'cl100k', logFile])).stdout).toMatch(/^\d+\n$/);
     expect((await cli(['tokens'], '<|endoftext|>')).code).toBe(0);
   });
+
+  it.skipIf(!corpusAvailable)(
+    'tokens --tokenizer o200k agrees exactly with gpt-tokenizer on corpus files',
+    async () => {
+      for (const file of corpusFiles().slice(0, 6)) {
+        const text = readFileSync(file, 'utf8');
+        const r = await cli(['tokens', '--tokenizer', 'o200k', file]);
+        expect(r.stdout, file).toBe(`${countTokens(text, { disallowedSpecial: new Set() })}\n`);
+      }
+    },
+  );
 
   it('prints a model window and says when a name is unknown', async () => {
     const known = await cli(['models', 'openai/gpt-4o-2024-08-06']);
