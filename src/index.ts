@@ -8,4 +8,5 @@
  * getTokenizer('o200k').count(short) <= 2000; // true
  */
 export { SpillwayError, type SpillwayErrorCode } from './errors.js';
+export * from './store/index.js';
 export * from './text/index.js';

@@ -1,0 +1,217 @@
+import { lstat, unlink } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { SpillwayError } from '../errors.js';
+import { defaultBase } from './default-base.js';
+import { withLock } from './file-lock.js';
+import { assertIdPart, STASH_DIR, type StoreKey } from './ids.js';
+import { ensurePrivateDir, openPrivateForRead, writeFileAtomic } from './private-fs.js';
+import { prune, pruneLocked } from './retention.js';
+import { scanBase, scanDir, totalBytes } from './scan.js';
+import {
+  type ByteRange,
+  cutAtUtf8Boundary,
+  DEFAULT_LIMITS,
+  type EntryInfo,
+  type PutResult,
+  type Store,
+  type StoreLimits,
+} from './store.js';
+
+export interface FileStoreOptions extends Partial<StoreLimits> {
+  /** Base directory (default `$SPILLWAY_HOME/tool-results`, else `~/.spillway/tool-results`). */
+  base?: string;
+  /** How long to wait for the cross-process lock (default 10 s). */
+  lockTimeoutMs?: number;
+  /** Run retention on the first spill of this process (default true). */
+  pruneOnFirstSpill?: boolean;
+}
+
+// Retention runs once per base per process, on its first spill.
+const prunedBases = new Set<string>();
+
+/**
+ * The default {@link Store}: `{base}/{session}/{call}.txt` for spills and `{base}/pruned/{id}.txt`
+ * for stash entries. Directories 0700, files 0600 (looser ones tightened), atomic writes,
+ * no symbolic link followed inside the base, quotas shared by every process through the lock
+ * file `{base}.lock`.
+ *
+ * @example
+ * const store = new FileStore({ base: '/tmp/spill' });
+ * await store.put({ dir: 'sess', name: 'call_1' }, Buffer.from(output));
+ * store.pathOf({ dir: 'sess', name: 'call_1' }); // '/tmp/spill/sess/call_1.txt'
+ */
+export class FileStore implements Store {
+  readonly kind = 'file';
+  readonly base: string;
+  readonly limits: Readonly<StoreLimits>;
+  readonly #lockTimeoutMs: number | undefined;
+  readonly #pruneOnFirstSpill: boolean;
+
+  constructor(options: FileStoreOptions = {}) {
+    this.base = resolve(options.base ?? defaultBase());
+    this.limits = Object.freeze({
+      maxFileBytes: options.maxFileBytes ?? DEFAULT_LIMITS.maxFileBytes,
+      maxSessionBytes: options.maxSessionBytes ?? DEFAULT_LIMITS.maxSessionBytes,
+      maxTotalBytes: options.maxTotalBytes ?? DEFAULT_LIMITS.maxTotalBytes,
+    });
+    for (const [k, v] of Object.entries(this.limits)) {
+      if (!Number.isSafeInteger(v) || v <= 0)
+        throw new SpillwayError('SPILLWAY_BAD_CONFIG', `${k} must be a whole number > 0, got ${v}`);
+    }
+    this.#lockTimeoutMs = options.lockTimeoutMs;
+    this.#pruneOnFirstSpill = options.pruneOnFirstSpill ?? true;
+  }
+
+  get lockPath(): string {
+    return `${this.base}.lock`;
+  }
+
+  pathOf(key: StoreKey): string {
+    assertIdPart('directory', key.dir);
+    assertIdPart('entry', key.name);
+    return join(this.base, key.dir, `${key.name}.txt`);
+  }
+
+  async put(key: StoreKey, body: Uint8Array): Promise<PutResult> {
+    const path = this.pathOf(key);
+    if (this.#pruneOnFirstSpill && key.dir !== STASH_DIR && !prunedBases.has(this.base)) {
+      prunedBases.add(this.base);
+      await prune(this.base, {
+        keep: key.dir,
+        maxTotalBytes: this.limits.maxTotalBytes,
+        lockTimeoutMs: this.#lockTimeoutMs,
+      });
+    }
+    const stored = cutAtUtf8Boundary(body, this.limits.maxFileBytes);
+    await ensurePrivateDir(this.base, { parents: true, allowLink: true });
+    return withLock(
+      this.lockPath,
+      async () => {
+        const dir = join(this.base, key.dir);
+        await ensurePrivateDir(dir);
+        const replaced = (await this.stat(key))?.bytes ?? 0;
+        if (key.dir !== STASH_DIR) {
+          const session = (await scanDir(dir, key.dir))?.bytes ?? 0;
+          if (session - replaced + stored.length > this.limits.maxSessionBytes) {
+            throw new SpillwayError(
+              'SPILLWAY_QUOTA',
+              `session "${key.dir}" would exceed its quota of ${this.limits.maxSessionBytes} bytes (it holds ${session})`,
+            );
+          }
+        }
+        let total = totalBytes(await scanBase(this.base));
+        if (total - replaced + stored.length > this.limits.maxTotalBytes) {
+          // Make room the way retention would, then check again.
+          await pruneLocked(this.base, {
+            keep: key.dir,
+            maxTotalBytes: this.limits.maxTotalBytes - stored.length,
+          });
+          total = totalBytes(await scanBase(this.base));
+          if (total - replaced + stored.length > this.limits.maxTotalBytes) {
+            throw new SpillwayError(
+              'SPILLWAY_QUOTA',
+              `the store at ${this.base} would exceed its total quota of ${this.limits.maxTotalBytes} bytes (it holds ${total}); run "spillway prune"`,
+            );
+          }
+        }
+        await writeFileAtomic(dir, `${key.name}.txt`, stored);
+        return {
+          storedBytes: stored.length,
+          totalBytes: body.length,
+          truncated: stored.length < body.length,
+          path,
+        };
+      },
+      { timeoutMs: this.#lockTimeoutMs },
+    );
+  }
+
+  async putIfAbsent(key: StoreKey, body: Uint8Array): Promise<boolean> {
+    if (await this.stat(key)) return false;
+    await this.put(key, body);
+    return true;
+  }
+
+  async #checkDir(key: StoreKey): Promise<boolean> {
+    try {
+      const info = await lstat(join(this.base, key.dir));
+      if (info.isSymbolicLink())
+        throw new SpillwayError(
+          'SPILLWAY_IO',
+          `refusing to follow the symbolic link ${join(this.base, key.dir)}`,
+        );
+      return info.isDirectory();
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
+      throw err;
+    }
+  }
+
+  async get(key: StoreKey, range?: ByteRange): Promise<Buffer | null> {
+    const path = this.pathOf(key);
+    if (!(await this.#checkDir(key))) return null;
+    const handle = await openPrivateForRead(path);
+    if (!handle) return null;
+    try {
+      const size = (await handle.stat()).size;
+      const start = Math.min(size, Math.max(0, range?.start ?? 0));
+      const end = Math.min(size, Math.max(start, range?.end ?? size));
+      const out = Buffer.alloc(end - start);
+      for (let at = 0; at < out.length; ) {
+        const { bytesRead } = await handle.read(out, at, out.length - at, start + at);
+        if (bytesRead === 0) break;
+        at += bytesRead;
+      }
+      return out;
+    } finally {
+      await handle.close();
+    }
+  }
+
+  async stat(key: StoreKey): Promise<EntryInfo | null> {
+    const path = this.pathOf(key);
+    if (!(await this.#checkDir(key))) return null;
+    try {
+      const info = await lstat(path);
+      return info.isFile() ? { name: key.name, bytes: info.size, mtimeMs: info.mtimeMs } : null;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw err;
+    }
+  }
+
+  async list(dir?: string): Promise<EntryInfo[]> {
+    const byName = (a: EntryInfo, b: EntryInfo) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+    if (dir === undefined) {
+      const scan = await scanBase(this.base);
+      const dirs = scan.stash ? [...scan.sessions, scan.stash] : scan.sessions;
+      return dirs.map((d) => ({ name: d.name, bytes: d.bytes, mtimeMs: d.newestMs })).sort(byName);
+    }
+    assertIdPart('directory', dir);
+    const scan = await scanDir(join(this.base, dir), dir);
+    return (scan?.files ?? [])
+      .filter((f) => !f.temp)
+      .map((f) => ({ name: f.name.slice(0, -'.txt'.length), bytes: f.bytes, mtimeMs: f.mtimeMs }))
+      .sort(byName);
+  }
+
+  async delete(key: StoreKey): Promise<boolean> {
+    const path = this.pathOf(key);
+    if (!(await this.#checkDir(key))) return false;
+    return withLock(
+      this.lockPath,
+      async () => {
+        try {
+          const info = await lstat(path);
+          if (!info.isFile()) return false;
+          await unlink(path);
+          return true;
+        } catch (err) {
+          if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
+          throw err;
+        }
+      },
+      { timeoutMs: this.#lockTimeoutMs },
+    );
+  }
+}

@@ -1,0 +1,122 @@
+import { rmdir, stat, unlink } from 'node:fs/promises';
+import { withLock } from './file-lock.js';
+import { type DirScan, scanBase, totalBytes } from './scan.js';
+import { DEFAULT_LIMITS } from './store.js';
+
+export const DAY_MS = 24 * 60 * 60 * 1000;
+
+export interface PruneOptions {
+  /** The session running now: never removed. */
+  keep?: string;
+  /** The clock, for tests and for replaying a decision (default now). */
+  now?: number;
+  /** Stash entries and idle sessions older than this are removed (default 30 days). */
+  keepAgeMs?: number;
+  /** A session that wrote within this is in use by some process and survives (default 15 minutes). */
+  activeAgeMs?: number;
+  /** While the base is over this, the oldest idle sessions are removed (default 1 GiB). */
+  maxTotalBytes?: number;
+  /** Report what would be removed without removing it. */
+  dryRun?: boolean;
+  /** Lock timeout in ms (default 10 s). */
+  lockTimeoutMs?: number;
+}
+
+export type PruneReason = 'expired_stash' | 'old_session' | 'over_total' | 'stale_temp';
+
+export interface PruneReport {
+  removed: { path: string; bytes: number; reason: PruneReason }[];
+  freedBytes: number;
+  /** Bytes left under the base afterwards (as it would be, for a dry run). */
+  remainingBytes: number;
+}
+
+// A temp file this old belongs to a write that died; a live write takes seconds at most.
+const STALE_TEMP_MS = 60 * 60 * 1000;
+
+/** The pass itself, for callers that already hold the lock. */
+export async function pruneLocked(base: string, options: PruneOptions = {}): Promise<PruneReport> {
+  const now = options.now ?? Date.now();
+  const keepAgeMs = options.keepAgeMs ?? 30 * DAY_MS;
+  const activeAgeMs = options.activeAgeMs ?? 15 * 60 * 1000;
+  const maxTotalBytes = options.maxTotalBytes ?? DEFAULT_LIMITS.maxTotalBytes;
+  const report: PruneReport = { removed: [], freedBytes: 0, remainingBytes: 0 };
+  const scan = await scanBase(base);
+  let total = totalBytes(scan);
+
+  const removeFile = async (path: string, bytes: number, reason: PruneReason) => {
+    if (!options.dryRun) {
+      try {
+        await unlink(path);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+        throw err;
+      }
+    }
+    report.removed.push({ path, bytes, reason });
+    report.freedBytes += bytes;
+    total -= bytes;
+  };
+  const removeSession = async (session: DirScan, reason: PruneReason) => {
+    if (!options.dryRun) {
+      for (const f of session.files) await unlink(f.path).catch(() => {});
+      // Only empties what spillway wrote; a directory holding anything else stays.
+      await rmdir(session.path).catch(() => {});
+    }
+    report.removed.push({ path: session.path, bytes: session.bytes, reason });
+    report.freedBytes += session.bytes;
+    total -= session.bytes;
+  };
+
+  // The stash is not a session: its entries expire one by one.
+  for (const f of scan.stash?.files ?? []) {
+    const age = now - f.mtimeMs;
+    if (f.temp ? age > STALE_TEMP_MS : age > keepAgeMs)
+      await removeFile(f.path, f.bytes, f.temp ? 'stale_temp' : 'expired_stash');
+  }
+
+  const survivors: DirScan[] = [];
+  for (const session of scan.sessions) {
+    if (session.name !== options.keep && now - session.newestMs > keepAgeMs) {
+      await removeSession(session, 'old_session');
+      continue;
+    }
+    for (const f of session.files) {
+      if (f.temp && now - f.mtimeMs > STALE_TEMP_MS) await removeFile(f.path, f.bytes, 'stale_temp');
+    }
+    survivors.push(session);
+  }
+
+  // Over the total: the oldest idle sessions go first; kept and active ones never.
+  const idle = survivors
+    .filter((s) => s.name !== options.keep && now - s.newestMs >= activeAgeMs)
+    .sort((a, b) => a.newestMs - b.newestMs || (a.name < b.name ? -1 : 1));
+  for (const session of idle) {
+    if (total <= maxTotalBytes) break;
+    await removeSession(session, 'over_total');
+  }
+  report.remainingBytes = total;
+  return report;
+}
+
+/**
+ * Retention for a file store base: stash entries expire one by one after `keepAgeMs`; session
+ * directories whose newest file is older than that are removed; then, while the base is over
+ * `maxTotalBytes`, the oldest sessions idle for at least `activeAgeMs`. `keep` and recently
+ * active sessions always survive. Runs under the base's lock, removes only regular files
+ * spillway wrote, never follows a symbolic link. A missing base is nothing to prune.
+ *
+ * @example
+ * const report = await prune(defaultBase(), { keep: currentSession });
+ * console.log(`freed ${report.freedBytes} bytes`);
+ */
+export async function prune(base: string, options: PruneOptions = {}): Promise<PruneReport> {
+  try {
+    await stat(base);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT')
+      return { removed: [], freedBytes: 0, remainingBytes: 0 };
+    throw err;
+  }
+  return withLock(`${base}.lock`, () => pruneLocked(base, options), { timeoutMs: options.lockTimeoutMs });
+}

@@ -1,0 +1,95 @@
+import { lstat, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { STASH_DIR } from './ids.js';
+import { TEMP_SUFFIX } from './private-fs.js';
+
+/** A file spillway wrote: a body (`ID.txt`) or a temp file of an unfinished write. */
+export interface OwnFile {
+  name: string;
+  path: string;
+  bytes: number;
+  mtimeMs: number;
+  temp: boolean;
+}
+
+export interface DirScan {
+  name: string;
+  path: string;
+  files: OwnFile[];
+  bytes: number;
+  /** Newest mtime of a file in it (the directory's own when it has none). */
+  newestMs: number;
+}
+
+export interface BaseScan {
+  sessions: DirScan[];
+  stash: DirScan | null;
+}
+
+const BODY = /^[A-Za-z0-9_-]{1,128}\.txt$/;
+
+/** Regular files spillway wrote in one directory; symbolic links and foreign files are ignored. */
+export async function scanDir(path: string, name: string): Promise<DirScan | null> {
+  let entries: import('node:fs').Dirent[];
+  let own: Awaited<ReturnType<typeof lstat>>;
+  try {
+    own = await lstat(path);
+    if (!own.isDirectory()) return null;
+    entries = await readdir(path, { withFileTypes: true });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
+  }
+  const files: OwnFile[] = [];
+  for (const entry of entries) {
+    // Dirent types come from the directory itself, so a symbolic link is never followed here.
+    if (!entry.isFile()) continue;
+    const temp = entry.name.startsWith('.') && entry.name.endsWith(TEMP_SUFFIX);
+    if (!temp && !BODY.test(entry.name)) continue;
+    try {
+      const info = await lstat(join(path, entry.name));
+      if (info.isFile())
+        files.push({
+          name: entry.name,
+          path: join(path, entry.name),
+          bytes: info.size,
+          mtimeMs: info.mtimeMs,
+          temp,
+        });
+    } catch {
+      // Removed while we looked: nothing to count.
+    }
+  }
+  const bytes = files.reduce((n, f) => n + f.bytes, 0);
+  const newestMs = files.length ? Math.max(...files.map((f) => f.mtimeMs)) : own.mtimeMs;
+  return { name, path, files, bytes, newestMs };
+}
+
+/**
+ * Every session directory and the stash under `base`, with what spillway wrote in them.
+ * A missing base is an empty one.
+ */
+export async function scanBase(base: string): Promise<BaseScan> {
+  let entries: import('node:fs').Dirent[];
+  try {
+    entries = await readdir(base, { withFileTypes: true });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { sessions: [], stash: null };
+    throw err;
+  }
+  const sessions: DirScan[] = [];
+  let stash: DirScan | null = null;
+  for (const entry of entries) {
+    if (!entry.isDirectory()) continue;
+    const scan = await scanDir(join(base, entry.name), entry.name);
+    if (!scan) continue;
+    if (entry.name === STASH_DIR) stash = scan;
+    else sessions.push(scan);
+  }
+  return { sessions, stash };
+}
+
+/** Bytes of every body and temp file under the base. */
+export function totalBytes(scan: BaseScan): number {
+  return scan.sessions.reduce((n, s) => n + s.bytes, scan.stash?.bytes ?? 0);
+}

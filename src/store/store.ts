@@ -1,0 +1,83 @@
+import type { StoreKey } from './ids.js';
+
+export const MiB = 1024 * 1024;
+
+/** Quotas every store enforces; all configurable. */
+export interface StoreLimits {
+  /** One body at most this many bytes; a longer one keeps its first bytes (default 32 MiB). */
+  maxFileBytes: number;
+  /** One session directory at most this many bytes (default 256 MiB). */
+  maxSessionBytes: number;
+  /** Everything together at most this many bytes (default 1 GiB). */
+  maxTotalBytes: number;
+}
+
+export const DEFAULT_LIMITS: Readonly<StoreLimits> = Object.freeze({
+  maxFileBytes: 32 * MiB,
+  maxSessionBytes: 256 * MiB,
+  maxTotalBytes: 1024 * MiB,
+});
+
+/** What a put stored. */
+export interface PutResult {
+  /** Bytes stored (the first `maxFileBytes` of a longer body). */
+  storedBytes: number;
+  /** Bytes given. */
+  totalBytes: number;
+  /** True when only the first `storedBytes` bytes were kept. */
+  truncated: boolean;
+  /** Where it lives, for stores that have paths. */
+  path?: string;
+}
+
+export interface EntryInfo {
+  name: string;
+  bytes: number;
+  mtimeMs: number;
+}
+
+/** An inclusive start and exclusive end byte offset. */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
+/**
+ * Where spillway keeps full originals. Keys are validated before they reach a path or a key.
+ * Implementations: {@link MemoryStore} (tests), {@link FileStore} (default), a Redis store.
+ *
+ * @example
+ * const store = new MemoryStore();
+ * await store.put({ dir: 'sess', name: 'call' }, Buffer.from('hello'));
+ * (await store.get({ dir: 'sess', name: 'call' }, { start: 1, end: 3 }))?.toString(); // 'el'
+ */
+export interface Store {
+  /** `file`, `memory`, `redis`: what kind of store this is (markers name paths only for files). */
+  readonly kind: string;
+  readonly limits: Readonly<StoreLimits>;
+  /**
+   * Stores `body` atomically under `key`, replacing what was there. Cuts a body over
+   * `maxFileBytes` at a UTF-8 boundary; throws `SPILLWAY_QUOTA` when the session or the total
+   * would go over its quota, `SPILLWAY_IO` when it cannot write.
+   */
+  put(key: StoreKey, body: Uint8Array): Promise<PutResult>;
+  /** Stores `body` unless an entry already exists (content-addressed writes); true if written. */
+  putIfAbsent(key: StoreKey, body: Uint8Array): Promise<boolean>;
+  /** The body, or the bytes of `range` clipped to it; null when there is no such key. */
+  get(key: StoreKey, range?: ByteRange): Promise<Buffer | null>;
+  stat(key: StoreKey): Promise<EntryInfo | null>;
+  /** Directory names when `dir` is absent; entries of `dir` otherwise (sorted by name). */
+  list(dir?: string): Promise<EntryInfo[]>;
+  delete(key: StoreKey): Promise<boolean>;
+  /** The file path of a key, for stores that have one. */
+  pathOf?(key: StoreKey): string;
+}
+
+/** Cuts `body` to at most `max` bytes without splitting a UTF-8 sequence. */
+export function cutAtUtf8Boundary(body: Uint8Array, max: number): Uint8Array {
+  if (body.length <= max) return body;
+  let end = Math.max(0, max);
+  // Step back over continuation bytes (10xxxxxx), at most 3, to the start of a character.
+  for (let back = 0; back < 3 && end > 0 && ((body[end] as number) & 0xc0) === 0x80; back++) end--;
+  return body.subarray(0, end);
+}

@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest';
+import { SpillwayError } from '../errors.js';
+import { STASH_DIR, type StoreKey } from '../store/ids.js';
+import type { Store, StoreLimits } from '../store/store.js';
+
+/** Makes a fresh, empty store with these limits. */
+export type StoreFactory = (limits?: Partial<StoreLimits>) => Promise<Store>;
+
+export const BAD_PARTS = ['../x', 'a/b/c', 'a\\b', '', 'x'.repeat(129), 'a\u0000b', '..', '.', 'a b', 'é'];
+
+async function expectCode(promise: Promise<unknown>, code: string): Promise<SpillwayError> {
+  try {
+    await promise;
+  } catch (err) {
+    expect(SpillwayError.isInstance(err), String(err)).toBe(true);
+    expect((err as SpillwayError).code).toBe(code);
+    return err as SpillwayError;
+  }
+  throw new Error(`expected ${code}, nothing was thrown`);
+}
+
+/**
+ * The behaviour every Store promises, run against each backend (memory, file, Redis), so the
+ * backends cannot drift apart.
+ */
+export function storeContract(name: string, make: StoreFactory): void {
+  describe(`Store contract: ${name}`, () => {
+    const k = (dir: string, name: string): StoreKey => ({ dir, name });
+
+    it('returns exactly the bytes it was given, whole or by range', async () => {
+      const store = await make();
+      const body = Buffer.from([0x68, 0xc3, 0xa9, 0xff, 0x00, 0xf0, 0x9f, 0x98, 0x80, 0x0a]);
+      const put = await store.put(k('s1', 'c1'), body);
+      expect(put).toMatchObject({ storedBytes: body.length, totalBytes: body.length, truncated: false });
+      expect(await store.get(k('s1', 'c1'))).toEqual(body);
+      expect(await store.get(k('s1', 'c1'), { start: 1, end: 3 })).toEqual(body.subarray(1, 3));
+      expect(await store.get(k('s1', 'c1'), { start: 8, end: 100 })).toEqual(body.subarray(8));
+      expect(await store.get(k('s1', 'c1'), { start: 50, end: 100 })).toEqual(Buffer.alloc(0));
+      expect(await store.stat(k('s1', 'c1'))).toMatchObject({ name: 'c1', bytes: body.length });
+    });
+
+    it('answers null for what it does not hold', async () => {
+      const store = await make();
+      expect(await store.get(k('nobody', 'nothing'))).toBeNull();
+      expect(await store.stat(k('nobody', 'nothing'))).toBeNull();
+      expect(await store.delete(k('nobody', 'nothing'))).toBe(false);
+      expect(await store.list('nobody')).toEqual([]);
+    });
+
+    it('replaces on put, keeps on putIfAbsent, and deletes', async () => {
+      const store = await make();
+      await store.put(k('s', 'c'), Buffer.from('one'));
+      await store.put(k('s', 'c'), Buffer.from('two!'));
+      expect((await store.get(k('s', 'c')))?.toString()).toBe('two!');
+      expect(await store.putIfAbsent(k('s', 'c'), Buffer.from('three'))).toBe(false);
+      expect((await store.get(k('s', 'c')))?.toString()).toBe('two!');
+      expect(await store.putIfAbsent(k(STASH_DIR, 'h1'), Buffer.from('stashed'))).toBe(true);
+      expect(await store.delete(k('s', 'c'))).toBe(true);
+      expect(await store.get(k('s', 'c'))).toBeNull();
+    });
+
+    it('lists directories and their entries', async () => {
+      const store = await make();
+      await store.put(k('b', 'x'), Buffer.from('12345'));
+      await store.put(k('a', 'z'), Buffer.from('1'));
+      await store.put(k('a', 'y'), Buffer.from('12'));
+      const dirs = await store.list();
+      expect(dirs.map((d) => [d.name, d.bytes])).toEqual([
+        ['a', 3],
+        ['b', 5],
+      ]);
+      expect((await store.list('a')).map((e) => [e.name, e.bytes])).toEqual([
+        ['y', 2],
+        ['z', 1],
+      ]);
+    });
+
+    it('rejects every malformed key part before using it', async () => {
+      const store = await make();
+      for (const bad of BAD_PARTS) {
+        await expectCode(store.put(k(bad, 'c'), Buffer.from('x')), 'SPILLWAY_BAD_ID');
+        await expectCode(store.put(k('s', bad), Buffer.from('x')), 'SPILLWAY_BAD_ID');
+        await expectCode(store.get(k(bad, 'c')), 'SPILLWAY_BAD_ID');
+        await expectCode(store.stat(k('s', bad)), 'SPILLWAY_BAD_ID');
+        await expectCode(store.delete(k('s', bad)), 'SPILLWAY_BAD_ID');
+      }
+      expect(await store.list()).toEqual([]);
+    });
+
+    it('keeps only the first maxFileBytes of a body, cut on a UTF-8 boundary', async () => {
+      const store = await make({ maxFileBytes: 10 });
+      const body = Buffer.from('abcdefgh😀ij');
+      const put = await store.put(k('s', 'c'), body);
+      expect(put).toMatchObject({ storedBytes: 8, totalBytes: body.length, truncated: true });
+      expect((await store.get(k('s', 'c')))?.toString()).toBe('abcdefgh');
+    });
+
+    it('holds each session to its quota, counting a replaced body once', async () => {
+      const store = await make({ maxSessionBytes: 100 });
+      await store.put(k('s', 'a'), Buffer.alloc(60));
+      await store.put(k('s', 'a'), Buffer.alloc(90));
+      const err = await expectCode(store.put(k('s', 'b'), Buffer.alloc(20)), 'SPILLWAY_QUOTA');
+      expect(err.message).toMatch(/session "s" would exceed its quota of 100 bytes/);
+      expect(await store.get(k('s', 'b'))).toBeNull();
+      expect((await store.get(k('s', 'a')))?.length).toBe(90);
+      // Another session has its own quota; the stash is not a session.
+      await store.put(k('t', 'b'), Buffer.alloc(90));
+      await store.put(k(STASH_DIR, 'h'), Buffer.alloc(150));
+    });
+
+    it('holds the whole store to its total quota', async () => {
+      const store = await make({ maxTotalBytes: 100 });
+      await store.put(k('s1', 'a'), Buffer.alloc(70));
+      const err = await expectCode(store.put(k('s2', 'a'), Buffer.alloc(40)), 'SPILLWAY_QUOTA');
+      expect(err.message).toMatch(/total quota of 100 bytes/);
+      await store.put(k('s2', 'a'), Buffer.alloc(30));
+    });
+  });
+}
