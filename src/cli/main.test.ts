@@ -2,25 +2,13 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
+import { cli as run } from '../test-support/cli.js';
 import { corpusAvailable, corpusFiles } from '../test-support/corpus.js';
 import { o200kTokenizer } from '../text/tokenizers/bpe.js';
-import { runCli } from './main.js';
 
-async function cli(argv: string[], stdin = '', stdinIsTTY = false) {
-  const input = new PassThrough();
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  const out: Buffer[] = [];
-  const err: Buffer[] = [];
-  stdout.on('data', (c) => out.push(c));
-  stderr.on('data', (c) => err.push(c));
-  input.end(stdin);
-  const code = await runCli(argv, { stdin: input, stdout, stderr, stdinIsTTY, env: {} });
-  return { code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') };
-}
+const cli = (argv: string[], stdin = '', tty = false) => run(argv, { stdin, tty });
 
 const dir = mkdtempSync(join(tmpdir(), 'spillway-cli-'));
 const logFile = join(dir, 'build.log');

@@ -1,7 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { SpillwayError } from '../errors.js';
+import { CAP_HELP, capCommand } from './commands/cap.js';
 import { DEMO_HELP, demoCommand } from './commands/demo.js';
+import { EXPAND_HELP, expandCommand } from './commands/expand.js';
 import { MODELS_HELP, modelsCommand } from './commands/models.js';
+import { PRUNE_HELP, pruneCommand } from './commands/prune.js';
 import { SNIP_HELP, snipCommand } from './commands/snip.js';
 import { TOKENS_HELP, tokensCommand } from './commands/tokens.js';
 import { type CliIo, write } from './io.js';
@@ -10,6 +13,9 @@ type Command = { run: (argv: string[], io: CliIo) => Promise<number>; help: stri
 
 const COMMANDS: Record<string, Command> = {
   snip: { run: snipCommand, help: SNIP_HELP, summary: 'cut a text to a budget, keeping head and tail' },
+  cap: { run: capCommand, help: CAP_HELP, summary: 'cap an output, saving the full original for recall' },
+  expand: { run: expandCommand, help: EXPAND_HELP, summary: 'print a saved output by its recall id' },
+  prune: { run: pruneCommand, help: PRUNE_HELP, summary: 'apply retention to the file store' },
   tokens: { run: tokensCommand, help: TOKENS_HELP, summary: 'count tokens (o200k, cl100k, heuristic)' },
   models: { run: modelsCommand, help: MODELS_HELP, summary: "print a model's context window" },
   demo: { run: demoCommand, help: DEMO_HELP, summary: 'snip a real, large output and show the token counts' },

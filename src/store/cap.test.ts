@@ -2,9 +2,9 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
-  readdirSync,
   readFileSync,
   statSync,
+  utimesSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -151,7 +151,6 @@ describe('cap (the celeste cases)', () => {
     await cap(log, { maxBytes: 1000, session: 'mid', call: 'c', store });
     // Age "old" past the active window so retention may take it.
     const past = new Date(Date.now() - 60 * 60 * 1000);
-    const { utimesSync } = await import('node:fs');
     utimesSync(join(base, 'old', 'c.txt'), past, past);
     const r = await cap(log, { maxBytes: 1000, session: 'new', call: 'c', store });
     expect(r.id).toBe('new/c');

@@ -1,0 +1,156 @@
+import { existsSync, mkdtempSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { cli } from '../test-support/cli.js';
+
+const newDir = () => join(mkdtempSync(join(tmpdir(), 'spillway-cli-store-')), 'tool-results');
+const output = Array.from({ length: 5000 }, (_, i) => `${i}: fetched item ${i} — ok ✓`).join('\n');
+
+describe('spillway cap / expand / prune', () => {
+  it('caps standard input, saves the original, and expand gives it back exactly', async () => {
+    const dir = newDir();
+    const capped = await cli(
+      ['cap', '--session', 'sess', '--call', 'call_1', '--bytes', '1000', '--dir', dir],
+      { stdin: output },
+    );
+    expect(capped.code).toBe(0);
+    expect(Buffer.byteLength(capped.stdout)).toBeLessThanOrEqual(1000);
+    expect(capped.stdout).toContain(
+      `saved to: ${join(dir, 'sess', 'call_1.txt')}; recall with spillway_expand id "sess/call_1"`,
+    );
+    expect(statSync(join(dir, 'sess', 'call_1.txt')).mode & 0o777).toBe(0o600);
+    const all = await cli(['expand', 'sess/call_1', '--all', '--dir', dir]);
+    expect(all.code).toBe(0);
+    expect(all.raw.equals(Buffer.from(output))).toBe(true);
+    const page = await cli(['expand', 'sess/call_1', '--dir', dir]);
+    expect(page.stdout).toMatch(
+      /\n\[bytes 0-49152 of \d+; call spillway_expand with offset 49152 for more\]\n$/,
+    );
+    const next = await cli(['expand', 'sess/call_1', '--offset', '49152', '--dir', dir]);
+    expect(next.stdout).toMatch(/\[bytes 49152-\d+ of \d+; (end of output|call spillway_expand)/);
+  });
+
+  it('prints {capped, id, path, bytes} with --json', async () => {
+    const dir = newDir();
+    const r = await cli(['cap', '--session', 's', '--call', 'c', '--bytes', '500', '--dir', dir, '--json'], {
+      stdin: output,
+    });
+    const json = JSON.parse(r.stdout);
+    expect(json).toMatchObject({
+      capped: true,
+      id: 's/c',
+      path: join(dir, 's', 'c.txt'),
+      bytes: Buffer.byteLength(output),
+      error: null,
+    });
+    expect(Buffer.byteLength(json.text)).toBeLessThanOrEqual(500);
+    const small = JSON.parse(
+      (await cli(['cap', '--session', 's', '--call', 'd', '--dir', dir, '--json'], { stdin: 'tiny' })).stdout,
+    );
+    expect(small).toMatchObject({ capped: false, id: null, path: null, bytes: 4, text: 'tiny' });
+  });
+
+  it('uses $SPILLWAY_HOME/tool-results when no --dir is given', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'spillway-home-'));
+    const r = await cli(['cap', '--session', 's', '--call', 'c', '--bytes', '300'], {
+      stdin: output,
+      env: { SPILLWAY_HOME: home },
+    });
+    expect(r.code).toBe(0);
+    expect(readFileSync(join(home, 'tool-results', 's', 'c.txt'), 'utf8')).toBe(output);
+    expect((await cli(['expand', 's/c', '--all'], { env: { SPILLWAY_HOME: home } })).stdout).toBe(output);
+  });
+
+  it('still prints the capped text when the output cannot be saved, then exits 1', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'spillway-cli-store-'));
+    writeFileSync(join(root, 'tool-results'), 'not a directory');
+    const r = await cli(
+      ['cap', '--session', 's', '--call', 'c', '--bytes', '800', '--dir', join(root, 'tool-results')],
+      { stdin: output },
+    );
+    expect(r.code).toBe(1);
+    expect(Buffer.byteLength(r.stdout)).toBeLessThanOrEqual(800);
+    expect(r.stdout).toContain('could not be saved');
+    expect(r.stderr).toMatch(/spillway: the full output could not be saved: /);
+    const bad = await cli(
+      ['cap', '--session', '../etc', '--call', 'c', '--bytes', '800', '--dir', newDir()],
+      { stdin: output },
+    );
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/invalid session id "\.\.\/etc"/);
+  });
+
+  it('says clearly when an id is unknown or malformed, and when usage is wrong', async () => {
+    const dir = newDir();
+    const cases: [string[], number, RegExp][] = [
+      [
+        ['expand', 'nope/nothing', '--dir', dir],
+        1,
+        /no stored tool result with id "nope\/nothing"; do not retry/,
+      ],
+      [['expand', '../../etc/passwd', '--dir', dir], 1, /invalid/],
+      [['expand', '--dir', dir], 2, /expand needs an ID/],
+      [['expand', 'a/b', '--all', '--offset', '3', '--dir', dir], 2, /give --offset N or --all, not both/],
+      [['cap', '--call', 'c'], 2, /cap needs --session S and --call C/],
+      [['cap', '--session', 's', '--call', 'c', '--bytes', '0'], 2, /--bytes must be a whole number >= 1/],
+      [['prune', '--keep', 'a/b', '--dir', dir], 1, /invalid session id "a\/b"/],
+      [['prune', 'extra', '--dir', dir], 2, /prune takes no arguments/],
+    ];
+    for (const [argv, code, message] of cases) {
+      const r = await cli(argv, { stdin: 'x' });
+      expect(r.code, argv.join(' ')).toBe(code);
+      expect(r.stderr, argv.join(' ')).toMatch(message);
+    }
+    expect(existsSync(dir)).toBe(false);
+  });
+
+  it('prune says what it removed (or would) and the bytes freed', async () => {
+    const dir = newDir();
+    await cli(['cap', '--session', 'old', '--call', 'c', '--bytes', '300', '--dir', dir], { stdin: output });
+    await cli(['cap', '--session', 'cur', '--call', 'c', '--bytes', '300', '--dir', dir], { stdin: output });
+    const past = new Date(Date.now() - 40 * 24 * 3600 * 1000);
+    utimesSync(join(dir, 'old', 'c.txt'), past, past);
+    utimesSync(join(dir, 'cur', 'c.txt'), past, past);
+    const size = Buffer.byteLength(output);
+    const mib = (size / 1024 / 1024).toFixed(1);
+    const dry = await cli(['prune', '--dir', dir, '--keep', 'cur', '--dry-run']);
+    expect(dry.stdout).toBe(
+      `would remove ${join(dir, 'old')} (${size} bytes, old session)\nwould free ${size} bytes (${mib} MiB); ${size} bytes (${mib} MiB) would remain\n`,
+    );
+    expect(existsSync(join(dir, 'old', 'c.txt'))).toBe(true);
+    const real = await cli(['prune', '--dir', dir, '--keep', 'cur']);
+    expect(real.stdout).toMatch(/^removed .*old \(\d+ bytes, old session\)\nfreed \d+ bytes/);
+    expect(existsSync(join(dir, 'old'))).toBe(false);
+    expect(existsSync(join(dir, 'cur', 'c.txt'))).toBe(true);
+    const json = JSON.parse((await cli(['prune', '--dir', dir, '--json'])).stdout);
+    expect(json.removed.map((r: { reason: string }) => r.reason)).toEqual(['old_session']);
+    expect((await cli(['prune', '--dir', join(dir, 'missing')])).stdout).toMatch(/nothing to prune/);
+  });
+
+  it('property: for any input and budget, expand --all returns exactly the original bytes', async () => {
+    const dir = newDir();
+    let n = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.uint8Array({ maxLength: 4000 }),
+        fc.integer({ min: 1, max: 600 }),
+        async (input, bytes) => {
+          const call = `c${n++}`;
+          const capped = await cli(
+            ['cap', '--session', 'p', '--call', call, '--bytes', String(bytes), '--dir', dir],
+            { stdin: Buffer.from(input) },
+          );
+          expect(capped.code).toBe(0);
+          expect(capped.raw.length).toBeLessThanOrEqual(bytes);
+          if (input.length <= bytes && Buffer.byteLength(Buffer.from(input).toString('utf8')) <= bytes)
+            return;
+          const all = await cli(['expand', `p/${call}`, '--all', '--dir', dir]);
+          expect(all.raw.equals(Buffer.from(input))).toBe(true);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+});
