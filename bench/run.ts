@@ -1,9 +1,15 @@
+import { benchCap } from './store.bench.js';
 import { benchSnip, benchTokens } from './text.bench.js';
 
 // Every figure is a ratio against a baseline measured in the same run, because timings on
 // shared machines are noisy; absolute times are printed only for context.
-const suites: Record<string, () => void> = { snip: benchSnip, tokens: benchTokens };
+const suites: Record<string, () => void | Promise<void>> = { snip: benchSnip, tokens: benchTokens, cap: benchCap };
 const wanted = process.argv.slice(2);
+const unknown = wanted.filter((w) => !(w in suites));
+if (unknown.length > 0) {
+  console.error(`unknown benchmark ${unknown.join(', ')}; choose from: ${Object.keys(suites).join(', ')}`);
+  process.exit(2);
+}
 for (const [name, run] of Object.entries(suites)) {
-  if (wanted.length === 0 || wanted.includes(name)) run();
+  if (wanted.length === 0 || wanted.includes(name)) await run();
 }
