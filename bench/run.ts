@@ -3,7 +3,11 @@ import { benchSnip, benchTokens } from './text.bench.js';
 
 // Every figure is a ratio against a baseline measured in the same run, because timings on
 // shared machines are noisy; absolute times are printed only for context.
-const suites: Record<string, () => void | Promise<void>> = { snip: benchSnip, tokens: benchTokens, cap: benchCap };
+const suites: Record<string, () => void | Promise<void>> = {
+  snip: benchSnip,
+  tokens: benchTokens,
+  cap: benchCap,
+};
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((w) => !(w in suites));
 if (unknown.length > 0) {

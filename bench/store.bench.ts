@@ -34,11 +34,18 @@ export async function benchCap(): Promise<void> {
         fsyncSync(fd);
         closeSync(fd);
       }, 7);
-      const capped = await timeAsync((i) => cap(text, { maxBytes: 32 * 1024, session: 'bench', call: `c${i + 1}`, store }), 7);
+      const capped = await timeAsync(
+        (i) => cap(text, { maxBytes: 32 * 1024, session: 'bench', call: `c${i + 1}`, store }),
+        7,
+      );
       console.log(`\n${input.source}, ${(bytes.length / MB).toFixed(1)} MB:`);
       console.log(`  fs.writeFileSync            ${ms(plain).padStart(9)}  1.00x`);
-      console.log(`  write + fsync               ${ms(synced).padStart(9)}  ${ratio(synced, plain)} of writeFileSync`);
-      console.log(`  cap (lock, quota, atomic write + fsync, snip)  ${ms(capped).padStart(9)}  ${ratio(capped, plain)} of writeFileSync, ${ratio(capped, synced)} of write + fsync`);
+      console.log(
+        `  write + fsync               ${ms(synced).padStart(9)}  ${ratio(synced, plain)} of writeFileSync`,
+      );
+      console.log(
+        `  cap (lock, quota, atomic write + fsync, snip)  ${ms(capped).padStart(9)}  ${ratio(capped, plain)} of writeFileSync, ${ratio(capped, synced)} of write + fsync`,
+      );
       rmSync(join(root, 'tool-results'), { recursive: true, force: true });
     }
   } finally {

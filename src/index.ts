@@ -8,5 +8,6 @@
  * getTokenizer('o200k').count(short) <= 2000; // true
  */
 export { SpillwayError, type SpillwayErrorCode } from './errors.js';
+export * from './pipeline/index.js';
 export * from './store/index.js';
 export * from './text/index.js';

@@ -1,3 +1,4 @@
+export * from './blocks.js';
 export { formatTokenCount } from './format-token-count.js';
 export { graphemeBoundaryAtOrAfter, graphemeBoundaryAtOrBefore } from './grapheme.js';
 export { parseSnipMarker, snipMarker, type Unit } from './markers.js';

@@ -33,3 +33,95 @@ export function parseSnipMarker(
   if (!m) return null;
   return { removed: Number(m[1]), unit: m[2] as Unit, index: m.index, length: m[0].length };
 }
+
+/** Every marker the pipeline writes carries this tag, so any later reader can find it. */
+export const MARKER_TAG = /<<sw:[A-Za-z0-9_-]{1,64}>>/;
+
+/**
+ * The tag a pipeline marker carries: `<<sw:ID>>`.
+ *
+ * @example
+ * markerTag('Ab3'); // '<<sw:Ab3>>'
+ */
+export function markerTag(id: string): string {
+  return `<<sw:${id}>>`;
+}
+
+/**
+ * True when text carries a spillway pipeline marker.
+ *
+ * @example
+ * hasMarker('... (3 lines omitted) <<sw:Ab3>> ...'); // true
+ */
+export function hasMarker(text: string): boolean {
+  return MARKER_TAG.test(text);
+}
+
+/** Every id named by a pipeline marker in the text, in order. */
+export function markerIds(text: string): string[] {
+  return [...text.matchAll(/<<sw:([A-Za-z0-9_-]{1,64})>>/g)].map((m) => m[1] as string);
+}
+
+function expandHint(id: string, path?: string): string {
+  return path
+    ? `[full output: spillway_expand id ${id}, or the file ${path}]`
+    : `[full output: spillway_expand id ${id}]`;
+}
+
+/**
+ * The line collapse puts between the kept head and tail lines.
+ *
+ * @example
+ * collapseLineMarker(1960, 'Ab3'); // '... (1960 lines omitted) <<sw:Ab3>> [full output: spillway_expand id Ab3]'
+ */
+export function collapseLineMarker(lines: number, id: string, path?: string): string {
+  return `... (${lines} lines omitted) ${markerTag(id)} ${expandHint(id, path)}`;
+}
+
+/**
+ * What collapse puts between the kept head and tail characters (with newlines around it, so
+ * the cut is visible even inside one long line).
+ *
+ * @example
+ * collapseCharMarker(52011, 'Ab3'); // '\n... (52011 characters omitted) <<sw:Ab3>> [full output: spillway_expand id Ab3] ...\n'
+ */
+export function collapseCharMarker(chars: number, id: string, path?: string): string {
+  return `\n... (${chars} characters omitted) ${markerTag(id)} ${expandHint(id, path)} ...\n`;
+}
+
+/**
+ * What linecap puts inside a line it cut.
+ *
+ * @example
+ * linecapMarker(9000, 'Ab3'); // ' ... (9000 characters of this line cut) <<sw:Ab3>> ... '
+ */
+export function linecapMarker(chars: number, id: string): string {
+  return ` ... (${chars} characters of this line cut) ${markerTag(id)} ... `;
+}
+
+/**
+ * What dedup puts in place of a repeated result.
+ *
+ * @example
+ * dedupPointer('toolu_01', 'Read', 'Ab3'); // '[same output as tool call toolu_01 (Read); spillway_expand id Ab3 recalls it] <<sw:Ab3>>'
+ */
+export function dedupPointer(earlierCall: string, tool: string, id: string): string {
+  return `[same output as tool call ${earlierCall}${tool ? ` (${tool})` : ''}; spillway_expand id ${id} recalls it] ${markerTag(id)}`;
+}
+
+/** The start of every mask placeholder, so mask can recognise its own work. */
+export const MASK_PREFIX = '[older tool result masked:';
+
+/**
+ * The one-line placeholder mask leaves for an old result.
+ *
+ * @example
+ * maskPlaceholder('Bash', 'toolu_01', 1234, 'Ab3'); // '[older tool result masked: Bash call toolu_01, 1234 tokens; spillway_expand id Ab3 recalls it] <<sw:Ab3>>'
+ */
+export function maskPlaceholder(tool: string, call: string, tokens: number, id: string): string {
+  return `${MASK_PREFIX} ${tool ? `${tool} call` : 'call'} ${call}, ${tokens} tokens; spillway_expand id ${id} recalls it] ${markerTag(id)}`;
+}
+
+/** The snip note used when the original could not be stashed: nothing to recall. */
+export const STASH_FAILED_NOTE =
+  'the full output could not be saved and cannot be recalled; re-run the tool narrower (grep, head, tail, a line range) to see the rest';

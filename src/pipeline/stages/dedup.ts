@@ -1,0 +1,59 @@
+import { contentBytes } from '../../text/blocks.js';
+import { dedupPointer } from '../../text/markers.js';
+import { contentHash } from '../frozen.js';
+import type { Decision, Stage, StageItem } from '../types.js';
+
+export interface DedupOptions {
+  /** Results smaller than this many bytes are left alone: a pointer would not save much. */
+  minBytes?: number;
+}
+
+/**
+ * dedup: a result byte-identical to an earlier one in the conversation (and at least
+ * `minBytes` long) becomes a short pointer naming the earlier call, with a recall id.
+ *
+ * @example
+ * const stage = dedupStage({ minBytes: 512 });
+ */
+export function dedupStage(options: DedupOptions = {}): Stage {
+  const minBytes = options.minBytes ?? 512;
+  return {
+    name: 'dedup',
+    lossy: true,
+    pure: false,
+    async run(items, _ctx, conversation) {
+      // The first result with each original, in conversation order.
+      const first = new Map<string, StageItem>();
+      const order = [...conversation].sort((a, b) => a.result.position - b.result.position);
+      const hashes = new Map<StageItem, string>();
+      for (const item of order) {
+        const h = contentHash(item.original);
+        hashes.set(item, h);
+        if (!first.has(h)) first.set(h, item);
+      }
+      const out: (Decision | Error)[] = [];
+      for (const item of items) {
+        try {
+          if (contentBytes(item.original) < minBytes) {
+            out.push({ action: 'declined', reason: 'below_min_size' });
+            continue;
+          }
+          const earlier = first.get(hashes.get(item) ?? contentHash(item.original));
+          if (!earlier || earlier === item || earlier.result.id === item.result.id) {
+            out.push({ action: 'declined', reason: 'no_earlier_duplicate' });
+            continue;
+          }
+          const id = await item.stashOriginal();
+          out.push({
+            action: 'acted',
+            content: dedupPointer(earlier.result.id, earlier.result.tool, id),
+            stashId: id,
+          });
+        } catch (err) {
+          out.push(err instanceof Error ? err : new Error(String(err)));
+        }
+      }
+      return out;
+    },
+  };
+}

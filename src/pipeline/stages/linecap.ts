@@ -1,0 +1,88 @@
+import { textOf, withText } from '../../text/blocks.js';
+import { linecapMarker } from '../../text/markers.js';
+import { codePointCeil, codePointFloor, codePointLength } from '../../text/measure.js';
+import type { Stage } from '../types.js';
+import { perItem } from './per-item.js';
+
+export interface LinecapOptions {
+  /** Lines longer than this many characters are cut (default 2000). */
+  maxLineChars?: number;
+  /** Characters of a cut line kept at its start (default 1000) and end (default 500). */
+  headChars?: number;
+  tailChars?: number;
+}
+
+/**
+ * Lines that must stay whole because cutting them loses what makes them useful. Each pattern
+ * anchors on a shape, not on "anything, a colon, a digit": a line of JSON such as
+ * `{"items":[{"id":1,...` is not a path with a line number and is not protected.
+ */
+export const NEVER_TRUNCATE: readonly RegExp[] = [
+  // path/to/file.ext:12 or C:\\dir\\file.ext:12:5 (a real file name before the line number)
+  /^\s*(?:[A-Za-z]:)?[\w@~.\-/\\]*[\w-]\.[A-Za-z0-9]{1,10}:\d+(?::\d+)?(?:\D|$)/,
+  // stack frames: JS/Java "at ...", Python "File ..., line N", Rust "--> src/x.rs:1:2", Go "\tpath/x.go:12"
+  /^\s*at\s+(?:[\w$.<>[\]]+\s+)?\(?[^\s()]+:\d+(?::\d+)?\)?\s*$/,
+  /^\s*at\s+[\w$.<>]+\([\w$.]*(?:\.java|\.kt|\.scala)?:?\d*\)\s*$/,
+  /^\s*File "[^"]+", line \d+/,
+  /^\s*-->\s+\S+:\d+:\d+/,
+  // errors and failures
+  /^\s*(?:\w+(?:Error|Exception)|error(?:\[E\d+\])?|fatal|panic|Traceback \(most recent call last\))\b:?/i,
+  // test verdicts
+  /^\s*(?:PASS|FAIL|FAILED|PASSED|ERROR|ok|not ok|test result:)\b/,
+  /^\s*[✓✔✗✘×]\s/,
+  /^=+ .*\b(?:passed|failed|error)\b.* =+$/,
+  // diff headers
+  /^(?:diff --git |index [0-9a-f]+\.\.[0-9a-f]+|--- \S|\+\+\+ \S|@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@)/,
+  // a line that is a URL
+  /^\s*<?https?:\/\/\S+>?\s*$/,
+];
+
+/**
+ * True for a line linecap must never cut.
+ *
+ * @example
+ * isProtectedLine('src/app.ts:42:7 error TS2345'); // true
+ * isProtectedLine('{"items":[{"id":1,"name":"x"}]}'); // false
+ */
+export function isProtectedLine(line: string): boolean {
+  // Only the start of a line decides; a regex over a megabyte line would be slow for nothing.
+  const start = line.length > 512 ? line.slice(0, 512) : line;
+  if (NEVER_TRUNCATE.slice(0, -1).some((re) => re.test(start))) return true;
+  return line.length <= 8192 && (NEVER_TRUNCATE.at(-1) as RegExp).test(line);
+}
+
+/**
+ * linecap: cuts single lines over `maxLineChars`, keeping their start and end around a
+ * recallable marker, except lines that must stay whole (see {@link NEVER_TRUNCATE}).
+ *
+ * @example
+ * const stage = linecapStage({ maxLineChars: 4000 });
+ */
+export function linecapStage(options: LinecapOptions = {}): Stage {
+  const maxLineChars = options.maxLineChars ?? 2000;
+  const headChars = options.headChars ?? 1000;
+  const tailChars = options.tailChars ?? 500;
+  return {
+    name: 'linecap',
+    lossy: true,
+    pure: false,
+    run: perItem(async (item) => {
+      const text = textOf(item.content);
+      if (text === null) return { action: 'declined', reason: 'non_text_blocks' };
+      const lines = text.split('\n');
+      const long = lines.map((line, i) => (line.length > maxLineChars ? i : -1)).filter((i) => i >= 0);
+      if (long.length === 0) return { action: 'declined', reason: 'no_long_lines' };
+      const cut = long.filter((i) => !isProtectedLine(lines[i] as string));
+      if (cut.length === 0) return { action: 'declined', reason: 'only_protected_lines' };
+      const id = await item.stashOriginal();
+      for (const i of cut) {
+        const line = lines[i] as string;
+        const headEnd = codePointFloor(line, headChars);
+        const tailStart = codePointCeil(line, line.length - tailChars);
+        const omitted = codePointLength(line.slice(headEnd, tailStart));
+        lines[i] = line.slice(0, headEnd) + linecapMarker(omitted, id) + line.slice(tailStart);
+      }
+      return { action: 'acted', content: withText(item.content, lines.join('\n')), stashId: id };
+    }),
+  };
+}

@@ -1,0 +1,62 @@
+import { textOf } from '../../text/blocks.js';
+import { MASK_PREFIX, maskPlaceholder } from '../../text/markers.js';
+import type { Decision, Stage, StageItem } from '../types.js';
+
+export interface MaskOptions {
+  /** The newest this many results are never masked (default 10). */
+  keepRecent?: number;
+  /** Old results are masked only once this many are waiting, all together (default 10). */
+  batch?: number;
+}
+
+function isMasked(item: StageItem): boolean {
+  return (textOf(item.content) ?? '').startsWith(MASK_PREFIX);
+}
+
+/**
+ * mask (observation masking): results older than the newest `keepRecent` become a one-line
+ * placeholder with a recall id. Masking rewrites results inside the provider's cached
+ * prefix, which makes every later token uncached once; so it waits until `batch` old results
+ * are unmasked and masks them all in one turn. The cache is invalidated once per batch, not
+ * once per turn, and the masked form is frozen so later turns replay it.
+ *
+ * @example
+ * const stage = maskStage({ keepRecent: 10, batch: 10 });
+ */
+export function maskStage(options: MaskOptions = {}): Stage {
+  const keepRecent = Math.max(0, options.keepRecent ?? 10);
+  const batch = Math.max(1, options.batch ?? 10);
+  return {
+    name: 'mask',
+    lossy: true,
+    pure: false,
+    actsOnPrefix: true,
+    async run(items, ctx, conversation) {
+      const order = [...conversation].sort((a, b) => a.result.position - b.result.position);
+      const recent = new Set(order.slice(Math.max(0, order.length - keepRecent)));
+      const waiting = order.filter((item) => !recent.has(item) && !isMasked(item));
+      const full = waiting.length >= batch;
+      const out: (Decision | Error)[] = [];
+      for (const item of items) {
+        try {
+          if (recent.has(item)) out.push({ action: 'declined', reason: 'recent' });
+          else if (isMasked(item)) out.push({ action: 'declined', reason: 'already_marked' });
+          else if (!full) out.push({ action: 'declined', reason: 'batch_not_full' });
+          else {
+            const text = textOf(item.content);
+            const tokens = text === null ? 0 : ctx.tokenizer.count(text);
+            const id = await item.stashOriginal();
+            out.push({
+              action: 'acted',
+              content: maskPlaceholder(item.result.tool, item.result.id, tokens, id),
+              stashId: id,
+            });
+          }
+        } catch (err) {
+          out.push(err instanceof Error ? err : new Error(String(err)));
+        }
+      }
+      return out;
+    },
+  };
+}

@@ -1,0 +1,121 @@
+import type { Store } from '../store/store.js';
+import type { Content } from '../text/blocks.js';
+import type { Tokenizer } from '../text/tokenizers/tokenizer.js';
+import type { FrozenDecisions } from './frozen.js';
+
+/** One tool result of a conversation, as every adapter presents it to the pipeline. */
+export interface ToolResult {
+  /** The tool call id (`toolu_...`, `call_...`). */
+  id: string;
+  /** The tool's name, from the call that asked for it ('' when unknown). */
+  tool: string;
+  content: Content;
+  /** Index of the message that carries it; with `cachedPrefix`, says whether it is cached. */
+  position: number;
+  /** True for the output of a spillway_expand call: never shrunk again. */
+  isExpandOutput?: boolean;
+  isError?: boolean;
+}
+
+export const STAGE_NAMES = ['textclean', 'format', 'dedup', 'linecap', 'collapse', 'mask'] as const;
+export type StageName = (typeof STAGE_NAMES)[number];
+
+/** Why a stage left a result alone: a closed set of stable snake_case names. */
+export const DECLINE_REASONS = [
+  // collapse, as the seed names them
+  'non_text_blocks',
+  'already_marked',
+  'kept_verbatim_after_expand',
+  'cached_prefix',
+  'below_max_tokens',
+  'too_few_lines_and_chars',
+  'marker_no_win',
+  'stash_failed',
+  // the other stages and the runner
+  'exempt_tool',
+  'nothing_to_clean',
+  'not_json',
+  'already_compact',
+  'no_earlier_duplicate',
+  'below_min_size',
+  'no_long_lines',
+  'only_protected_lines',
+  'recent',
+  'batch_not_full',
+] as const;
+export type DeclineReason = (typeof DECLINE_REASONS)[number];
+
+/** Why the runner undid what a stage did. */
+export const REVERT_CAUSES = ['threw', 'grew', 'lossy_without_stash'] as const;
+export type RevertCause = (typeof REVERT_CAUSES)[number];
+
+/** What a stage did with one result. */
+export type Decision =
+  | {
+      action: 'acted';
+      content: Content;
+      /** Recall id of the stashed original, for stages that drop bytes. */
+      stashId?: string;
+      /** Set when the stash failed and the stage fell back to an unrecoverable snip. */
+      fallback?: 'stash_failed';
+      /** Stage-specific facts for reports (collapse: window, ids). */
+      detail?: Record<string, string | number>;
+    }
+  | { action: 'declined'; reason: DeclineReason };
+
+/** What a stage sees of one result. */
+export interface StageItem {
+  result: ToolResult;
+  /** Content as it is now, after earlier stages. */
+  content: Content;
+  /** Content as it came in, before any stage: what a stash must hold. */
+  original: Content;
+  /** True when an earlier stage of this run already dropped bytes of it. */
+  lossyActed: boolean;
+  /** Per-tool budget override for the stages that take one. */
+  maxTokens?: number;
+  /** The recall id of the original (its content hash), without storing anything. */
+  originalId(): string;
+  /**
+   * Stashes the original (once per run, however many stages ask) and returns its recall id;
+   * throws when the store cannot take it.
+   */
+  stashOriginal(): Promise<string>;
+}
+
+/** What every stage may use. */
+export interface StageContext {
+  store: Store;
+  tokenizer: Tokenizer;
+  /** Context window of the model in use, when known. */
+  modelWindow?: number;
+  /** Results with `position` below this are in the provider's cached prefix. */
+  cachedPrefix: number;
+  /** True when the cache is provably cold (first request of a session, or past its TTL). */
+  coldCache?: boolean;
+  /** Decisions of earlier turns, replayed byte for byte. */
+  frozen?: FrozenDecisions;
+  /** Counts tokens for the statistics (default: `tokenizer`). */
+  statsTokenizer?: Tokenizer;
+}
+
+/**
+ * One step of the pipeline. `run` returns one decision per item, in order.
+ *
+ * @example
+ * const upper: Stage = { name: 'textclean', lossy: false, pure: true, run: async (items) => items.map(() => ({ action: 'declined', reason: 'nothing_to_clean' })) };
+ */
+export interface Stage {
+  readonly name: StageName;
+  /** Drops bytes: must stash the original, and skips results that came in marked. */
+  readonly lossy: boolean;
+  /** Output is a pure function of (content, config): may act on a provably cold cached prefix. */
+  readonly pure: boolean;
+  /** Acts on old results on purpose (mask), replacing their frozen decisions. */
+  readonly actsOnPrefix?: boolean;
+  run(
+    items: readonly StageItem[],
+    ctx: StageContext,
+    conversation: readonly StageItem[],
+  ): Promise<(Decision | Error)[]>;
+}

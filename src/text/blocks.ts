@@ -1,0 +1,67 @@
+/** A text block of a tool result. */
+export interface TextBlock {
+  type: 'text';
+  text: string;
+  [key: string]: unknown;
+}
+
+/** Any other typed block (image, document, ...): carried through untouched. */
+export interface OtherBlock {
+  type: string;
+  [key: string]: unknown;
+}
+
+export type ContentBlock = TextBlock | OtherBlock;
+
+/** What a tool returned: a string, or a list of content blocks. */
+export type Content = string | readonly ContentBlock[];
+
+/**
+ * True for a text block.
+ *
+ * @example
+ * isTextBlock({ type: 'text', text: 'hi' }); // true
+ */
+export function isTextBlock(block: ContentBlock): block is TextBlock {
+  return block.type === 'text' && typeof (block as TextBlock).text === 'string';
+}
+
+/**
+ * The text of content made only of text (a string, or text blocks joined), or null when it
+ * holds a non-text block.
+ *
+ * @example
+ * textOf([{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }]); // 'ab'
+ * textOf([{ type: 'image', source: {} }]); // null
+ */
+export function textOf(content: Content): string | null {
+  if (typeof content === 'string') return content;
+  let out = '';
+  for (const block of content) {
+    if (!isTextBlock(block)) return null;
+    out += block.text;
+  }
+  return out;
+}
+
+/**
+ * Content with the same shape as `like`, holding `text`: a string stays a string; blocks become
+ * one text block.
+ *
+ * @example
+ * withText([{ type: 'text', text: 'long' }], 'short'); // [{ type: 'text', text: 'short' }]
+ */
+export function withText(like: Content, text: string): Content {
+  return typeof like === 'string' ? text : [{ type: 'text', text }];
+}
+
+/**
+ * The bytes content takes on the wire, for size comparisons: UTF-8 of a string, or of the JSON
+ * of its blocks.
+ *
+ * @example
+ * contentBytes('héllo'); // 6
+ */
+export function contentBytes(content: Content): number {
+  return Buffer.byteLength(typeof content === 'string' ? content : JSON.stringify(content), 'utf8');
+}
