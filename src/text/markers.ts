@@ -79,14 +79,15 @@ export function collapseLineMarker(lines: number, id: string, path?: string): st
 }
 
 /**
- * What collapse puts between the kept head and tail characters (with newlines around it, so
- * the cut is visible even inside one long line).
+ * What collapse puts between the kept head and tail characters: compact (the id once), because
+ * at small budgets every token of the marker is a token of content lost. Newlines around it
+ * make the cut visible even inside one long line.
  *
  * @example
- * collapseCharMarker(52011, 'Ab3'); // '\n... (52011 characters omitted) <<sw:Ab3>> [full output: spillway_expand id Ab3] ...\n'
+ * collapseCharMarker(52011, 'Ab3'); // '\n... (52011 characters omitted; full output: spillway_expand <<sw:Ab3>>) ...\n'
  */
 export function collapseCharMarker(chars: number, id: string, path?: string): string {
-  return `\n... (${chars} characters omitted) ${markerTag(id)} ${expandHint(id, path)} ...\n`;
+  return `\n... (${chars} characters omitted; full output: spillway_expand ${markerTag(id)}${path ? ` or ${path}` : ''}) ...\n`;
 }
 
 /**

@@ -17,8 +17,13 @@ export interface CollapseOptions {
   tailLines?: number;
 }
 
-/** The character window never shrinks below this, so even `maxTokens: 0` leaves a cue to expand. */
+/**
+ * When the budget leaves fewer than {@link MIN_CONTENT} characters beside the marker, the
+ * character window is this many characters instead, so even `maxTokens: 0` leaves a cue about
+ * what to expand. Any larger budget is honoured exactly.
+ */
 export const CHAR_FLOOR = 200;
+export const MIN_CONTENT = 64;
 
 /** What collapse decided about one text, with the facts a report or the CLI shows. */
 export type CollapseOutcome =
@@ -108,25 +113,31 @@ export async function collapseText(
   // The id is the original's hash, known before anything is stored, so every window is
   // measured with the real marker; the stash itself is written before the marker is returned.
   const id = deps.id();
+  const filePath = deps.pathOf?.(id);
+  const paths = filePath ? [filePath, undefined] : [undefined];
   let window: 'line' | 'char' | undefined;
   let build: ((id: string) => string) | undefined;
 
   // Line window: only when it at least halves the bytes and fits the budget (decided on bytes,
   // so the same content always gets the same window).
   const lines = countNewlines(text) + 1;
-  if (lines > headLines + tailLines) {
+  // With no lines to keep there is no line window: the character window keeps a cue.
+  if (headLines + tailLines > 0 && lines > headLines + tailLines) {
     const headEnd = headLines === 0 ? 0 : afterNthNewline(text, headLines);
     const tailStart = tailLines === 0 ? text.length : nthNewlineFromEnd(text, tailLines) + 1;
     if (headEnd >= 0 && tailStart > 0 && tailStart >= headEnd) {
       const head = text.slice(0, headEnd);
       const tail = text.slice(tailStart);
       const omitted = lines - headLines - tailLines;
-      const make = (id: string) =>
-        `${head}${collapseLineMarker(omitted, id, deps.pathOf?.(id))}${tailLines > 0 ? `\n${tail}` : ''}`;
-      const candidate = make(id);
-      if (utf8Length(candidate) * 2 <= bytes && count(candidate, maxTokens) <= maxTokens) {
-        window = 'line';
-        build = make;
+      for (const path of paths) {
+        const make = (id: string) =>
+          `${head}${collapseLineMarker(omitted, id, path)}${tailLines > 0 ? `\n${tail}` : ''}`;
+        const candidate = make(id);
+        if (utf8Length(candidate) * 2 <= bytes && count(candidate, maxTokens) <= maxTokens) {
+          window = 'line';
+          build = make;
+          break;
+        }
       }
     }
   }
@@ -135,24 +146,40 @@ export async function collapseText(
     if (text.length <= CHAR_FLOOR) return { action: 'declined', reason: 'too_few_lines_and_chars' };
     const ratio = headLines + tailLines === 0 ? 0.5 : headLines / (headLines + tailLines);
     let totalChars = -1;
+    const totalCharsOf = () => {
+      if (totalChars < 0) totalChars = codePointLength(text);
+      return totalChars;
+    };
+    // The file path is named only when the marker with it still leaves the floor's worth of
+    // content within budget; otherwise the marker drops it rather than crowd out the content.
+    let path = paths[paths.length - 1];
+    if (paths.length > 1) {
+      const withPath = paths[0];
+      path = undefined;
+      const probe = Math.min(CHAR_FLOOR, text.length - 1);
+      const headEnd = codePointFloor(text, Math.round(probe * ratio));
+      const sample =
+        text.slice(0, headEnd) +
+        collapseCharMarker(totalCharsOf(), id, withPath) +
+        text.slice(codePointCeil(text, text.length - (probe - headEnd)));
+      if (count(sample, maxTokens) <= maxTokens) path = withPath;
+    }
     const charWindow = (c: number) => {
       const headEnd = codePointFloor(text, Math.round(c * ratio));
       const tailStart = Math.max(headEnd, codePointCeil(text, text.length - (c - Math.round(c * ratio))));
       const head = text.slice(0, headEnd);
       const tail = text.slice(tailStart);
-      if (totalChars < 0) totalChars = codePointLength(text);
-      const omitted = totalChars - codePointLength(head) - codePointLength(tail);
-      return (id: string) => head + collapseCharMarker(omitted, id, deps.pathOf?.(id)) + tail;
+      const omitted = totalCharsOf() - codePointLength(head) - codePointLength(tail);
+      return (id: string) => head + collapseCharMarker(omitted, id, path) + tail;
     };
     const fits = (c: number) => count(charWindow(c)(id), maxTokens) <= maxTokens;
     const most = text.length - 1;
-    const seed = Math.max(CHAR_FLOOR, Math.min(maxTokens * 4, most));
-    let good = CHAR_FLOOR;
+    const seed = Math.min(maxTokens * 4, most);
+    let good = 0;
     let bad = seed;
-    if (fits(seed)) {
+    if (seed > 0 && fits(seed)) {
       // Sparse text (long runs, whitespace) packs more than 4 characters a token: grow.
-      good = seed;
-      bad = seed;
+      good = bad = seed;
       while (good < most) {
         const next = Math.min(most, good * 2);
         if (!fits(next)) {
@@ -161,15 +188,15 @@ export async function collapseText(
         }
         good = bad = next;
       }
-    } else if (seed === CHAR_FLOOR) {
-      // The floor wins over the budget: a tiny budget still leaves a cue about what to expand.
-      bad = good;
     }
     while (bad - good > 1) {
       const mid = (good + bad) >>> 1;
       if (fits(mid)) good = mid;
       else bad = mid;
     }
+    // A budget that leaves almost no room beside the marker (maxTokens 0 or 50) would give a
+    // bare marker with no cue about what to expand: then the window is the 200-character floor.
+    if (good < MIN_CONTENT) good = Math.min(CHAR_FLOOR, most);
     window = 'char';
     build = charWindow(good);
   }

@@ -1,0 +1,229 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { MemoryStore } from '../../store/memory-store.js';
+import { recallAll } from '../../store/recall.js';
+import { stashId } from '../../store/stash.js';
+import { jsonLine, logLines, runOne, testContext } from '../../test-support/pipeline.js';
+import { markerIds } from '../../text/markers.js';
+import { getTokenizer } from '../../text/tokenizers/index.js';
+import { CHAR_FLOOR, collapseStage, collapseText } from './collapse.js';
+
+const o200k = getTokenizer('o200k');
+
+async function collapse(text: string, options: Parameters<typeof collapseText>[1], tokenizer = o200k) {
+  const store = new MemoryStore();
+  const out = await collapseText(text, options, {
+    tokenizer,
+    id: () => stashId(text),
+    stash: async () => store.putIfAbsent({ dir: 'pruned', name: stashId(text) }, Buffer.from(text)),
+  });
+  return { out, store };
+}
+
+describe('collapse (the seed cases)', () => {
+  it('a 2,000-line log gets the line window: 20 head lines, a marker, 20 tail lines', async () => {
+    const log = logLines(2000);
+    const { out, store } = await collapse(log, { resolvedMaxTokens: 2000 });
+    expect(out).toMatchObject({ action: 'acted', window: 'line' });
+    if (out.action !== 'acted') return;
+    const lines = out.text.split('\n');
+    expect(lines).toHaveLength(41);
+    expect(lines.slice(0, 20)).toEqual(log.split('\n').slice(0, 20));
+    expect(lines.slice(21)).toEqual(log.split('\n').slice(-20));
+    expect(lines[20]).toBe(
+      `... (1960 lines omitted) <<sw:${out.id}>> [full output: spillway_expand id ${out.id}]`,
+    );
+    expect((await recallAll(out.id as string, { store })).toString()).toBe(log);
+  });
+
+  it('one-line JSON of 3,006 to 4,491 tokens at maxTokens 3000 is cut, not left whole', async () => {
+    for (const items of [60, 70, 80, 90]) {
+      const json = jsonLine(items);
+      const tokens = o200k.count(json);
+      if (tokens <= 3000) continue;
+      expect(tokens).toBeLessThanOrEqual(4600);
+      const { out } = await collapse(json, { resolvedMaxTokens: 3000 });
+      expect(out.action, `${tokens} tokens`).toBe('acted');
+      if (out.action !== 'acted') continue;
+      expect(out.window).toBe('char');
+      expect(o200k.count(out.text)).toBeLessThanOrEqual(3000);
+      expect(o200k.count(out.text)).toBeGreaterThan(2900);
+    }
+  });
+
+  it('a line window with a multi-megabyte line inside the kept head falls to the character window', async () => {
+    const text = `${'x'.repeat(3 * 1024 * 1024)}\n${logLines(100)}`;
+    const { out } = await collapse(text, { resolvedMaxTokens: 2000 });
+    expect(out).toMatchObject({ action: 'acted', window: 'char' });
+    if (out.action !== 'acted') return;
+    // Not a 189-byte saving: the result is within budget.
+    expect(o200k.count(out.text)).toBeLessThanOrEqual(2000);
+    expect(Buffer.byteLength(out.text)).toBeLessThan(20_000);
+  });
+
+  it('maxTokens 0 and 50 still leave the 200-character floor as a cue', async () => {
+    const text = jsonLine(200);
+    for (const maxTokens of [0, 50]) {
+      const { out } = await collapse(text, { resolvedMaxTokens: maxTokens });
+      expect(out.action).toBe('acted');
+      if (out.action !== 'acted') continue;
+      const kept = out.text.replace(
+        /\n\.\.\. \(\d+ characters omitted; full output: spillway_expand <<sw:[\w-]+>>\) \.\.\.\n/,
+        '',
+      );
+      expect(kept.length).toBe(CHAR_FLOOR);
+      expect(text.startsWith(kept.slice(0, 100))).toBe(true);
+    }
+  });
+
+  it('headLines and tailLines 0 give the character window with an even split', async () => {
+    const log = logLines(2000);
+    const { out } = await collapse(log, { resolvedMaxTokens: 500, headLines: 0, tailLines: 0 });
+    expect(out).toMatchObject({ action: 'acted', window: 'char' });
+    if (out.action !== 'acted') return;
+    const [head, tail] = out.text.split(/\n\.\.\. \(\d+ characters omitted;.*\.\.\.\n/) as [string, string];
+    expect(Math.abs(head.length - tail.length)).toBeLessThanOrEqual(1);
+    expect(log.startsWith(head)).toBe(true);
+    expect(log.endsWith(tail)).toBe(true);
+  });
+
+  it('negative line counts are clamped to 0', async () => {
+    const log = logLines(500);
+    const negative = await collapse(log, { resolvedMaxTokens: 300, headLines: -5, tailLines: -1 });
+    const zero = await collapse(log, { resolvedMaxTokens: 300, headLines: 0, tailLines: 0 });
+    expect(negative.out).toEqual(zero.out);
+  });
+
+  it('declines already-marked content, an expand output, and content under budget', async () => {
+    const log = logLines(2000);
+    const first = await collapse(log, { resolvedMaxTokens: 300 });
+    if (first.out.action !== 'acted') throw new Error('expected to act');
+    expect((await collapse(first.out.text, { resolvedMaxTokens: 10 })).out).toEqual({
+      action: 'declined',
+      reason: 'already_marked',
+    });
+    expect((await collapse(log, { resolvedMaxTokens: 300, isExpandOutput: true })).out).toEqual({
+      action: 'declined',
+      reason: 'kept_verbatim_after_expand',
+    });
+    expect((await collapse('small', { resolvedMaxTokens: 300 })).out).toEqual({
+      action: 'declined',
+      reason: 'below_max_tokens',
+    });
+    expect((await collapse('word '.repeat(39), { resolvedMaxTokens: 10 })).out).toEqual({
+      action: 'declined',
+      reason: 'too_few_lines_and_chars',
+    });
+  });
+
+  it('at maxTokens 100: at most 100 tokens, and at least 90 on inputs over 2,000 characters', async () => {
+    for (const text of [
+      logLines(300),
+      jsonLine(300),
+      'a'.repeat(50_000),
+      `${'中文'.repeat(2000)}`,
+      ' '.repeat(30_000) + 'end',
+    ]) {
+      const { out } = await collapse(text, { resolvedMaxTokens: 100 });
+      expect(out.action).toBe('acted');
+      if (out.action !== 'acted') continue;
+      const n = o200k.count(out.text);
+      expect(n, text.slice(0, 20)).toBeLessThanOrEqual(100);
+      expect(n, text.slice(0, 20)).toBeGreaterThanOrEqual(90);
+    }
+  });
+
+  it('falls back to a snip that says it cannot be recalled when the stash fails', async () => {
+    const log = logLines(3000);
+    const out = await collapseText(
+      log,
+      { resolvedMaxTokens: 500 },
+      { tokenizer: o200k, id: () => stashId(log), stash: async () => Promise.reject(new Error('disk full')) },
+    );
+    expect(out).toMatchObject({ action: 'acted', window: 'snip', fallback: 'stash_failed' });
+    if (out.action !== 'acted') return;
+    expect(out.text).toContain('could not be saved and cannot be recalled');
+    expect(out.text).not.toMatch(/<<sw:/);
+    expect(o200k.count(out.text)).toBeLessThanOrEqual(500);
+  });
+
+  it('uses maxFrac of the model window when the window is known', async () => {
+    const stage = collapseStage({ maxFrac: 0.001, maxTokens: 5000 });
+    const { content } = await runOne(stage, logLines(3000), testContext({ modelWindow: 200_000 }));
+    expect(o200k.count(content as string)).toBeLessThanOrEqual(200);
+    const unknown = await runOne(stage, logLines(3000), testContext());
+    expect(o200k.count(unknown.content as string)).toBeGreaterThan(200);
+  });
+
+  it('names the file path in the marker for the file store', async () => {
+    const { FileStore } = await import('../../store/file-store.js');
+    const { mkdtempSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const store = new FileStore({
+      base: join(mkdtempSync(join(tmpdir(), 'sw-col-')), 'tr'),
+      pruneOnFirstSpill: false,
+    });
+    const { content } = await runOne(
+      collapseStage({ maxTokens: 300 }),
+      logLines(2000),
+      testContext({ store }),
+    );
+    const id = markerIds(content as string)[0] as string;
+    expect(content).toContain(` or ${store.pathOf({ dir: 'pruned', name: id })}`);
+    // At a budget too small to name the path beside the content, the marker drops the path.
+    const tight = await runOne(
+      collapseStage({ maxTokens: 80, headLines: 0, tailLines: 0 }),
+      logLines(2000),
+      testContext({ store }),
+    );
+    expect(tight.content).not.toContain(store.base);
+    expect(o200k.count(tight.content as string)).toBeLessThanOrEqual(80);
+  });
+});
+
+describe('collapse properties', () => {
+  const texts = fc.oneof(
+    fc.integer({ min: 1, max: 400 }).map(logLines),
+    fc.integer({ min: 1, max: 200 }).map(jsonLine),
+    fc.string({ unit: 'grapheme', minLength: 0, maxLength: 6000 }),
+    fc
+      .array(fc.constantFrom('error: ', 'ok\n', '😀', ' ', '{"a":1}', 'Ünïcödé ', '\t', '0123456789'), {
+        maxLength: 3000,
+      })
+      .map((a) => a.join('')),
+  );
+
+  for (const name of ['o200k', 'heuristic']) {
+    it(`never exceeds maxTokens (${name}) once over budget and above the floor; stash exact; deterministic; idempotent`, async () => {
+      const tokenizer = getTokenizer(name);
+      await fc.assert(
+        fc.asyncProperty(
+          texts,
+          fc.integer({ min: 60, max: 3000 }),
+          fc.integer({ min: -3, max: 30 }),
+          fc.integer({ min: -3, max: 30 }),
+          async (text, maxTokens, headLines, tailLines) => {
+            const options = { resolvedMaxTokens: maxTokens, headLines, tailLines };
+            const { out, store } = await collapse(text, options, tokenizer);
+            if (out.action === 'declined') {
+              if (out.reason === 'below_max_tokens')
+                expect(tokenizer.count(text)).toBeLessThanOrEqual(maxTokens);
+              return;
+            }
+            // The floor binds only when the budget leaves under 50 characters beside the marker.
+            if (maxTokens >= 120) expect(tokenizer.count(out.text)).toBeLessThanOrEqual(maxTokens);
+            expect(Buffer.byteLength(out.text)).toBeLessThan(Buffer.byteLength(text));
+            expect((await recallAll(out.id as string, { store })).toString()).toBe(text);
+            expect((await collapse(text, options, tokenizer)).out).toEqual(out);
+            expect((await collapse(out.text, options, tokenizer)).out).toEqual({
+              action: 'declined',
+              reason: 'already_marked',
+            });
+          },
+        ),
+        { numRuns: name === 'o200k' ? 60 : 150 },
+      );
+    });
+  }
+});
