@@ -1,0 +1,196 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { MemoryStore } from '../store/memory-store.js';
+import { jsonLine, logLines, result, testContext } from '../test-support/pipeline.js';
+import { contentBytes } from '../text/blocks.js';
+import { getTokenizer } from '../text/tokenizers/index.js';
+import { resolvePipeline } from './config.js';
+import { FrozenDecisions } from './frozen.js';
+import { runPipeline } from './runner.js';
+import type { Decision, Stage } from './types.js';
+
+const stage = (
+  name: Stage['name'],
+  lossy: boolean,
+  decide: () => Decision | Promise<Decision>,
+  pure = false,
+): Stage => ({
+  name,
+  lossy,
+  pure,
+  run: async (items) => {
+    const out = [];
+    for (const _ of items) out.push(await decide());
+    return out;
+  },
+});
+
+describe('runner rules', () => {
+  it('reverts and counts a stage that throws, and goes on with the next', async () => {
+    const boom: Stage = {
+      name: 'format',
+      lossy: false,
+      pure: true,
+      run: async () => Promise.reject(new Error('boom')),
+    };
+    const ok = stage('textclean', false, () => ({ action: 'acted', content: 'cleaned' }));
+    const run = await runPipeline([result('dirty dirty')], [boom, ok], testContext());
+    expect(run.stats.format?.reverted).toEqual({ threw: 1 });
+    expect(run.results[0]?.content).toBe('cleaned');
+    expect(run.outcomes[0]?.trail).toEqual([
+      { stage: 'format', outcome: 'reverted:threw' },
+      { stage: 'textclean', outcome: 'acted' },
+    ]);
+  });
+
+  it('reverts a change that makes a result larger', async () => {
+    const grow = stage('format', false, () => ({ action: 'acted', content: 'much longer than before' }));
+    const run = await runPipeline([result('short')], [grow], testContext());
+    expect(run.results[0]?.content).toBe('short');
+    expect(run.stats.format?.reverted).toEqual({ grew: 1 });
+  });
+
+  it('reverts a lossy change without a stash id, but keeps the declared stash-failed fallback', async () => {
+    const lossy = stage('collapse', true, () => ({ action: 'acted', content: 'x' }));
+    const run = await runPipeline([result('original text')], [lossy], testContext());
+    expect(run.results[0]?.content).toBe('original text');
+    expect(run.stats.collapse?.reverted).toEqual({ lossy_without_stash: 1 });
+    const fallback = stage('collapse', true, () => ({
+      action: 'acted',
+      content: 'x',
+      fallback: 'stash_failed',
+    }));
+    const run2 = await runPipeline([result('original text')], [fallback], testContext());
+    expect(run2.results[0]?.content).toBe('x');
+    expect(run2.stats.collapse?.fallbacks).toEqual({ stash_failed: 1 });
+  });
+
+  it('skips results that came in already marked in lossy stages only', async () => {
+    const marked = 'head ... (9 lines omitted) <<sw:AbC>> [full output: spillway_expand id AbC] tail';
+    const lossy = stage('collapse', true, () => ({ action: 'acted', content: 'x', stashId: 'y' }));
+    const pure = stage('textclean', false, () => ({ action: 'acted', content: 'm' }));
+    const run = await runPipeline([result(marked)], [lossy, pure], testContext());
+    expect(run.stats.collapse?.declined).toEqual({ already_marked: 1 });
+    expect(run.results[0]?.content).toBe('m');
+  });
+
+  it('exempts tools and applies per-tool budgets', async () => {
+    const pipeline = resolvePipeline({
+      preset: 'balanced',
+      tools: { Read: { exempt: true }, 'mcp__*': { maxTokens: 100 } },
+    });
+    const big = logLines(2000);
+    const run = await runPipeline(
+      [
+        result(big, { id: 'a', tool: 'Read' }),
+        result(`${big}\nb`, { id: 'b', tool: 'mcp__gh__issue', position: 1 }),
+        result(`${big}\nc`, { id: 'c', tool: 'Bash', position: 2 }),
+      ],
+      pipeline.stages,
+      testContext(),
+      { tools: pipeline.tools },
+    );
+    expect(run.results[0]?.content).toBe(big);
+    expect(run.stats.collapse?.declined?.exempt_tool).toBe(1);
+    const o200k = getTokenizer('o200k');
+    expect(o200k.count(run.results[1]?.content as string)).toBeLessThanOrEqual(100);
+    expect(o200k.count(run.results[2]?.content as string)).toBeGreaterThan(100);
+    expect(o200k.count(run.results[2]?.content as string)).toBeLessThanOrEqual(2000);
+  });
+
+  it('counts tokens before and after per stage', async () => {
+    const run = await runPipeline([result(logLines(2000))], resolvePipeline().stages, testContext());
+    const c = run.stats.collapse;
+    expect(c?.acted).toBe(1);
+    expect(c?.tokensBefore).toBe(getTokenizer('o200k').count(logLines(2000)));
+    expect(c?.tokensAfter).toBe(getTokenizer('o200k').count(run.results[0]?.content as string));
+  });
+});
+
+describe('cache safety', () => {
+  it('leaves results in the cached prefix alone unless a decision was frozen for them', async () => {
+    const big = logLines(2000);
+    const run = await runPipeline(
+      [result(big, { position: 0 }), result(big, { id: 'call_2', position: 4 })],
+      resolvePipeline().stages,
+      testContext({ cachedPrefix: 3 }),
+    );
+    expect(run.results[0]?.content).toBe(big);
+    expect(run.stats.collapse?.declined?.cached_prefix).toBe(1);
+    expect(run.results[1]?.content).not.toBe(big);
+  });
+
+  it('lets pure stages act on the prefix when the cache is provably cold', async () => {
+    const dirty = '\x1b[32mok\x1b[0m';
+    const warm = await runPipeline(
+      [result(dirty)],
+      resolvePipeline().stages,
+      testContext({ cachedPrefix: 5 }),
+    );
+    expect(warm.results[0]?.content).toBe(dirty);
+    const cold = await runPipeline(
+      [result(dirty)],
+      resolvePipeline().stages,
+      testContext({ cachedPrefix: 5, coldCache: true }),
+    );
+    expect(cold.results[0]?.content).toBe('ok');
+  });
+
+  it('replays frozen decisions byte for byte on later turns, whatever the config says then', async () => {
+    const store = new MemoryStore();
+    const big = logLines(3000);
+    const first = await runPipeline(
+      [result(big, { id: 'c1', position: 1 })],
+      resolvePipeline({ preset: 'balanced' }).stages,
+      testContext({ store, frozen: new FrozenDecisions(store, 'sess') }),
+    );
+    const collapsed = first.results[0]?.content;
+    expect(collapsed).not.toBe(big);
+    // A later turn, a new process (fresh cache), and a different preset: the same bytes come back.
+    const later = await runPipeline(
+      [result(big, { id: 'c1', position: 1 }), result('new', { id: 'c2', position: 3 })],
+      resolvePipeline({ preset: 'aggressive' }).stages,
+      testContext({ store, cachedPrefix: 2, frozen: new FrozenDecisions(store, 'sess') }),
+    );
+    expect(later.results[0]?.content).toBe(collapsed);
+    expect(later.outcomes[0]?.status).toBe('frozen');
+    expect(later.frozenReplayed).toBe(1);
+    // An unchanged result is frozen as unchanged: a looser config later does not touch it.
+    const small = logLines(50);
+    await runPipeline(
+      [result(small, { id: 'c9', position: 5 })],
+      resolvePipeline().stages,
+      testContext({ store, cachedPrefix: 0, frozen: new FrozenDecisions(store, 'sess') }),
+    );
+    const tight = await runPipeline(
+      [result(small, { id: 'c9', position: 5 })],
+      resolvePipeline({ stages: [{ name: 'collapse', maxTokens: 10 }] }).stages,
+      testContext({ store, cachedPrefix: 0, frozen: new FrozenDecisions(store, 'sess') }),
+    );
+    expect(tight.results[0]?.content).toBe(small);
+  });
+
+  it('property: the runner never returns a result larger than its input', async () => {
+    const contents = fc.oneof(
+      fc.string({ unit: 'grapheme', maxLength: 3000 }),
+      fc.integer({ min: 1, max: 300 }).map(logLines),
+      fc.integer({ min: 1, max: 100 }).map(jsonLine),
+      fc.integer({ min: 1, max: 100 }).map((n) => JSON.stringify(JSON.parse(jsonLine(n)), null, 2)),
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(contents, { minLength: 1, maxLength: 6 }),
+        fc.constantFrom('safe', 'balanced', 'aggressive'),
+        async (texts, preset) => {
+          const input = texts.map((t, i) => result(t, { id: `c${i}`, position: i }));
+          const pipeline = resolvePipeline({ preset: preset as 'safe' });
+          const run = await runPipeline(input, pipeline.stages, testContext());
+          run.results.forEach((r, i) => {
+            expect(contentBytes(r.content)).toBeLessThanOrEqual(contentBytes(input[i]?.content ?? ''));
+          });
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+});

@@ -1,0 +1,189 @@
+import { describe, expect, it } from 'vitest';
+import { recallAll } from '../../store/recall.js';
+import { result, runOne, testContext } from '../../test-support/pipeline.js';
+import { markerIds } from '../../text/markers.js';
+import { runPipeline } from '../runner.js';
+import type { StageItem } from '../types.js';
+import { dedupStage } from './dedup.js';
+import { compactJson, formatStage } from './format.js';
+import { isProtectedLine, linecapStage } from './linecap.js';
+import { maskStage } from './mask.js';
+import { cleanTerminalText, textcleanStage } from './textclean.js';
+
+describe('textclean', () => {
+  it('removes ANSI escapes and keeps the last frame of \\r redraws', async () => {
+    expect(cleanTerminalText('\x1b[1;32mPASS\x1b[0m tests\n')).toBe('PASS tests\n');
+    expect(cleanTerminalText('\x1b]0;title\x07after')).toBe('after');
+    expect(cleanTerminalText('progress 10%\rprogress 50%\rprogress 100%\ndone')).toBe('progress 100%\ndone');
+    expect(cleanTerminalText('spinner /\r\rfinal\r')).toBe('final\r');
+    expect(cleanTerminalText('windows\r\nlines\r\n')).toBe('windows\r\nlines\r\n');
+    const { content, outcome } = await runOne(textcleanStage(), '\x1b[31merror\x1b[0m: x');
+    expect(content).toBe('error: x');
+    expect(outcome?.actedBy).toEqual(['textclean']);
+    expect((await runOne(textcleanStage(), 'plain')).outcome?.trail).toEqual([
+      { stage: 'textclean', outcome: 'nothing_to_clean' },
+    ]);
+  });
+});
+
+describe('format', () => {
+  it('compacts pretty JSON exactly, keeping numbers, escapes and duplicate keys as written', async () => {
+    const pretty =
+      '{\n  "big": 12345678901234567890,\n  "f": 1.50,\n  "s": "a \\" b\\n  c",\n  "d": 1,\n  "d": 2,\n  "list": [ 1 , 2 ]\n}';
+    expect(compactJson(pretty)).toBe(
+      '{"big":12345678901234567890,"f":1.50,"s":"a \\" b\\n  c","d":1,"d":2,"list":[1,2]}',
+    );
+    const { content } = await runOne(formatStage(), pretty);
+    expect(content).toBe(compactJson(pretty));
+  });
+
+  it('leaves text that is not one whole JSON value, and JSON already compact', async () => {
+    expect((await runOne(formatStage(), 'prefix {"a": 1}')).outcome?.trail[0]?.outcome).toBe('not_json');
+    expect((await runOne(formatStage(), '{"a": 1, oops}')).outcome?.trail[0]?.outcome).toBe('not_json');
+    expect((await runOne(formatStage(), '{"a":1}')).outcome?.trail[0]?.outcome).toBe('already_compact');
+    expect((await runOne(formatStage(), [{ type: 'image', source: {} }])).outcome?.trail[0]?.outcome).toBe(
+      'non_text_blocks',
+    );
+  });
+});
+
+describe('dedup', () => {
+  it('turns a repeat of an earlier result into a pointer with a recall id', async () => {
+    const big = 'same listing\n'.repeat(100);
+    const ctx = testContext();
+    const run = await runPipeline(
+      [
+        result(big, { id: 'call_a', tool: 'Read', position: 1 }),
+        result('other', { id: 'call_b', position: 3 }),
+        result(big, { id: 'call_c', tool: 'Read', position: 5 }),
+      ],
+      [dedupStage()],
+      ctx,
+    );
+    expect(run.results[0]?.content).toBe(big);
+    const pointer = run.results[2]?.content as string;
+    expect(pointer).toMatch(
+      /^\[same output as tool call call_a \(Read\); spillway_expand id [\w-]{22} recalls it\] <<sw:[\w-]{22}>>$/,
+    );
+    expect((await recallAll(markerIds(pointer)[0] as string, { store: ctx.store })).toString()).toBe(big);
+    expect(run.stats.dedup?.declined).toEqual({ no_earlier_duplicate: 1, below_min_size: 1 });
+  });
+
+  it('leaves small repeats alone', async () => {
+    const run = await runPipeline(
+      [result('ok', { id: 'a' }), result('ok', { id: 'b', position: 1 })],
+      [dedupStage()],
+      testContext(),
+    );
+    expect(run.results.map((r) => r.content)).toEqual(['ok', 'ok']);
+  });
+});
+
+describe('linecap', () => {
+  it('cuts long lines around a recallable marker and keeps short ones', async () => {
+    const long = 'x'.repeat(10_000);
+    const text = `short line\n${long}\nend`;
+    const ctx = testContext();
+    const { content } = await runOne(
+      linecapStage({ maxLineChars: 2000, headChars: 100, tailChars: 50 }),
+      text,
+      ctx,
+    );
+    const lines = (content as string).split('\n');
+    expect(lines[0]).toBe('short line');
+    expect(lines[2]).toBe('end');
+    expect(lines[1]).toMatch(
+      /^x{100} \.\.\. \(9850 characters of this line cut\) <<sw:[\w-]+>> \.\.\. x{50}$/,
+    );
+    expect(
+      (await recallAll(markerIds(content as string)[0] as string, { store: ctx.store })).toString(),
+    ).toBe(text);
+  });
+
+  it('never cuts paths with line numbers, stack frames, errors, verdicts, diff headers or URLs', () => {
+    const tail = ` ${'y'.repeat(3000)}`;
+    for (const line of [
+      `src/app/server.ts:42:7${tail}`,
+      `C:\\work\\main.py:10${tail}`,
+      `    at Object.<anonymous> (/srv/app/index.js:12:5)`,
+      `  File "/usr/lib/python3/x.py", line 12, in f${tail}`,
+      `  --> src/main.rs:4:9${tail}`,
+      `TypeError: cannot read properties of undefined${tail}`,
+      `error[E0308]: mismatched types${tail}`,
+      `FAIL src/x.test.ts${tail}`,
+      `✓ passes${tail}`,
+      `diff --git a/x b/x${tail}`,
+      `@@ -1,3 +1,4 @@${tail}`,
+      `https://example.com/${'a'.repeat(3000)}`,
+    ]) {
+      expect(isProtectedLine(line), line.slice(0, 40)).toBe(true);
+    }
+  });
+
+  it('does not mistake a long line of JSON for a path with a line number', async () => {
+    const json = `{"items":[{"id":1,"name":"${'n'.repeat(5000)}"}]}`;
+    expect(isProtectedLine(json)).toBe(false);
+    expect(isProtectedLine(`id:12 ${'z'.repeat(3000)}`)).toBe(false);
+    const { outcome } = await runOne(linecapStage(), json);
+    expect(outcome?.actedBy).toEqual(['linecap']);
+  });
+
+  it('declines when no line is long, or when every long line is protected', async () => {
+    expect((await runOne(linecapStage(), 'a\nb')).outcome?.trail[0]?.outcome).toBe('no_long_lines');
+    expect((await runOne(linecapStage(), `Error: ${'e'.repeat(5000)}`)).outcome?.trail[0]?.outcome).toBe(
+      'only_protected_lines',
+    );
+  });
+});
+
+describe('mask', () => {
+  const results = (n: number) =>
+    Array.from({ length: n }, (_, i) =>
+      result(`output of call ${i} `.repeat(20), { id: `call_${i}`, position: i, tool: 'Bash' }),
+    );
+
+  it('masks old results only when a full batch is waiting, then all of them at once', async () => {
+    const ctx = testContext();
+    const stage = maskStage({ keepRecent: 3, batch: 4 });
+    const few = await runPipeline(results(6), [stage], ctx);
+    expect(few.outcomes.filter((o) => o.status === 'changed')).toHaveLength(0);
+    expect(few.stats.mask?.declined).toEqual({ recent: 3, batch_not_full: 3 });
+    const full = await runPipeline(results(7), [stage], ctx);
+    const masked = full.results.filter((r) => (r.content as string).startsWith('[older tool result masked:'));
+    expect(masked.map((r) => r.id)).toEqual(['call_0', 'call_1', 'call_2', 'call_3']);
+    expect(masked[0]?.content).toMatch(
+      /^\[older tool result masked: Bash call call_0, \d+ tokens; spillway_expand id [\w-]+ recalls it\] <<sw:[\w-]+>>$/,
+    );
+    const id = markerIds(masked[0]?.content as string)[0] as string;
+    expect((await recallAll(id, { store: ctx.store })).toString()).toBe('output of call 0 '.repeat(20));
+  });
+});
+
+describe('stage item plumbing', () => {
+  it('stashes the original once however many stages ask', async () => {
+    const ctx = testContext();
+    let puts = 0;
+    const store = ctx.store;
+    const counting = {
+      ...store,
+      kind: store.kind,
+      limits: store.limits,
+      putIfAbsent: async (k: Parameters<typeof store.putIfAbsent>[0], b: Uint8Array) => {
+        puts++;
+        return store.putIfAbsent(k, b);
+      },
+    } as typeof store;
+    const twice = {
+      name: 'linecap' as const,
+      lossy: true,
+      pure: false,
+      run: async (items: readonly StageItem[]) => {
+        const ids = [];
+        for (const item of items) ids.push(await item.stashOriginal(), await item.stashOriginal());
+        return items.map(() => ({ action: 'declined' as const, reason: 'no_long_lines' as const }));
+      },
+    };
+    await runPipeline([result('x')], [twice], { ...ctx, store: counting });
+    expect(puts).toBe(1);
+  });
+});
