@@ -1,0 +1,63 @@
+import type { Content, ContentBlock } from '../../text/blocks.js';
+import {
+  type Conversation,
+  isExpandTool,
+  type TranscriptReader,
+  type TranscriptResult,
+} from '../transcript.js';
+import { asRecord, asString, firstJsonLines, parseJsonLines } from './json-lines.js';
+
+/**
+ * Claude Code session JSONL: `message.content[]` with `tool_use` blocks in assistant lines and
+ * `tool_result` blocks in user lines. Each user line carrying results is one turn.
+ */
+export const claudeCodeReader: TranscriptReader = {
+  format: 'claude-code',
+  expects:
+    'Claude Code session JSONL (lines with "type":"user"/"assistant" and a "message" whose content has tool_use/tool_result blocks)',
+  detect(text) {
+    return firstJsonLines(text).some(
+      (line) => (line.type === 'user' || line.type === 'assistant') && asRecord(line.message) !== undefined,
+    );
+  },
+  read(text, name) {
+    const names = new Map<string, string>();
+    const turns: TranscriptResult[][] = [];
+    let model: string | undefined;
+    let id = name;
+    for (const value of parseJsonLines(text, name)) {
+      const line = asRecord(value);
+      const message = asRecord(line?.message);
+      if (!line || !message) continue;
+      id = asString(line.sessionId) ?? id;
+      const content = message.content;
+      if (!Array.isArray(content)) continue;
+      if (line.type === 'assistant') {
+        model = asString(message.model) ?? model;
+        for (const block of content) {
+          const b = asRecord(block);
+          if (b?.type === 'tool_use' && typeof b.id === 'string') names.set(b.id, asString(b.name) ?? '');
+        }
+        continue;
+      }
+      const turn: TranscriptResult[] = [];
+      for (const block of content) {
+        const b = asRecord(block);
+        if (b?.type !== 'tool_result' || typeof b.tool_use_id !== 'string') continue;
+        const tool = names.get(b.tool_use_id) ?? '';
+        const raw = b.content;
+        const result: Content =
+          typeof raw === 'string' ? raw : Array.isArray(raw) ? (raw as ContentBlock[]) : '';
+        turn.push({
+          id: b.tool_use_id,
+          tool,
+          content: result,
+          isError: b.is_error === true,
+          isExpandOutput: isExpandTool(tool),
+        });
+      }
+      if (turn.length > 0) turns.push(turn);
+    }
+    return [{ id, ...(model ? { model } : {}), turns }];
+  },
+};

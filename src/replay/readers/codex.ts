@@ -1,0 +1,51 @@
+import type { Conversation, TranscriptReader, TranscriptResult } from '../transcript.js';
+import { isExpandTool } from '../transcript.js';
+import { asRecord, asString, firstJsonLines, parseJsonLines } from './json-lines.js';
+
+const CALLS = new Set(['function_call', 'custom_tool_call', 'local_shell_call']);
+const OUTPUTS = new Set(['function_call_output', 'custom_tool_call_output']);
+
+/**
+ * Codex CLI rollout JSONL: `response_item` lines holding Responses items; `function_call` and
+ * `custom_tool_call` name the tools, their `*_output` items carry the results. Outputs that
+ * follow each other with nothing else between form one turn.
+ */
+export const codexReader: TranscriptReader = {
+  format: 'codex',
+  expects: 'Codex CLI rollout JSONL (lines with "type":"response_item" and a "payload" item)',
+  detect(text) {
+    return firstJsonLines(text).some((line) => line.type === 'response_item' || line.type === 'session_meta');
+  },
+  read(text, name) {
+    const names = new Map<string, string>();
+    const turns: TranscriptResult[][] = [];
+    let current: TranscriptResult[] = [];
+    let id = name;
+    let model: string | undefined;
+    for (const value of parseJsonLines(text, name)) {
+      const line = asRecord(value);
+      const payload = asRecord(line?.payload);
+      if (!line || !payload) continue;
+      if (line.type === 'session_meta') id = asString(payload.id) ?? id;
+      if (line.type === 'turn_context') model = asString(payload.model) ?? model;
+      if (line.type !== 'response_item') continue;
+      const type = asString(payload.type) ?? '';
+      const callId = asString(payload.call_id);
+      if (OUTPUTS.has(type) && callId) {
+        const tool = names.get(callId) ?? '';
+        const output = payload.output;
+        const content = typeof output === 'string' ? output : JSON.stringify(output ?? '');
+        current.push({ id: callId, tool, content, isExpandOutput: isExpandTool(tool) });
+        continue;
+      }
+      if (current.length > 0) {
+        turns.push(current);
+        current = [];
+      }
+      if (CALLS.has(type) && callId) names.set(callId, asString(payload.name) ?? type);
+    }
+    if (current.length > 0) turns.push(current);
+    const conversation: Conversation = { id, turns, ...(model ? { model } : {}) };
+    return [conversation];
+  },
+};

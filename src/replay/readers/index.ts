@@ -1,0 +1,50 @@
+import { SpillwayError } from '../../errors.js';
+import type { Conversation, TranscriptFormat, TranscriptReader } from '../transcript.js';
+import { claudeCodeReader } from './claude-code.js';
+import { codexReader } from './codex.js';
+import { miniSweAgentReader } from './mini-swe-agent.js';
+import { openHandsReader } from './openhands.js';
+import { sweAgentReader } from './swe-agent.js';
+
+/** Every reader, in detection order (the most specific first). */
+export const READERS: readonly TranscriptReader[] = [
+  codexReader,
+  claudeCodeReader,
+  openHandsReader,
+  sweAgentReader,
+  miniSweAgentReader,
+];
+
+/**
+ * Reads a transcript, detecting its format from its content unless `format` forces one. A text
+ * in no known format is an error that lists what was expected.
+ *
+ * @example
+ * const { format, conversations } = readTranscript(text, 'session.jsonl');
+ */
+export function readTranscript(
+  text: string,
+  name: string,
+  format?: TranscriptFormat | string,
+): { format: TranscriptFormat; conversations: Conversation[] } {
+  if (format !== undefined) {
+    const reader = READERS.find((r) => r.format === format);
+    if (!reader) {
+      throw new SpillwayError(
+        'SPILLWAY_BAD_CONFIG',
+        `unknown transcript format "${format}"; formats: ${READERS.map((r) => r.format).join(', ')}`,
+      );
+    }
+    return { format: reader.format, conversations: reader.read(text, name) };
+  }
+  const reader = READERS.find((r) => r.detect(text));
+  if (!reader) {
+    throw new SpillwayError(
+      'SPILLWAY_BAD_INPUT',
+      `${name}: not a transcript spillway can read; expected one of:\n${READERS.map((r) => `  - ${r.format}: ${r.expects}`).join('\n')}\n(use --format to force one)`,
+    );
+  }
+  return { format: reader.format, conversations: reader.read(text, name) };
+}
+
+export { claudeCodeReader, codexReader, miniSweAgentReader, openHandsReader, sweAgentReader };

@@ -1,0 +1,42 @@
+import type { Content } from '../text/blocks.js';
+
+/** One tool result as a transcript recorded it. */
+export interface TranscriptResult {
+  id: string;
+  tool: string;
+  content: Content;
+  isError?: boolean;
+  isExpandOutput?: boolean;
+}
+
+/** One conversation: its tool results grouped by the turn (request) they arrived in. */
+export interface Conversation {
+  id: string;
+  model?: string;
+  turns: TranscriptResult[][];
+}
+
+export const TRANSCRIPT_FORMATS = [
+  'claude-code',
+  'codex',
+  'swe-agent',
+  'mini-swe-agent',
+  'openhands',
+] as const;
+export type TranscriptFormat = (typeof TRANSCRIPT_FORMATS)[number];
+
+/** A reader: recognises its format from the content, and reads it. */
+export interface TranscriptReader {
+  readonly format: TranscriptFormat;
+  /** What the format looks like, for error messages. */
+  readonly expects: string;
+  /** True when `text` is in this format (decided on content, never on the file name). */
+  detect(text: string): boolean;
+  /** The conversations; throws SPILLWAY_BAD_INPUT naming the line or field that is wrong. */
+  read(text: string, name: string): Conversation[];
+}
+
+/** True for the output of a spillway_expand call, which is never shrunk again. */
+export function isExpandTool(name: string): boolean {
+  return /(?:^|__)spillway_expand$/.test(name);
+}
