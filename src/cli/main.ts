@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { SpillwayError } from '../errors.js';
 import { CAP_HELP, capCommand } from './commands/cap.js';
+import { COLLAPSE_HELP, collapseCommand } from './commands/collapse.js';
 import { DEMO_HELP, demoCommand } from './commands/demo.js';
 import { EXPAND_HELP, expandCommand } from './commands/expand.js';
 import { MODELS_HELP, modelsCommand } from './commands/models.js';
@@ -14,6 +15,11 @@ type Command = { run: (argv: string[], io: CliIo) => Promise<number>; help: stri
 const COMMANDS: Record<string, Command> = {
   snip: { run: snipCommand, help: SNIP_HELP, summary: 'cut a text to a budget, keeping head and tail' },
   cap: { run: capCommand, help: CAP_HELP, summary: 'cap an output, saving the full original for recall' },
+  collapse: {
+    run: collapseCommand,
+    help: COLLAPSE_HELP,
+    summary: 'collapse an output to a token budget, stashing the original',
+  },
   expand: { run: expandCommand, help: EXPAND_HELP, summary: 'print a saved output by its recall id' },
   prune: { run: pruneCommand, help: PRUNE_HELP, summary: 'apply retention to the file store' },
   tokens: { run: tokensCommand, help: TOKENS_HELP, summary: 'count tokens (o200k, cl100k, heuristic)' },

@@ -154,3 +154,35 @@ describe('spillway cap / expand / prune', () => {
     );
   });
 });
+
+describe('spillway collapse', () => {
+  it('collapses to the token budget, stashes the original, and expand recalls it by id or by tag', async () => {
+    const dir = newDir();
+    const r = await cli(['collapse', '--tokens', '300', '--dir', dir, '--json'], { stdin: output });
+    expect(r.code).toBe(0);
+    const json = JSON.parse(r.stdout);
+    expect(json).toMatchObject({ action: 'acted', reason: null, window: 'char' });
+    expect(json.tokensAfter).toBeLessThanOrEqual(300);
+    expect(json.tokensBefore).toBeGreaterThan(300);
+    expect(json.text).toContain(`<<sw:${json.id}>>`);
+    expect((await cli(['expand', json.id, '--all', '--dir', dir])).stdout).toBe(output);
+    expect((await cli(['expand', `<<sw:${json.id}>>`, '--all', '--dir', dir])).stdout).toBe(output);
+    const plain = await cli(['collapse', '--tokens', '300', '--dir', dir], { stdin: output });
+    expect(plain.stdout).toBe(json.text);
+    const lines = await cli(
+      ['collapse', '--tokens', '5000', '--head-lines', '3', '--tail-lines', '2', '--dir', dir, '--json'],
+      { stdin: output },
+    );
+    expect(JSON.parse(lines.stdout)).toMatchObject({ action: 'acted', window: 'line' });
+    const small = JSON.parse((await cli(['collapse', '--dir', dir, '--json'], { stdin: 'tiny' })).stdout);
+    expect(small).toEqual({
+      action: 'declined',
+      reason: 'below_max_tokens',
+      window: null,
+      id: null,
+      tokensBefore: 1,
+      tokensAfter: 1,
+      text: 'tiny',
+    });
+  });
+});

@@ -79,11 +79,14 @@ export function recallIdOf(key: StoreKey): string {
  *
  * @example
  * parseRecallId('sess/call'); // { dir: 'sess', name: 'call' }
+ * parseRecallId('<<sw:LPJNul-wow4m6Dsqxbning>>'); // { dir: 'pruned', name: 'LPJNul-wow4m6Dsqxbning' }
  * parseRecallId('../../etc/passwd'); // throws SPILLWAY_BAD_ID
  */
 export function parseRecallId(id: string): StoreKey {
   if (typeof id !== 'string') throw new SpillwayError('SPILLWAY_BAD_ID', 'a recall id must be a string');
-  const parts = id.split('/');
+  // A model may pass the marker's tag itself: <<sw:ID>>.
+  const tag = /^<<sw:([A-Za-z0-9_-]{1,64})>>$/.exec(id.trim());
+  const parts = (tag ? (tag[1] as string) : id).split('/');
   if (parts.length === 1) return stashKey(parts[0] as string);
   if (parts.length === 2) {
     const [dir, name] = parts as [string, string];
