@@ -1,3 +1,4 @@
+import { benchCollapse } from './pipeline.bench.js';
 import { benchCap } from './store.bench.js';
 import { benchSnip, benchTokens } from './text.bench.js';
 
@@ -7,6 +8,7 @@ const suites: Record<string, () => void | Promise<void>> = {
   snip: benchSnip,
   tokens: benchTokens,
   cap: benchCap,
+  collapse: benchCollapse,
 };
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((w) => !(w in suites));

@@ -2,6 +2,7 @@ import { stashKey } from '../store/ids.js';
 import { stashId } from '../store/stash.js';
 import { type Content, contentBytes, textOf } from '../text/blocks.js';
 import { hasMarker } from '../text/markers.js';
+import { utf8Bytes } from '../text/measure.js';
 import type {
   DeclineReason,
   RevertCause,
@@ -58,8 +59,7 @@ export interface RunOptions {
 
 /** Text of an original as a stash holds it: the text itself, or the JSON of rich blocks. */
 function originalBody(original: Content): Buffer {
-  const text = textOf(original);
-  return Buffer.from(text ?? JSON.stringify(original), 'utf8');
+  return utf8Bytes(textOf(original) ?? JSON.stringify(original));
 }
 
 /**
@@ -124,8 +124,14 @@ export async function runPipeline(
     const frozen = await ctx.frozen?.get(result.id, result.content);
     if (frozen) frozenReplayed++;
     const override = toolOverride(options.tools, result.tool);
+    // Encoded and hashed at most once per run, however many stages ask.
+    let body: Buffer | undefined;
     let id: string | undefined;
     let stashed: Promise<string> | undefined;
+    const bodyOf = () => {
+      body ??= originalBody(result.content);
+      return body;
+    };
     const item = {
       result,
       content: frozen?.content ?? result.content,
@@ -135,14 +141,13 @@ export async function runPipeline(
       override,
       ...(override?.maxTokens !== undefined ? { maxTokens: override.maxTokens } : {}),
       originalId: () => {
-        id ??= stashId(originalBody(result.content));
+        id ??= stashId(bodyOf());
         return id;
       },
       stashOriginal: () => {
         stashed ??= (async () => {
-          const body = originalBody(result.content);
-          const key = stashKey(stashId(body));
-          await ctx.store.putIfAbsent(key, body);
+          const key = stashKey(item.originalId());
+          await ctx.store.putIfAbsent(key, bodyOf());
           return key.name;
         })();
         // A failed stash may be retried by a later stage.

@@ -175,7 +175,7 @@ export async function replayConversation(
         for (const markerId of markerIds(finalText)) {
           const body = await recallAll(markerId, { store }).catch(() => null);
           const expected = Buffer.from(textForm(original.content), 'utf8');
-          if (!body || !body.equals(expected)) replay.recallFailures.push({ id: original.id, markerId });
+          if (!body?.equals(expected)) replay.recallFailures.push({ id: original.id, markerId });
         }
       }
       previous[i] = final;

@@ -1,6 +1,6 @@
 import { SpillwayError } from '../errors.js';
 import { snipMarker } from '../text/markers.js';
-import { utf8Length } from '../text/measure.js';
+import { utf8Bytes, utf8Length } from '../text/measure.js';
 import { snip } from '../text/snip.js';
 import { recallIdOf, spillKey } from './ids.js';
 import type { PutResult, Store } from './store.js';
@@ -86,7 +86,7 @@ function noteLadder(
 export async function cap(result: string | Uint8Array, options: CapOptions): Promise<CapResult> {
   const maxBytes =
     options.maxBytes && options.maxBytes > 0 ? Math.floor(options.maxBytes) : DEFAULT_CAP_BYTES;
-  const body = typeof result === 'string' ? Buffer.from(result, 'utf8') : result;
+  const body = typeof result === 'string' ? utf8Bytes(result) : result;
   const text =
     typeof result === 'string'
       ? result

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { utf8Bytes } from '../text/measure.js';
 import { stashKey } from './ids.js';
 import type { Store } from './store.js';
 
@@ -21,7 +22,7 @@ export function stashId(body: string | Uint8Array): string {
  * // later: (await recall(id, { store })).text
  */
 export async function stash(store: Store, body: string | Uint8Array): Promise<string> {
-  const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
+  const bytes = typeof body === 'string' ? utf8Bytes(body) : body;
   const id = stashId(bytes);
   await store.putIfAbsent(stashKey(id), bytes);
   return id;

@@ -122,7 +122,7 @@ describe('collapse (the seed cases)', () => {
       jsonLine(300),
       'a'.repeat(50_000),
       `${'中文'.repeat(2000)}`,
-      ' '.repeat(30_000) + 'end',
+      `${' '.repeat(30_000)}end`,
     ]) {
       const { out } = await collapse(text, { resolvedMaxTokens: 100 });
       expect(out.action).toBe('acted');

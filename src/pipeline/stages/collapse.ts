@@ -78,9 +78,9 @@ function countNewlines(text: string): number {
  * (the original's content hash); `stash` saves the original, before any marker is returned.
  *
  * Tokenizer calls, all on windows (never on the whole input) except the first, which stops
- * early: 1 for the budget gate, 1 for the line window, then for the character window at most
- * log2(n / seed) + 1 calls growing past the seed (sparse text) and log2 of the remaining gap
- * bisecting, so about 2·log2(n) + 3 in the worst case and ~15 for a 15 MB input.
+ * early: 1 for the budget gate, 1 for the line window, 1-2 for the path probe and the bare
+ * marker, at most 6 secant steps, then bisection of whatever gap is left (log2 of it, usually
+ * 0-4 calls; log2(n) in the worst case). A 15 MB one-line JSON takes about 10.
  *
  * @example
  * const out = await collapseText(log, { resolvedMaxTokens: 2000 }, { tokenizer, id: () => stashId(log), stash: () => stash(store, log) });
@@ -109,7 +109,12 @@ export async function collapseText(
   if (options.isExpandOutput) return { action: 'declined', reason: 'kept_verbatim_after_expand' };
   if (count(text, maxTokens) <= maxTokens) return { action: 'declined', reason: 'below_max_tokens' };
 
-  const bytes = utf8Length(text);
+  // Measured only when needed: a one-line input never asks.
+  let bytesOfText = -1;
+  const bytes = () => {
+    if (bytesOfText < 0) bytesOfText = utf8Length(text);
+    return bytesOfText;
+  };
   // The id is the original's hash, known before anything is stored, so every window is
   // measured with the real marker; the stash itself is written before the marker is returned.
   const id = deps.id();
@@ -133,7 +138,7 @@ export async function collapseText(
         const make = (id: string) =>
           `${head}${collapseLineMarker(omitted, id, path)}${tailLines > 0 ? `\n${tail}` : ''}`;
         const candidate = make(id);
-        if (utf8Length(candidate) * 2 <= bytes && count(candidate, maxTokens) <= maxTokens) {
+        if (utf8Length(candidate) * 2 <= bytes() && count(candidate, maxTokens) <= maxTokens) {
           window = 'line';
           build = make;
           break;
@@ -172,26 +177,35 @@ export async function collapseText(
       const omitted = totalCharsOf() - codePointLength(head) - codePointLength(tail);
       return (id: string) => head + collapseCharMarker(omitted, id, path) + tail;
     };
-    const fits = (c: number) => count(charWindow(c)(id), maxTokens) <= maxTokens;
+    // Exact counts of whole windows (each a few KB), never of the input.
+    const measure = (c: number) => {
+      calls++;
+      return tokenizer.count(charWindow(c)(id));
+    };
     const most = text.length - 1;
-    const seed = Math.min(maxTokens * 4, most);
+    const markerTokens = Math.min(maxTokens, measure(0));
+    // Secant steps on "tokens grow about linearly with characters" land within a few percent
+    // of the answer in 2-4 counts; bisection then closes the gap. good always fits (0 is the
+    // bare marker, accepted only through the floor below); bad never does.
     let good = 0;
-    let bad = seed;
-    if (seed > 0 && fits(seed)) {
-      // Sparse text (long runs, whitespace) packs more than 4 characters a token: grow.
-      good = bad = seed;
-      while (good < most) {
-        const next = Math.min(most, good * 2);
-        if (!fits(next)) {
-          bad = next;
-          break;
-        }
-        good = bad = next;
-      }
+    let bad = Number.POSITIVE_INFINITY;
+    let c = Math.max(1, Math.min(maxTokens * 4, most));
+    for (let step = 0; step < 6 && bad - good > 1; step++) {
+      const t = measure(c);
+      if (t <= maxTokens) good = Math.max(good, c);
+      else bad = Math.min(bad, c);
+      if (t === maxTokens || good >= most) break;
+      const perChar = Math.max(1e-9, (t - markerTokens) / c);
+      let next = Math.floor((maxTokens - markerTokens) / perChar);
+      next = Math.min(next, most, bad - 1);
+      if (next <= good) next = good + 1;
+      if (next >= bad || next === c) break;
+      c = next;
     }
+    if (bad === Number.POSITIVE_INFINITY) bad = good >= most ? good : most + 1;
     while (bad - good > 1) {
       const mid = (good + bad) >>> 1;
-      if (fits(mid)) good = mid;
+      if (measure(mid) <= maxTokens) good = mid;
       else bad = mid;
     }
     // A budget that leaves almost no room beside the marker (maxTokens 0 or 50) would give a
@@ -201,7 +215,11 @@ export async function collapseText(
     build = charWindow(good);
   }
 
-  if (utf8Length(build(id)) >= bytes) return { action: 'declined', reason: 'marker_no_win' };
+  // Smaller for certain when the output has under a third of the input's UTF-16 units (3 bytes
+  // a unit at most); only otherwise are the input's bytes counted.
+  const built = build(id);
+  if (built.length * 3 >= text.length && utf8Length(built) >= bytes())
+    return { action: 'declined', reason: 'marker_no_win' };
   try {
     await deps.stash();
   } catch {
@@ -214,7 +232,7 @@ export async function collapseText(
     });
     return { action: 'acted', text: text2, window: 'snip', tokenizerCalls: calls, fallback: 'stash_failed' };
   }
-  return { action: 'acted', text: build(id), window: window as 'line' | 'char', id, tokenizerCalls: calls };
+  return { action: 'acted', text: built, window: window as 'line' | 'char', id, tokenizerCalls: calls };
 }
 
 /**

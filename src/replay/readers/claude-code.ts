@@ -1,10 +1,5 @@
 import type { Content, ContentBlock } from '../../text/blocks.js';
-import {
-  type Conversation,
-  isExpandTool,
-  type TranscriptReader,
-  type TranscriptResult,
-} from '../transcript.js';
+import { isExpandTool, type TranscriptReader, type TranscriptResult } from '../transcript.js';
 import { asRecord, asString, firstJsonLines, parseJsonLines } from './json-lines.js';
 
 /**

@@ -29,7 +29,7 @@ export const miniSweAgentReader: TranscriptReader = {
   expects: 'a mini-swe-agent trajectory: a JSON list of {role, content} messages (or {"messages": [...]})',
   detect(text) {
     const messages = messagesOf(text);
-    return messages !== undefined && messages.some((m) => m.role === 'assistant');
+    return messages?.some((m) => m.role === 'assistant') ?? false;
   },
   read(text, name) {
     const messages = messagesOf(text);

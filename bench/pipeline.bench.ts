@@ -1,0 +1,95 @@
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { collapseText } from '../src/pipeline/stages/collapse.js';
+import { FileStore } from '../src/store/file-store.js';
+import { stashKey } from '../src/store/ids.js';
+import { MemoryStore } from '../src/store/memory-store.js';
+import { stashId } from '../src/store/stash.js';
+import type { Store } from '../src/store/store.js';
+import { utf8Bytes } from '../src/text/measure.js';
+import { getTokenizer } from '../src/text/tokenizers/index.js';
+import { MB, multiLineLog, oneLineJson } from './inputs.js';
+import { ms, ratio } from './measure.js';
+
+async function timeAsync(fn: () => Promise<unknown>, runs: number): Promise<number> {
+  await fn();
+  const samples: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t = performance.now();
+    await fn();
+    samples.push(performance.now() - t);
+  }
+  samples.sort((a, b) => a - b);
+  return samples[Math.floor(samples.length / 2)] as number;
+}
+
+/** collapse of 15 MB to 3,000 o200k tokens, against sha256 of the same string. */
+export async function benchCollapse(): Promise<void> {
+  console.log('\n## collapse: 15 MB to 3000 o200k tokens (median of 7; baseline: sha256 of the same string)');
+  const tokenizer = getTokenizer('o200k');
+  const root = mkdtempSync(join(tmpdir(), 'spillway-bench-'));
+  try {
+    for (const input of [oneLineJson(15 * MB), multiLineLog(15 * MB)]) {
+      const text = input.text;
+      const sha = await timeAsync(async () => createHash('sha256').update(text).digest(), 7);
+      const run = async (store: Store) => {
+        // The whole job as the pipeline does it: hash for the id, fit the window, stash.
+        const out = await collapseText(
+          text,
+          { resolvedMaxTokens: 3000 },
+          {
+            tokenizer,
+            id: () => stashId(text),
+            stash: () => store.putIfAbsent(stashKey(stashId(text)), Buffer.from(text)),
+          },
+        );
+        return out;
+      };
+      const fitOnly = await timeAsync(
+        () =>
+          collapseText(
+            text,
+            { resolvedMaxTokens: 3000 },
+            { tokenizer, id: () => 'A'.repeat(22), stash: async () => {} },
+          ),
+        7,
+      );
+      const encodeHash = await timeAsync(async () => stashId(utf8Bytes(text)), 7);
+      const memory = new MemoryStore({ maxTotalBytes: 2 ** 40, maxFileBytes: 2 ** 30 });
+      const tMemory = await timeAsync(
+        () => run(new MemoryStore({ maxTotalBytes: 2 ** 40, maxFileBytes: 2 ** 30 })),
+        7,
+      );
+      const files = () =>
+        new FileStore({
+          base: join(root, `s${Math.random()}`),
+          pruneOnFirstSpill: false,
+          maxFileBytes: 2 ** 30,
+        });
+      const tFile = await timeAsync(() => run(files()), 7);
+      const out = await run(memory);
+      const calls = out.action === 'acted' ? out.tokenizerCalls : 0;
+      const tokens = out.action === 'acted' ? tokenizer.count(out.text) : 0;
+      console.log(
+        `\n${input.source}, ${(Buffer.byteLength(text) / MB).toFixed(1)} MB, ${out.action === 'acted' ? `${out.window} window` : out.action}, ${tokens} tokens out, ${calls} tokenizer calls:`,
+      );
+      console.log(`  sha256                         ${ms(sha).padStart(9)}  1.00x`);
+      console.log(
+        `  window fit only (no stash)     ${ms(fitOnly).padStart(9)}  ${ratio(fitOnly, sha)} of sha256`,
+      );
+      console.log(
+        `  encode + hash the original     ${ms(encodeHash).padStart(9)}  ${ratio(encodeHash, sha)} of sha256`,
+      );
+      console.log(
+        `  collapse, memory store         ${ms(tMemory).padStart(9)}  ${ratio(tMemory, sha)} of sha256`,
+      );
+      console.log(
+        `  collapse, file store (fsync)   ${ms(tFile).padStart(9)}  ${ratio(tFile, sha)} of sha256`,
+      );
+    }
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
