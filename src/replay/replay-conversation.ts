@@ -8,6 +8,7 @@ import { recallAll } from '../store/recall.js';
 import type { Store } from '../store/store.js';
 import { type Content, textOf } from '../text/blocks.js';
 import { markerIds } from '../text/markers.js';
+import { lookupModelLimit } from '../text/model-limit.js';
 import type { Conversation } from './transcript.js';
 
 export interface ReplayOptions {
@@ -72,6 +73,9 @@ export async function replayConversation(
 ): Promise<ConversationReplay> {
   const { pipeline } = options;
   const tokenizer = pipeline.tokenizer;
+  // maxFrac budgets and window counts use the transcript's model when the table knows it.
+  const known = conversation.model ? lookupModelLimit(conversation.model) : undefined;
+  const modelWindow = options.modelWindow ?? (known?.found ? known.limit : undefined);
   const store =
     options.store ??
     new MemoryStore({ maxTotalBytes: Number.MAX_SAFE_INTEGER, maxSessionBytes: Number.MAX_SAFE_INTEGER });
@@ -125,7 +129,7 @@ export async function replayConversation(
         cachedPrefix: turn,
         coldCache: turn === 0,
         frozen,
-        ...(options.modelWindow ? { modelWindow: options.modelWindow } : {}),
+        ...(modelWindow ? { modelWindow } : {}),
       },
       { tools: pipeline.tools },
     );
