@@ -1,18 +1,26 @@
-import { readFileSync } from 'node:fs';
 import { SpillwayError } from '../errors.js';
 import { CAP_HELP, capCommand } from './commands/cap.js';
 import { COLLAPSE_HELP, collapseCommand } from './commands/collapse.js';
 import { DEMO_HELP, demoCommand } from './commands/demo.js';
 import { EXPAND_HELP, expandCommand } from './commands/expand.js';
+import { MCP_HELP, mcpCommand } from './commands/mcp.js';
 import { MODELS_HELP, modelsCommand } from './commands/models.js';
+import { PROXY_HELP, proxyCommand } from './commands/proxy.js';
 import { PRUNE_HELP, pruneCommand } from './commands/prune.js';
 import { SNIP_HELP, snipCommand } from './commands/snip.js';
 import { TOKENS_HELP, tokensCommand } from './commands/tokens.js';
 import { type CliIo, write } from './io.js';
+import { version } from './version.js';
 
 type Command = { run: (argv: string[], io: CliIo) => Promise<number>; help: string; summary: string };
 
 const COMMANDS: Record<string, Command> = {
+  proxy: {
+    run: proxyCommand,
+    help: PROXY_HELP,
+    summary: 'run the HTTP proxy for Anthropic and OpenAI clients',
+  },
+  mcp: { run: mcpCommand, help: MCP_HELP, summary: 'serve spillway_expand over MCP on stdio' },
   snip: { run: snipCommand, help: SNIP_HELP, summary: 'cut a text to a budget, keeping head and tail' },
   cap: { run: capCommand, help: CAP_HELP, summary: 'cap an output, saving the full original for recall' },
   collapse: {
@@ -42,13 +50,6 @@ Run "spillway <command> --help" for its options.
   -h, --help     show this help
   -v, --version  print the version
 `;
-
-function version(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-    version: string;
-  };
-  return pkg.version;
-}
 
 /**
  * Runs the CLI and returns the exit code: 0 on success, 1 on an error, 2 on bad usage.

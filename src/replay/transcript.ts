@@ -36,7 +36,4 @@ export interface TranscriptReader {
   read(text: string, name: string): Conversation[];
 }
 
-/** True for the output of a spillway_expand call, which is never shrunk again. */
-export function isExpandTool(name: string): boolean {
-  return /(?:^|__)spillway_expand$/.test(name);
-}
+export { isExpandTool } from '../formats/shared.js';

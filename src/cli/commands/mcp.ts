@@ -1,0 +1,33 @@
+import { SpillwayError } from '../../errors.js';
+import { serveStdio } from '../../mcp/stdio.js';
+import { parseCommandArgs } from '../args.js';
+import { type CliIo, write } from '../io.js';
+import { STORE_HELP, STORE_OPTIONS, storeFromOptions } from '../store-option.js';
+import { version } from '../version.js';
+
+export const MCP_HELP = `usage: spillway mcp [--dir D]
+
+Serves the spillway_expand tool over MCP on standard input and output, reading the same
+store as the proxy and "spillway cap", so a model can recall any output spillway shortened.
+
+Register it with Claude Code:   claude mcp add spillway -- spillway mcp
+With Codex (~/.codex/config.toml):
+  [mcp_servers.spillway]
+  command = "spillway"
+  args = ["mcp"]
+
+${STORE_HELP}
+  -h, --help     show this help
+`;
+
+export async function mcpCommand(argv: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseCommandArgs('mcp', argv, { ...STORE_OPTIONS });
+  if (values.help) {
+    await write(io.stdout, MCP_HELP);
+    return 0;
+  }
+  if (positionals.length > 0)
+    throw new SpillwayError('SPILLWAY_USAGE', `mcp takes no arguments, got "${positionals.join(' ')}"`);
+  await serveStdio(storeFromOptions(values, io.env), version());
+  return 0;
+}

@@ -1,0 +1,85 @@
+import { SpillwayError } from '../../errors.js';
+import { DEFAULT_MAX_BODY_BYTES, DEFAULT_PORT, DEFAULT_UPSTREAMS, startProxy } from '../../proxy/server.js';
+import { intOption, parseCommandArgs } from '../args.js';
+import { type CliIo, write } from '../io.js';
+import { PIPELINE_HELP, PIPELINE_OPTIONS, pipelineFromOptions } from '../pipeline-options.js';
+import { STORE_HELP, STORE_OPTIONS, storeFromOptions } from '../store-option.js';
+import { version } from '../version.js';
+
+export const PROXY_HELP = `usage: spillway proxy [--port ${DEFAULT_PORT}] [--host 127.0.0.1] [--preset P] [--config FILE] [--observe]
+                      [--dir D] [--anthropic-upstream URL] [--openai-upstream URL] [--token T]
+
+Runs an HTTP proxy between your coding agent and its model API. Anthropic Messages, OpenAI
+Chat Completions and OpenAI Responses requests have their oversized tool results shrunk
+(originals kept for recall); everything else, streams included, passes through untouched.
+Point your agent at it:
+  ANTHROPIC_BASE_URL=http://127.0.0.1:${DEFAULT_PORT}     (Claude Code, Anthropic SDKs)
+  OPENAI_BASE_URL=http://127.0.0.1:${DEFAULT_PORT}/v1     (Codex, OpenAI SDKs)
+
+  --port N                   port (default ${DEFAULT_PORT}, or $SPILLWAY_PORT; 0 picks a free one)
+  --host H                   address (default 127.0.0.1; anything else needs --token)
+${PIPELINE_HELP}
+  --observe                  forward everything untouched; /stats shows what would be saved
+${STORE_HELP}
+  --anthropic-upstream URL   default ${DEFAULT_UPSTREAMS.anthropic}
+  --openai-upstream URL      default ${DEFAULT_UPSTREAMS.openai}
+  --token T                  bearer token for /expand, /mcp, /stats, /metrics (or $SPILLWAY_TOKEN)
+  --max-body-bytes N         refuse larger request bodies with 413 (default ${DEFAULT_MAX_BODY_BYTES})
+  --quiet                    no per-request log lines on stderr
+  -h, --help                 show this help
+
+Routes: /healthz, /stats (JSON), /metrics (Prometheus), /expand?id=ID&offset=N, /mcp (MCP).
+`;
+
+export async function proxyCommand(argv: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseCommandArgs('proxy', argv, {
+    port: { type: 'string' },
+    host: { type: 'string' },
+    observe: { type: 'boolean' },
+    'anthropic-upstream': { type: 'string' },
+    'openai-upstream': { type: 'string' },
+    token: { type: 'string' },
+    'max-body-bytes': { type: 'string' },
+    quiet: { type: 'boolean' },
+    ...PIPELINE_OPTIONS,
+    ...STORE_OPTIONS,
+  });
+  if (values.help) {
+    await write(io.stdout, PROXY_HELP);
+    return 0;
+  }
+  if (positionals.length > 0)
+    throw new SpillwayError('SPILLWAY_USAGE', `proxy takes no arguments, got "${positionals.join(' ')}"`);
+  const port = intOption('--port', values.port ?? io.env.SPILLWAY_PORT) ?? DEFAULT_PORT;
+  if (port > 65535) throw new SpillwayError('SPILLWAY_USAGE', `--port must be 0-65535, got ${port}`);
+  const pipeline = await pipelineFromOptions(values);
+  const proxy = await startProxy({
+    pipeline,
+    store: storeFromOptions(values, io.env),
+    host: values.host ?? '127.0.0.1',
+    port,
+    observe: values.observe ?? false,
+    upstreams: {
+      ...(values['anthropic-upstream'] ? { anthropic: values['anthropic-upstream'] } : {}),
+      ...(values['openai-upstream'] ? { openai: values['openai-upstream'] } : {}),
+    },
+    token: values.token ?? io.env.SPILLWAY_TOKEN,
+    maxBodyBytes: intOption('--max-body-bytes', values['max-body-bytes'], 1) ?? DEFAULT_MAX_BODY_BYTES,
+    version: version(),
+    log: values.quiet
+      ? () => {}
+      : (line) => io.stderr.write(`${JSON.stringify({ ts: new Date().toISOString(), ...line })}\n`),
+  });
+  await write(
+    io.stdout,
+    `spillway ${version()} proxy listening on ${proxy.url} (preset ${pipeline.preset}${values.observe ? ', observe only' : ''})\n` +
+      `use it with:\n  ANTHROPIC_BASE_URL=${proxy.url}\n  OPENAI_BASE_URL=${proxy.url}/v1\n`,
+  );
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  await proxy.close();
+  return 0;
+}

@@ -1,0 +1,58 @@
+import { readFile } from 'node:fs/promises';
+import { SpillwayError } from '../errors.js';
+import {
+  type PipelineConfig,
+  PRESET_NAMES,
+  type ResolvedPipeline,
+  resolvePipeline,
+} from '../pipeline/config.js';
+
+export const PIPELINE_OPTIONS = { preset: { type: 'string' }, config: { type: 'string' } } as const;
+
+export const PIPELINE_HELP = `  --preset P     ${PRESET_NAMES.join(', ')} (default balanced)
+  --config FILE  a JSON config: {"preset": ...} or {"stages": [...], "tools": {...}}`;
+
+/**
+ * The pipeline from `--config FILE` and `--preset P` (a preset given on the command line wins
+ * over the file's). Errors name the file and what is wrong in it.
+ *
+ * @example
+ * const pipeline = await pipelineFromOptions({ preset: 'safe' });
+ */
+export async function pipelineFromOptions(values: {
+  preset?: string;
+  config?: string;
+}): Promise<ResolvedPipeline> {
+  let config: Record<string, unknown> = {};
+  if (values.config !== undefined) {
+    let text: string;
+    try {
+      text = await readFile(values.config, 'utf8');
+    } catch (err) {
+      throw new SpillwayError(
+        'SPILLWAY_BAD_INPUT',
+        `cannot read the config file "${values.config}": ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+      );
+    }
+    try {
+      config = JSON.parse(text) as Record<string, unknown>;
+    } catch (err) {
+      throw new SpillwayError(
+        'SPILLWAY_BAD_CONFIG',
+        `the config file "${values.config}" is not JSON: ${(err as Error).message}`,
+      );
+    }
+  }
+  if (values.preset !== undefined) {
+    if (typeof config !== 'object' || config === null || Array.isArray(config)) config = {};
+    config = { ...config, preset: values.preset };
+    if ('stages' in config && values.preset !== undefined) delete config.stages;
+  }
+  try {
+    return resolvePipeline(config as PipelineConfig);
+  } catch (err) {
+    if (SpillwayError.isInstance(err) && values.config)
+      throw new SpillwayError(err.code, `${values.config}: ${err.message}`);
+    throw err;
+  }
+}

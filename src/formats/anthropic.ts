@@ -1,0 +1,58 @@
+import type { ToolResult } from '../pipeline/types.js';
+import type { Content } from '../text/blocks.js';
+import { asContent, isExpandTool, isRecord, seedOf } from './shared.js';
+import type { RequestAdapter, RequestView } from './types.js';
+
+/**
+ * Anthropic Messages (also /v1/messages/count_tokens): `tool_result` blocks in user messages,
+ * with names from the assistant's `tool_use` blocks.
+ *
+ * @example
+ * const view = anthropicAdapter.view(JSON.parse(body));
+ * view?.results.map((r) => r.tool); // ['Bash', 'Read']
+ */
+export const anthropicAdapter: RequestAdapter = {
+  api: 'anthropic',
+  view(body): RequestView | null {
+    if (!isRecord(body) || !Array.isArray(body.messages)) return null;
+    const messages = body.messages as unknown[];
+    const names = new Map<string, string>();
+    const results: ToolResult[] = [];
+    const slots: Record<string, unknown>[] = [];
+    messages.forEach((message, position) => {
+      if (!isRecord(message) || !Array.isArray(message.content)) return;
+      for (const block of message.content) {
+        if (!isRecord(block)) continue;
+        if (block.type === 'tool_use' && typeof block.id === 'string')
+          names.set(block.id, typeof block.name === 'string' ? block.name : '');
+        if (block.type !== 'tool_result' || typeof block.tool_use_id !== 'string') continue;
+        const content = block.content === undefined ? '' : asContent(block.content);
+        if (content === null) continue;
+        const tool = names.get(block.tool_use_id) ?? '';
+        results.push({
+          id: block.tool_use_id,
+          tool,
+          content,
+          position,
+          ...(block.is_error === true ? { isError: true } : {}),
+          ...(isExpandTool(tool) ? { isExpandOutput: true } : {}),
+        });
+        slots.push(block);
+      }
+    });
+    const firstUser = messages.find((m) => isRecord(m) && m.role === 'user');
+    return {
+      api: 'anthropic',
+      results,
+      messageCount: messages.length,
+      sessionSeed: seedOf('anthropic', body.system, isRecord(firstUser) ? firstUser.content : null),
+      continuesServerState: false,
+      apply(contents: ReadonlyMap<number, Content>) {
+        for (const [i, content] of contents) {
+          const slot = slots[i];
+          if (slot) slot.content = content;
+        }
+      },
+    };
+  },
+};

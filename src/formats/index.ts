@@ -1,0 +1,16 @@
+import { anthropicAdapter } from './anthropic.js';
+import { openaiChatAdapter } from './openai-chat.js';
+import { openaiResponsesAdapter } from './openai-responses.js';
+import type { ApiName, RequestAdapter } from './types.js';
+
+export { anthropicAdapter } from './anthropic.js';
+export { openaiChatAdapter } from './openai-chat.js';
+export { openaiResponsesAdapter } from './openai-responses.js';
+export * from './types.js';
+
+/** The adapter for an API. */
+export const ADAPTERS: Readonly<Record<ApiName, RequestAdapter>> = {
+  anthropic: anthropicAdapter,
+  'openai-chat': openaiChatAdapter,
+  'openai-responses': openaiResponsesAdapter,
+};

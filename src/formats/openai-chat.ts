@@ -1,0 +1,66 @@
+import type { ToolResult } from '../pipeline/types.js';
+import type { Content } from '../text/blocks.js';
+import { asContent, isExpandTool, isRecord, seedOf } from './shared.js';
+import type { RequestAdapter, RequestView } from './types.js';
+
+/**
+ * OpenAI Chat Completions: `role: "tool"` messages (`tool_call_id`), with names from the
+ * assistant's `tool_calls`.
+ *
+ * @example
+ * openaiChatAdapter.view({ messages: [{ role: 'tool', tool_call_id: 'call_1', content: 'ok' }] })?.results.length; // 1
+ */
+export const openaiChatAdapter: RequestAdapter = {
+  api: 'openai-chat',
+  view(body): RequestView | null {
+    if (!isRecord(body) || !Array.isArray(body.messages)) return null;
+    const messages = body.messages as unknown[];
+    const names = new Map<string, string>();
+    const results: ToolResult[] = [];
+    const slots: Record<string, unknown>[] = [];
+    messages.forEach((message, position) => {
+      if (!isRecord(message)) return;
+      if (message.role === 'assistant' && Array.isArray(message.tool_calls)) {
+        for (const call of message.tool_calls) {
+          if (isRecord(call) && typeof call.id === 'string') {
+            const fn = isRecord(call.function)
+              ? call.function
+              : isRecord(call.custom)
+                ? call.custom
+                : undefined;
+            names.set(call.id, typeof fn?.name === 'string' ? fn.name : '');
+          }
+        }
+      }
+      if (message.role !== 'tool' || typeof message.tool_call_id !== 'string') return;
+      const content = asContent(message.content ?? '');
+      if (content === null) return;
+      const tool = names.get(message.tool_call_id) ?? '';
+      results.push({
+        id: message.tool_call_id,
+        tool,
+        content,
+        position,
+        ...(isExpandTool(tool) ? { isExpandOutput: true } : {}),
+      });
+      slots.push(message);
+    });
+    const system = messages
+      .filter((m) => isRecord(m) && (m.role === 'system' || m.role === 'developer'))
+      .map((m) => (m as Record<string, unknown>).content);
+    const firstUser = messages.find((m) => isRecord(m) && m.role === 'user');
+    return {
+      api: 'openai-chat',
+      results,
+      messageCount: messages.length,
+      sessionSeed: seedOf('openai-chat', system, isRecord(firstUser) ? firstUser.content : null),
+      continuesServerState: false,
+      apply(contents: ReadonlyMap<number, Content>) {
+        for (const [i, content] of contents) {
+          const slot = slots[i];
+          if (slot) slot.content = content;
+        }
+      },
+    };
+  },
+};

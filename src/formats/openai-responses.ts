@@ -1,0 +1,75 @@
+import type { ToolResult } from '../pipeline/types.js';
+import { type Content, type ContentBlock, isTextBlock } from '../text/blocks.js';
+import { isExpandTool, isRecord, seedOf } from './shared.js';
+import type { RequestAdapter, RequestView } from './types.js';
+
+const CALLS = new Set(['function_call', 'custom_tool_call']);
+const OUTPUTS = new Set(['function_call_output', 'custom_tool_call_output']);
+
+/** Responses output parts use `input_text`; the pipeline's text blocks use `text`. */
+function toContent(output: unknown): Content | null {
+  if (typeof output === 'string') return output;
+  if (!Array.isArray(output) || !output.every((p) => isRecord(p) && typeof p.type === 'string')) return null;
+  return output.map((p) => {
+    const part = p as Record<string, unknown>;
+    return part.type === 'input_text' && typeof part.text === 'string' ? { ...part, type: 'text' } : part;
+  }) as ContentBlock[];
+}
+
+function fromContent(content: Content): unknown {
+  if (typeof content === 'string') return content;
+  return content.map((b) => (isTextBlock(b) ? { ...b, type: 'input_text' } : b));
+}
+
+/**
+ * OpenAI Responses: `function_call_output` and `custom_tool_call_output` items (`call_id`),
+ * with names from `function_call` / `custom_tool_call` items.
+ *
+ * @example
+ * openaiResponsesAdapter.view({ input: [{ type: 'function_call_output', call_id: 'c1', output: 'ok' }] })?.results.length; // 1
+ */
+export const openaiResponsesAdapter: RequestAdapter = {
+  api: 'openai-responses',
+  view(body): RequestView | null {
+    if (!isRecord(body) || !('input' in body)) return null;
+    const input = Array.isArray(body.input) ? (body.input as unknown[]) : [];
+    const names = new Map<string, string>();
+    const results: ToolResult[] = [];
+    const slots: Record<string, unknown>[] = [];
+    input.forEach((item, position) => {
+      if (!isRecord(item) || typeof item.type !== 'string') return;
+      if (CALLS.has(item.type) && typeof item.call_id === 'string')
+        names.set(item.call_id, typeof item.name === 'string' ? item.name : '');
+      if (!OUTPUTS.has(item.type) || typeof item.call_id !== 'string') return;
+      const content = toContent(item.output ?? '');
+      if (content === null) return;
+      const tool = names.get(item.call_id) ?? '';
+      results.push({
+        id: item.call_id,
+        tool,
+        content,
+        position,
+        ...(isExpandTool(tool) ? { isExpandOutput: true } : {}),
+      });
+      slots.push(item);
+    });
+    const firstUser = input.find((i) => isRecord(i) && (i.role === 'user' || i.type === 'message'));
+    return {
+      api: 'openai-responses',
+      results,
+      messageCount: input.length,
+      sessionSeed: seedOf(
+        'openai-responses',
+        body.instructions,
+        typeof body.input === 'string' ? body.input : isRecord(firstUser) ? firstUser.content : null,
+      ),
+      continuesServerState: typeof body.previous_response_id === 'string',
+      apply(contents: ReadonlyMap<number, Content>) {
+        for (const [i, content] of contents) {
+          const slot = slots[i];
+          if (slot) slot.output = fromContent(content);
+        }
+      },
+    };
+  },
+};

@@ -1,0 +1,29 @@
+import type { Content, ContentBlock } from '../text/blocks.js';
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Content as the pipeline sees it, or null when the value is neither a string nor a block list. */
+export function asContent(value: unknown): Content | null {
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value) && value.every((b) => isRecord(b) && typeof b.type === 'string'))
+    return value as ContentBlock[];
+  return null;
+}
+
+/** A short, stable text of the start of a conversation, for deriving a session key. */
+export function seedOf(...parts: unknown[]): string {
+  return parts.map((p) => (typeof p === 'string' ? p : JSON.stringify(p ?? null))).join('\u0000');
+}
+
+/**
+ * True for the output of a spillway_expand call (directly, or through an MCP prefix such as
+ * `mcp__spillway__spillway_expand`): it is never shrunk again.
+ *
+ * @example
+ * isExpandTool('mcp__spillway__spillway_expand'); // true
+ */
+export function isExpandTool(name: string): boolean {
+  return /(?:^|__)spillway_expand$/.test(name);
+}

@@ -1,0 +1,29 @@
+import type { ToolResult } from '../pipeline/types.js';
+import type { Content } from '../text/blocks.js';
+
+export const API_NAMES = ['anthropic', 'openai-chat', 'openai-responses'] as const;
+export type ApiName = (typeof API_NAMES)[number];
+
+/**
+ * One request body seen through an adapter: its tool results in the pipeline's view, and a way
+ * to write new contents back. Everything the adapter does not understand is left as it was.
+ */
+export interface RequestView {
+  api: ApiName;
+  results: ToolResult[];
+  /** How many messages (or input items) the request holds: the next turn's cached prefix. */
+  messageCount: number;
+  /** What the session key is derived from when no header names one. */
+  sessionSeed: string;
+  /** True when the request continues a server-side conversation (Responses previous_response_id). */
+  continuesServerState: boolean;
+  /** Writes new contents (by index into `results`) into the body, in place. */
+  apply(contents: ReadonlyMap<number, Content>): void;
+}
+
+/** An adapter: recognises and reads one API's request bodies. */
+export interface RequestAdapter {
+  readonly api: ApiName;
+  /** The view, or null when the body is not this API's shape (it is then forwarded untouched). */
+  view(body: unknown): RequestView | null;
+}

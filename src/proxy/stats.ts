@@ -1,0 +1,134 @@
+import type { ApiName } from '../formats/types.js';
+import { addStats, type StageStats } from '../pipeline/runner.js';
+import type { StageName } from '../pipeline/types.js';
+
+/** What the proxy counts; `/stats` serves it as JSON and `/metrics` in Prometheus text. */
+export interface ProxyStats {
+  startedAt: string;
+  requests: number;
+  byApi: Partial<Record<ApiName | 'passthrough', number>>;
+  /** Requests whose body went out rewritten. */
+  rewritten: number;
+  /** Tool-result tokens (heuristic count) before and after, and saved. */
+  tokensBefore: number;
+  tokensAfter: number;
+  tokensSaved: number;
+  stages: Partial<Record<StageName, StageStats>>;
+  frozenReplayed: number;
+  freezeFailures: number;
+  /** Pipeline failures: the original request was forwarded. */
+  failOpen: number;
+  /** Bodies that were not JSON or not the API's shape: forwarded untouched. */
+  unparseable: number;
+  tooLarge: number;
+  upstreamErrors: number;
+  clientAborts: number;
+  /** In observe mode: what would have been saved. */
+  observeOnly: boolean;
+}
+
+export function newStats(observeOnly: boolean): ProxyStats {
+  return {
+    startedAt: new Date().toISOString(),
+    requests: 0,
+    byApi: {},
+    rewritten: 0,
+    tokensBefore: 0,
+    tokensAfter: 0,
+    tokensSaved: 0,
+    stages: {},
+    frozenReplayed: 0,
+    freezeFailures: 0,
+    failOpen: 0,
+    unparseable: 0,
+    tooLarge: 0,
+    upstreamErrors: 0,
+    clientAborts: 0,
+    observeOnly,
+  };
+}
+
+export function addStageStats(stats: ProxyStats, stages: Partial<Record<StageName, StageStats>>): void {
+  addStats(stats.stages, stages);
+}
+
+function label(value: string): string {
+  return value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
+}
+
+/**
+ * The statistics in Prometheus text format: `spillway_` prefix, counters ending in `_total`.
+ *
+ * @example
+ * renderMetrics(stats); // '# TYPE spillway_requests_total counter\nspillway_requests_total{api="anthropic"} 12\n...'
+ */
+export function renderMetrics(stats: ProxyStats): string {
+  const lines: string[] = [];
+  const counter = (name: string, help: string, samples: [Record<string, string>, number][]) => {
+    lines.push(`# HELP spillway_${name} ${help}`, `# TYPE spillway_${name} counter`);
+    for (const [labels, value] of samples) {
+      const l = Object.entries(labels)
+        .map(([k, v]) => `${k}="${label(v)}"`)
+        .join(',');
+      lines.push(`spillway_${name}${l ? `{${l}}` : ''} ${value}`);
+    }
+  };
+  counter(
+    'requests_total',
+    'Requests received, by API.',
+    Object.entries(stats.byApi).map(([api, n]) => [{ api }, n ?? 0]),
+  );
+  counter('rewritten_total', 'Requests forwarded with a rewritten body.', [[{}, stats.rewritten]]);
+  counter('tokens_before_total', 'Tool-result tokens before spillway (bytes/4).', [[{}, stats.tokensBefore]]);
+  counter('tokens_after_total', 'Tool-result tokens after spillway (bytes/4).', [[{}, stats.tokensAfter]]);
+  counter('tokens_saved_total', 'Tool-result tokens saved (bytes/4).', [[{}, stats.tokensSaved]]);
+  const stages = Object.entries(stats.stages) as [StageName, StageStats][];
+  counter(
+    'stage_runs_total',
+    'Stage runs.',
+    stages.map(([stage, s]) => [{ stage }, s.runs]),
+  );
+  counter(
+    'stage_acted_total',
+    'Results a stage changed.',
+    stages.map(([stage, s]) => [{ stage }, s.acted]),
+  );
+  counter(
+    'stage_declined_total',
+    'Results a stage left alone, by reason.',
+    stages.flatMap(([stage, s]) =>
+      Object.entries(s.declined).map(
+        ([reason, n]) => [{ stage, reason }, n ?? 0] as [Record<string, string>, number],
+      ),
+    ),
+  );
+  counter(
+    'stage_reverted_total',
+    'Stage changes the runner undid, by cause.',
+    stages.flatMap(([stage, s]) =>
+      Object.entries(s.reverted).map(
+        ([cause, n]) => [{ stage, cause }, n ?? 0] as [Record<string, string>, number],
+      ),
+    ),
+  );
+  counter(
+    'stash_failed_total',
+    'Results cut without a recallable original.',
+    stages.map(([stage, s]) => [{ stage }, s.fallbacks.stash_failed ?? 0]),
+  );
+  counter('frozen_replayed_total', 'Frozen decisions replayed.', [[{}, stats.frozenReplayed]]);
+  counter('fail_open_total', 'Pipeline failures; the original request was forwarded.', [
+    [{}, stats.failOpen],
+  ]);
+  counter('unparseable_total', 'Bodies forwarded untouched because they were not the API shape.', [
+    [{}, stats.unparseable],
+  ]);
+  counter('too_large_total', 'Requests refused with 413.', [[{}, stats.tooLarge]]);
+  counter('upstream_errors_total', 'Requests the upstream could not be reached for (502).', [
+    [{}, stats.upstreamErrors],
+  ]);
+  counter('client_aborts_total', 'Clients that went away before the response ended.', [
+    [{}, stats.clientAborts],
+  ]);
+  return `${lines.join('\n')}\n`;
+}
