@@ -63,6 +63,8 @@ export class FrozenDecisions {
     const name = this.#name(callId, original);
     // Cached first: even if the store cannot take it, this process keeps replaying it.
     this.#cache.set(name, entry);
-    await this.#store.put({ dir: this.#session, name }, Buffer.from(JSON.stringify(entry), 'utf8'));
+    await this.#store.put({ dir: this.#session, name }, Buffer.from(JSON.stringify(entry), 'utf8'), {
+      durable: false,
+    });
   }
 }

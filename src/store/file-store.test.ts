@@ -222,3 +222,34 @@ describe('withLock', () => {
     expect(most).toBe(1);
   });
 });
+
+describe('FileStore quota ledger', () => {
+  it('keeps usage in {base}/.usage.json, shared by every store on the base, and rebuilt by prune', async () => {
+    const base = join(tmp(), 'tool-results');
+    const a = new FileStore({ base, maxSessionBytes: 100, pruneOnFirstSpill: false });
+    const b = new FileStore({ base, maxSessionBytes: 100, pruneOnFirstSpill: false });
+    await a.put({ dir: 's', name: 'one' }, Buffer.alloc(60));
+    await expect(b.put({ dir: 's', name: 'two' }, Buffer.alloc(60))).rejects.toThrow(
+      /would exceed its quota of 100 bytes \(it holds 60\)/,
+    );
+    const ledger = JSON.parse(readFileSync(join(base, '.usage.json'), 'utf8'));
+    expect(ledger).toMatchObject({ v: 1, total: 60, dirs: { s: 60 } });
+    expect(statSync(join(base, '.usage.json')).mode & 0o777).toBe(0o600);
+    // A file removed behind the store's back: the ledger is stale until a scan, which prune does.
+    const { unlinkSync } = await import('node:fs');
+    unlinkSync(join(base, 's', 'one.txt'));
+    const { prune } = await import('./retention.js');
+    await prune(base, {});
+    await b.put({ dir: 's', name: 'two' }, Buffer.alloc(60));
+    expect(JSON.parse(readFileSync(join(base, '.usage.json'), 'utf8'))).toMatchObject({
+      total: 60,
+      dirs: { s: 60 },
+    });
+    // A delete through the store updates it too.
+    await b.delete({ dir: 's', name: 'two' });
+    expect(JSON.parse(readFileSync(join(base, '.usage.json'), 'utf8'))).toMatchObject({
+      total: 0,
+      dirs: { s: 0 },
+    });
+  });
+});

@@ -6,16 +6,18 @@ import { withLock } from './file-lock.js';
 import { assertIdPart, STASH_DIR, type StoreKey } from './ids.js';
 import { ensurePrivateDir, openPrivateForRead, writeFileAtomic } from './private-fs.js';
 import { prune, pruneLocked } from './retention.js';
-import { scanBase, scanDir, totalBytes } from './scan.js';
+import { scanBase, scanDir } from './scan.js';
 import {
   type ByteRange,
   cutAtUtf8Boundary,
   DEFAULT_LIMITS,
   type EntryInfo,
+  type PutOptions,
   type PutResult,
   type Store,
   type StoreLimits,
 } from './store.js';
+import { loadLedger, saveLedger } from './usage-ledger.js';
 
 export interface FileStoreOptions extends Partial<StoreLimits> {
   /** Base directory (default `$SPILLWAY_HOME/tool-results`, else `~/.spillway/tool-results`). */
@@ -72,7 +74,7 @@ export class FileStore implements Store {
     return join(this.base, key.dir, `${key.name}.txt`);
   }
 
-  async put(key: StoreKey, body: Uint8Array): Promise<PutResult> {
+  async put(key: StoreKey, body: Uint8Array, options: PutOptions = {}): Promise<PutResult> {
     const path = this.pathOf(key);
     if (this.#pruneOnFirstSpill && key.dir !== STASH_DIR && !prunedBases.has(this.base)) {
       prunedBases.add(this.base);
@@ -90,8 +92,9 @@ export class FileStore implements Store {
         const dir = join(this.base, key.dir);
         await ensurePrivateDir(dir);
         const replaced = (await this.stat(key))?.bytes ?? 0;
+        let ledger = await loadLedger(this.base);
         if (key.dir !== STASH_DIR) {
-          const session = (await scanDir(dir, key.dir))?.bytes ?? 0;
+          const session = ledger.dirs[key.dir] ?? 0;
           if (session - replaced + stored.length > this.limits.maxSessionBytes) {
             throw new SpillwayError(
               'SPILLWAY_QUOTA',
@@ -99,22 +102,24 @@ export class FileStore implements Store {
             );
           }
         }
-        let total = totalBytes(await scanBase(this.base));
-        if (total - replaced + stored.length > this.limits.maxTotalBytes) {
+        if (ledger.total - replaced + stored.length > this.limits.maxTotalBytes) {
           // Make room the way retention would, then check again.
           await pruneLocked(this.base, {
             keep: key.dir,
             maxTotalBytes: this.limits.maxTotalBytes - stored.length,
           });
-          total = totalBytes(await scanBase(this.base));
-          if (total - replaced + stored.length > this.limits.maxTotalBytes) {
+          ledger = await loadLedger(this.base);
+          if (ledger.total - replaced + stored.length > this.limits.maxTotalBytes) {
             throw new SpillwayError(
               'SPILLWAY_QUOTA',
-              `the store at ${this.base} would exceed its total quota of ${this.limits.maxTotalBytes} bytes (it holds ${total}); run "spillway prune"`,
+              `the store at ${this.base} would exceed its total quota of ${this.limits.maxTotalBytes} bytes (it holds ${ledger.total}); run "spillway prune"`,
             );
           }
         }
-        await writeFileAtomic(dir, `${key.name}.txt`, stored);
+        await writeFileAtomic(dir, `${key.name}.txt`, stored, { durable: options.durable !== false });
+        ledger.total += stored.length - replaced;
+        ledger.dirs[key.dir] = (ledger.dirs[key.dir] ?? 0) + stored.length - replaced;
+        await saveLedger(this.base, ledger);
         return {
           storedBytes: stored.length,
           totalBytes: body.length,
@@ -205,6 +210,10 @@ export class FileStore implements Store {
           const info = await lstat(path);
           if (!info.isFile()) return false;
           await unlink(path);
+          const ledger = await loadLedger(this.base);
+          ledger.total -= info.size;
+          ledger.dirs[key.dir] = Math.max(0, (ledger.dirs[key.dir] ?? 0) - info.size);
+          await saveLedger(this.base, ledger);
           return true;
         } catch (err) {
           if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;

@@ -31,6 +31,7 @@ export {
   DEFAULT_LIMITS,
   type EntryInfo,
   MiB,
+  type PutOptions,
   type PutResult,
   type Store,
   type StoreLimits,

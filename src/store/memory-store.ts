@@ -5,6 +5,7 @@ import {
   cutAtUtf8Boundary,
   DEFAULT_LIMITS,
   type EntryInfo,
+  type PutOptions,
   type PutResult,
   type Store,
   type StoreLimits,
@@ -34,7 +35,7 @@ export class MemoryStore implements Store {
     this.#now = now;
   }
 
-  async put(key: StoreKey, body: Uint8Array): Promise<PutResult> {
+  async put(key: StoreKey, body: Uint8Array, _options?: PutOptions): Promise<PutResult> {
     const id = check(key);
     const stored = Buffer.from(cutAtUtf8Boundary(body, this.limits.maxFileBytes));
     const old = this.#bodies.get(id)?.body.length ?? 0;

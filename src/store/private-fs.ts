@@ -65,13 +65,18 @@ export async function ensurePrivateDir(
 
 /**
  * Writes `body` to `dir/name` atomically: a hidden temp file (0600) is written in chunks,
- * flushed to disk, then renamed over the final name. A crash leaves at most a temp file, never
- * half a body under the final name.
+ * flushed to disk (unless `durable: false`), then renamed over the final name. A crash leaves at
+ * most a temp file, never half a body under the final name.
  *
  * @example
  * await writeFileAtomic('/base/sess', 'call.txt', Buffer.from('full output'));
  */
-export async function writeFileAtomic(dir: string, name: string, body: Uint8Array): Promise<string> {
+export async function writeFileAtomic(
+  dir: string,
+  name: string,
+  body: Uint8Array,
+  options: { durable?: boolean } = {},
+): Promise<string> {
   const finalPath = join(dir, name);
   const tempPath = join(dir, `.${name}.${process.pid}.${randomBytes(6).toString('hex')}${TEMP_SUFFIX}`);
   let handle: Awaited<ReturnType<typeof open>> | undefined;
@@ -84,7 +89,7 @@ export async function writeFileAtomic(dir: string, name: string, body: Uint8Arra
     for (let at = 0; at < body.length; at += WRITE_CHUNK) {
       await handle.write(body, at, Math.min(WRITE_CHUNK, body.length - at));
     }
-    await handle.sync();
+    if (options.durable !== false) await handle.sync();
     await handle.close();
     handle = undefined;
     await rename(tempPath, finalPath);

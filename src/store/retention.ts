@@ -2,6 +2,7 @@ import { rmdir, stat, unlink } from 'node:fs/promises';
 import { withLock } from './file-lock.js';
 import { type DirScan, scanBase, totalBytes } from './scan.js';
 import { DEFAULT_LIMITS } from './store.js';
+import { ledgerFromScan, saveLedger } from './usage-ledger.js';
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -96,6 +97,8 @@ export async function pruneLocked(base: string, options: PruneOptions = {}): Pro
     await removeSession(session, 'over_total');
   }
   report.remainingBytes = total;
+  // What is left is exactly known now: the quota ledger starts again from this scan.
+  if (!options.dryRun) await saveLedger(base, ledgerFromScan(await scanBase(base), now)).catch(() => {});
   return report;
 }
 

@@ -18,6 +18,14 @@ export const DEFAULT_LIMITS: Readonly<StoreLimits> = Object.freeze({
   maxTotalBytes: 1024 * MiB,
 });
 
+export interface PutOptions {
+  /**
+   * False for small bookkeeping (frozen decisions) whose loss in a power cut costs only a cache
+   * miss: skips the flush to disk. Bodies of outputs are always durable.
+   */
+  durable?: boolean;
+}
+
 /** What a put stored. */
 export interface PutResult {
   /** Bytes stored (the first `maxFileBytes` of a longer body). */
@@ -60,7 +68,7 @@ export interface Store {
    * `maxFileBytes` at a UTF-8 boundary; throws `SPILLWAY_QUOTA` when the session or the total
    * would go over its quota, `SPILLWAY_IO` when it cannot write.
    */
-  put(key: StoreKey, body: Uint8Array): Promise<PutResult>;
+  put(key: StoreKey, body: Uint8Array, options?: PutOptions): Promise<PutResult>;
   /** Stores `body` unless an entry already exists (content-addressed writes); true if written. */
   putIfAbsent(key: StoreKey, body: Uint8Array): Promise<boolean>;
   /** The body, or the bytes of `range` clipped to it; null when there is no such key. */

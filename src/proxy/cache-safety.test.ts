@@ -1,0 +1,79 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resolvePipeline } from '../pipeline/config.js';
+import { readTranscript } from '../replay/readers/index.js';
+import { FileStore } from '../store/file-store.js';
+import { CORPUS_MISSING, corpusAvailable, corpusFiles } from '../test-support/corpus.js';
+import { type BodyApi, messagesOf, requestBody } from '../test-support/request-bodies.js';
+import { startUpstream, type TestUpstream } from '../test-support/upstream.js';
+import { type RunningProxy, startProxy } from './server.js';
+
+let upstream: TestUpstream;
+let proxy: RunningProxy;
+
+beforeAll(async () => {
+  upstream = await startUpstream();
+  const store = new FileStore({
+    base: join(mkdtempSync(join(tmpdir(), 'sw-cache-')), 'tool-results'),
+    pruneOnFirstSpill: false,
+  });
+  proxy = await startProxy({
+    pipeline: resolvePipeline({ preset: 'balanced' }),
+    store,
+    port: 0,
+    upstreams: { anthropic: upstream.url, openai: upstream.url },
+    log: () => {},
+  });
+});
+afterAll(async () => {
+  await proxy?.close();
+  await upstream?.close();
+});
+
+const apiOf = (format: string): BodyApi =>
+  format === 'claude-code' ? 'anthropic' : format === 'codex' ? 'openai-responses' : 'openai-chat';
+
+describe.skipIf(!corpusAvailable)(
+  'cache safety over real requests: every corpus transcript through the proxy',
+  () => {
+    for (const file of corpusFiles()) {
+      it(file.slice(file.indexOf('corpus/') + 7), async () => {
+        const { format, conversations } = readTranscript(readFileSync(file, 'utf8'), file);
+        const api = apiOf(format);
+        for (const [n, conversation] of conversations.entries()) {
+          let previous: string[] = [];
+          let rewrites = 0;
+          for (let turn = 1; turn <= conversation.turns.length; turn++) {
+            const { path, body } = requestBody(api, conversation, turn);
+            const res = await fetch(`${proxy.url}${path}`, {
+              method: 'POST',
+              headers: {
+                'content-type': 'application/json',
+                'x-spillway-session': `cache-${n}-${file.length}-${conversation.turns.length}`,
+              },
+              body: JSON.stringify(body),
+            });
+            expect(res.status).toBe(200);
+            await res.arrayBuffer();
+            const sent = upstream.seen.at(-1);
+            const messages = messagesOf(sent?.json);
+            // Everything the upstream saw last turn comes again byte for byte, in the same places.
+            expect(messages.slice(0, previous.length), `${conversation.id} turn ${turn}`).toEqual(previous);
+            if (sent && sent.body.length < Buffer.byteLength(JSON.stringify(body))) rewrites++;
+            previous = messages;
+          }
+          expect(previous.length).toBeGreaterThan(0);
+          void rewrites;
+        }
+      });
+    }
+  },
+);
+
+if (!corpusAvailable) {
+  describe('cache safety', () => {
+    it.skip(CORPUS_MISSING, () => {});
+  });
+}

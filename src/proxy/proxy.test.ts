@@ -1,0 +1,443 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import Anthropic from '@anthropic-ai/sdk';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resolvePipeline } from '../pipeline/config.js';
+import { FileStore } from '../store/file-store.js';
+import { recallAll } from '../store/recall.js';
+import { ANSWER_TEXT, ANSWERS, startUpstream, type TestUpstream } from '../test-support/upstream.js';
+import { markerIds } from '../text/markers.js';
+import { getTokenizer } from '../text/tokenizers/index.js';
+import { type RunningProxy, startProxy } from './server.js';
+
+const o200k = getTokenizer('o200k');
+const bigLog = Array.from(
+  { length: 60_000 },
+  (_, i) => `[${i}] compiling module-${i}.ts ... ${i % 97 === 0 ? 'warning: unused import' : 'ok'}`,
+).join('\n');
+const quiet = () => {};
+
+let upstream: TestUpstream;
+let proxy: RunningProxy;
+let store: FileStore;
+
+beforeAll(async () => {
+  upstream = await startUpstream();
+  store = new FileStore({
+    base: join(mkdtempSync(join(tmpdir(), 'sw-proxy-')), 'tool-results'),
+    pruneOnFirstSpill: false,
+  });
+  proxy = await startProxy({
+    pipeline: resolvePipeline(),
+    store,
+    port: 0,
+    upstreams: { anthropic: upstream.url, openai: upstream.url },
+    log: quiet,
+  });
+});
+afterAll(async () => {
+  await proxy?.close();
+  await upstream?.close();
+});
+
+const anthropic = () => new Anthropic({ apiKey: 'sk-ant-test', baseURL: proxy.url, maxRetries: 0 });
+const openai = () => new OpenAI({ apiKey: 'sk-test', baseURL: `${proxy.url}/v1`, maxRetries: 0 });
+const last = () => upstream.seen.at(-1) as (typeof upstream.seen)[number];
+const sentToolResult = () =>
+  (last().json as { messages: { content: { content: string }[] }[] }).messages[2]?.content[0]
+    ?.content as string;
+// biome-ignore lint/suspicious/noExplicitAny: JSON answers of the fake upstream and the proxy, read field by field
+const json = async (res: Response): Promise<any> => res.json();
+
+// Each body starts a conversation of its own (the session key hashes the system prompt and the
+// first user message), as a new chat would; changing an earlier turn of one conversation is not
+// something a client does, and the proxy would rightly leave it alone as cached prefix.
+let conversations = 0;
+function anthropicBody(result: string, extra: Record<string, unknown> = {}) {
+  return {
+    model: 'claude-sonnet-4-5',
+    max_tokens: 100,
+    system: `You are test conversation ${conversations++}.`,
+    messages: [
+      { role: 'user' as const, content: 'run the build' },
+      {
+        role: 'assistant' as const,
+        content: [{ type: 'tool_use' as const, id: 'toolu_build', name: 'Bash', input: { command: 'make' } }],
+      },
+      {
+        role: 'user' as const,
+        content: [{ type: 'tool_result' as const, tool_use_id: 'toolu_build', content: result }],
+      },
+    ],
+    ...extra,
+  };
+}
+
+describe('proxy with the official SDKs', () => {
+  it('Anthropic Messages: a multi-MB tool result goes up collapsed, the answer comes back unchanged', async () => {
+    expect(Buffer.byteLength(bigLog)).toBeGreaterThan(2_000_000);
+    const answer = await anthropic().messages.create(anthropicBody(bigLog));
+    expect(answer.content).toEqual(ANSWERS['/v1/messages'].content);
+    const sent = last();
+    expect(sent.url).toBe('/v1/messages');
+    // The key reaches the upstream in whichever header the SDK uses.
+    expect(`${sent.headers['x-api-key'] ?? ''} ${sent.headers.authorization ?? ''}`).toContain('sk-ant-test');
+    const toolResult = (sent.json as { messages: { content: { content: string }[] }[] }).messages[2]
+      ?.content[0]?.content as string;
+    expect(o200k.count(toolResult)).toBeLessThanOrEqual(2000);
+    expect(toolResult.startsWith('[0] compiling')).toBe(true);
+    expect(toolResult).toContain('[59999] compiling');
+    // The marker recalls the exact original.
+    const id = markerIds(toolResult)[0] as string;
+    expect((await recallAll(id, { store })).toString()).toBe(bigLog);
+    expect(toolResult).toContain(store.base);
+  });
+
+  it('Anthropic Messages streaming: every event comes through', async () => {
+    const stream = await anthropic().messages.create({ ...anthropicBody(bigLog), stream: true });
+    const text: string[] = [];
+    for await (const event of stream)
+      if (event.type === 'content_block_delta' && event.delta.type === 'text_delta')
+        text.push(event.delta.text);
+    expect(text).toEqual(ANSWER_TEXT);
+    expect(Buffer.byteLength(last().body)).toBeLessThan(20_000);
+  });
+
+  it('count_tokens sees the same rewrite as messages', async () => {
+    const body = anthropicBody(`${bigLog}\ncount me`);
+    const counted = await anthropic().messages.countTokens({
+      model: body.model,
+      system: body.system,
+      messages: body.messages,
+    });
+    expect(counted.input_tokens).toBe(1234);
+    const countedBody = last().json as { messages: unknown[] };
+    await anthropic().messages.create(body);
+    const sentBody = last().json as { messages: unknown[] };
+    expect(JSON.stringify(countedBody.messages)).toBe(JSON.stringify(sentBody.messages));
+    expect(JSON.stringify(sentBody.messages).length).toBeLessThan(20_000);
+  });
+
+  it('OpenAI Chat Completions, plain and streaming', async () => {
+    const messages = [
+      { role: 'system' as const, content: 'You are a test.' },
+      { role: 'user' as const, content: 'run the build' },
+      {
+        role: 'assistant' as const,
+        content: null,
+        tool_calls: [
+          { id: 'call_build', type: 'function' as const, function: { name: 'bash', arguments: '{}' } },
+        ],
+      },
+      { role: 'tool' as const, tool_call_id: 'call_build', content: bigLog },
+    ];
+    const answer = await openai().chat.completions.create({ model: 'gpt-4o', messages });
+    expect(answer.choices[0]?.message.content).toBe(ANSWER_TEXT.join(''));
+    const sent = last().json as { messages: { content: string }[] };
+    expect(o200k.count(sent.messages[3]?.content as string)).toBeLessThanOrEqual(2000);
+    expect(last().headers.authorization).toBe('Bearer sk-test');
+    const stream = await openai().chat.completions.create({ model: 'gpt-4o', messages, stream: true });
+    const parts: string[] = [];
+    for await (const chunk of stream)
+      if (chunk.choices[0]?.delta.content) parts.push(chunk.choices[0].delta.content);
+    expect(parts).toEqual(ANSWER_TEXT);
+  });
+
+  it('OpenAI Responses, plain and streaming', async () => {
+    const input = [
+      { role: 'user' as const, content: 'run the build' },
+      { type: 'function_call' as const, call_id: 'call_r', name: 'shell', arguments: '{}' },
+      { type: 'function_call_output' as const, call_id: 'call_r', output: bigLog },
+    ];
+    const answer = await openai().responses.create({ model: 'gpt-5', input });
+    expect(answer.output_text).toBe(ANSWER_TEXT.join(''));
+    const sent = last().json as { input: { output?: string }[] };
+    expect(o200k.count(sent.input[2]?.output as string)).toBeLessThanOrEqual(2000);
+    const stream = await openai().responses.create({ model: 'gpt-5', input, stream: true });
+    const parts: string[] = [];
+    for await (const event of stream)
+      if (event.type === 'response.output_text.delta') parts.push(event.delta);
+    expect(parts).toEqual(ANSWER_TEXT);
+  });
+
+  it('passes other paths through untouched, and forwards a request with nothing to change as its original bytes', async () => {
+    const models = await openai().models.list();
+    expect(models.data[0]?.id).toBe('gpt-test');
+    const raw = `{\n  "model": "claude-sonnet-4-5",   "max_tokens": 5,\n  "messages": [{"role": "user", "content": "caf\\u00e9"}]\n}`;
+    const res = await fetch(`${proxy.url}/v1/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': 'k' },
+      body: raw,
+    });
+    expect(res.status).toBe(200);
+    expect(last().body.toString('utf8')).toBe(raw);
+  });
+
+  it('forwards a body that is not JSON, or not the API shape, untouched', async () => {
+    const before = proxy.stats.unparseable;
+    for (const raw of ['{"model": oops', '{"not":"messages"}']) {
+      await fetch(`${proxy.url}/v1/messages`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: raw,
+      });
+      expect(last().body.toString('utf8')).toBe(raw);
+    }
+    expect(proxy.stats.unparseable).toBe(before + 2);
+  });
+
+  it('aborts the upstream request when the client disconnects mid-stream', async () => {
+    upstream.eventGapMs = 200;
+    try {
+      const controller = new AbortController();
+      const stream = await anthropic().messages.create(
+        { ...anthropicBody('short'), stream: true },
+        { signal: controller.signal },
+      );
+      const iterator = stream[Symbol.asyncIterator]();
+      await iterator.next();
+      controller.abort();
+      const url = await Promise.race([
+        upstream.aborted,
+        new Promise((r) => setTimeout(() => r('timeout'), 5000)),
+      ]);
+      expect(url).toBe('/v1/messages');
+    } finally {
+      upstream.eventGapMs = 0;
+    }
+  });
+
+  it('serves /expand and /healthz, /stats and /metrics', async () => {
+    await anthropic().messages.create(anthropicBody(`${bigLog}\nexpand me`));
+    const toolResult = sentToolResult();
+    const id = markerIds(toolResult)[0] as string;
+    const page = await (await fetch(`${proxy.url}/expand?id=${id}`)).text();
+    expect(page.endsWith(`; call spillway_expand with offset 49152 for more]`)).toBe(true);
+    expect(page.startsWith('[0] compiling')).toBe(true);
+    const missing = await fetch(`${proxy.url}/expand?id=nope_nope`);
+    expect(missing.status).toBe(404);
+    expect((await json(missing)).error.message).toBe(
+      'no stored tool result with id "nope_nope"; do not retry',
+    );
+    expect((await fetch(`${proxy.url}/expand?id=../../etc`)).status).toBe(400);
+    expect(await json(await fetch(`${proxy.url}/healthz`))).toMatchObject({ ok: true });
+    const stats = await json(await fetch(`${proxy.url}/stats`));
+    expect(stats.requests).toBeGreaterThan(5);
+    expect(stats.byApi.anthropic).toBeGreaterThan(2);
+    expect(stats.tokensSaved).toBeGreaterThan(100_000);
+    expect(stats.stages.collapse.acted).toBeGreaterThan(2);
+    const metrics = await (await fetch(`${proxy.url}/metrics`)).text();
+    expect(metrics).toMatch(/^spillway_requests_total\{api="anthropic"\} \d+$/m);
+    expect(metrics).toMatch(/^spillway_stage_declined_total\{stage="collapse",reason="[a-z_]+"\} \d+$/m);
+    expect(metrics).toMatch(/^spillway_fail_open_total \d+$/m);
+  });
+
+  it('recalls every marker over MCP, by HTTP at /mcp and by `spillway mcp` on stdio', async () => {
+    await anthropic().messages.create(anthropicBody(`${bigLog}\nmcp`));
+    const toolResult = (last().json as { messages: { content: { content: string }[] }[] }).messages[2]
+      ?.content[0]?.content as string;
+    const id = markerIds(toolResult)[0] as string;
+    const original = `${bigLog}\nmcp`;
+    const readAll = async (client: Client) => {
+      let text = '';
+      let offset = 0;
+      for (;;) {
+        const r = (await client.callTool({ name: 'spillway_expand', arguments: { id, offset } })) as {
+          content: { text: string }[];
+        };
+        const page = r.content[0]?.text as string;
+        const footer =
+          /\n\[bytes (\d+)-(\d+) of (\d+); (?:call spillway_expand with offset \d+ for more|end of output)\]$/.exec(
+            page,
+          );
+        if (!footer) throw new Error(`no footer in ${page.slice(-200)}`);
+        text += page.slice(0, footer.index);
+        offset = Number(footer[2]);
+        if (offset >= Number(footer[3])) return text;
+      }
+    };
+    const http = new Client({ name: 'test', version: '1' });
+    await http.connect(new StreamableHTTPClientTransport(new URL(`${proxy.url}/mcp`)));
+    const tools = await http.listTools();
+    expect(tools.tools.map((t) => t.name)).toEqual(['spillway_expand']);
+    expect(tools.tools[0]?.description).toMatch(/do not retry/);
+    expect(await readAll(http)).toBe(original);
+    const unknown = (await http.callTool({ name: 'spillway_expand', arguments: { id: 'nope_nope' } })) as {
+      isError: boolean;
+      content: { text: string }[];
+    };
+    expect(unknown.isError).toBe(true);
+    expect(unknown.content[0]?.text).toMatch(/do not retry/);
+    await http.close();
+
+    const stdio = new Client({ name: 'test', version: '1' });
+    await stdio.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: ['--import', 'tsx', resolve(import.meta.dirname, '../cli.ts'), 'mcp', '--dir', store.base],
+        stderr: 'pipe',
+      }),
+    );
+    expect(await readAll(stdio)).toBe(original);
+    await stdio.close();
+  });
+});
+
+describe('proxy failure behaviour', () => {
+  it('answers 502 with a clear message when the upstream is down', async () => {
+    const down = await startProxy({
+      pipeline: resolvePipeline(),
+      store,
+      port: 0,
+      upstreams: { anthropic: 'http://127.0.0.1:1', openai: 'http://127.0.0.1:1' },
+      log: quiet,
+    });
+    try {
+      const res = await fetch(`${down.url}/v1/messages`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(anthropicBody('x')),
+      });
+      expect(res.status).toBe(502);
+      const body = await json(res);
+      expect(body.error.message).toMatch(
+        /spillway could not reach the upstream http:\/\/127\.0\.0\.1:1: ECONNREFUSED/,
+      );
+      expect(down.stats.upstreamErrors).toBe(1);
+    } finally {
+      await down.close();
+    }
+  });
+
+  it('forwards the original request when the pipeline fails, and counts it', async () => {
+    const failing = await startProxy({
+      pipeline: resolvePipeline(),
+      store,
+      port: 0,
+      upstreams: { anthropic: upstream.url },
+      failPipeline: true,
+      log: quiet,
+    });
+    try {
+      const raw = JSON.stringify(anthropicBody(bigLog));
+      const res = await fetch(`${failing.url}/v1/messages`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: raw,
+      });
+      expect(res.status).toBe(200);
+      expect(last().body.toString('utf8')).toBe(raw);
+      expect(failing.stats.failOpen).toBe(1);
+    } finally {
+      await failing.close();
+    }
+  });
+
+  it('refuses bodies over the limit with 413', async () => {
+    const small = await startProxy({
+      pipeline: resolvePipeline(),
+      store,
+      port: 0,
+      upstreams: { anthropic: upstream.url },
+      maxBodyBytes: 1000,
+      log: quiet,
+    });
+    try {
+      const res = await fetch(`${small.url}/v1/messages`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(anthropicBody(bigLog)),
+      });
+      expect(res.status).toBe(413);
+      expect((await json(res)).error.message).toMatch(/over spillway's limit of 1000 bytes/);
+    } finally {
+      await small.close();
+    }
+  });
+
+  it('in observe mode forwards originals and reports what would have been saved', async () => {
+    const observe = await startProxy({
+      pipeline: resolvePipeline(),
+      store,
+      port: 0,
+      upstreams: { anthropic: upstream.url },
+      observe: true,
+      log: quiet,
+    });
+    try {
+      const raw = JSON.stringify(anthropicBody(`${bigLog}\nobserve`));
+      await fetch(`${observe.url}/v1/messages`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: raw,
+      });
+      expect(last().body.toString('utf8')).toBe(raw);
+      expect(observe.stats.tokensSaved).toBeGreaterThan(100_000);
+      expect(observe.stats.rewritten).toBe(0);
+    } finally {
+      await observe.close();
+    }
+  });
+
+  it('refuses to listen beyond loopback without a token, and guards its own routes with it', async () => {
+    await expect(
+      startProxy({ pipeline: resolvePipeline(), store, port: 0, host: '0.0.0.0', log: quiet }),
+    ).rejects.toThrow(/refusing to listen on 0\.0\.0\.0 without a token/);
+    const guarded = await startProxy({
+      pipeline: resolvePipeline(),
+      store,
+      port: 0,
+      host: '0.0.0.0',
+      token: 'secret-token',
+      upstreams: { anthropic: upstream.url },
+      log: quiet,
+    });
+    try {
+      const port = new URL(guarded.url).port;
+      for (const path of ['/stats', '/metrics', '/expand?id=a', '/mcp']) {
+        expect((await fetch(`http://127.0.0.1:${port}${path}`)).status, path).toBe(401);
+      }
+      expect(
+        (await fetch(`http://127.0.0.1:${port}/stats`, { headers: { authorization: 'Bearer secret-token' } }))
+          .status,
+      ).toBe(200);
+      expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
+    } finally {
+      await guarded.close();
+    }
+  });
+
+  it('never logs bodies or keys', async () => {
+    const lines: string[] = [];
+    const logged = await startProxy({
+      pipeline: resolvePipeline(),
+      store,
+      port: 0,
+      upstreams: { anthropic: upstream.url },
+      log: (l) => lines.push(JSON.stringify(l)),
+    });
+    try {
+      await new Anthropic({
+        apiKey: 'sk-ant-VERYSECRET',
+        baseURL: logged.url,
+        maxRetries: 0,
+      }).messages.create(anthropicBody(`${bigLog}\nsecret body line`));
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).not.toContain('VERYSECRET');
+      expect(lines[0]).not.toContain('secret body line');
+      expect(JSON.parse(lines[0] as string)).toMatchObject({
+        method: 'POST',
+        path: '/v1/messages',
+        status: 200,
+        api: 'anthropic',
+      });
+    } finally {
+      await logged.close();
+    }
+  });
+});

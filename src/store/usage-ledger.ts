@@ -1,0 +1,44 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writeFileAtomic } from './private-fs.js';
+import { type BaseScan, scanBase, totalBytes } from './scan.js';
+
+/**
+ * Bytes held by the whole base and by each directory, kept in `{base}/.usage.json` and updated
+ * under the base's lock by every process that writes, so quota checks cost one small read
+ * instead of a scan of every file. A scan rebuilds it when it is missing, unreadable, or older
+ * than {@link LEDGER_MAX_AGE_MS} (which also heals drift from a process killed mid-put).
+ */
+export interface UsageLedger {
+  v: 1;
+  total: number;
+  dirs: Record<string, number>;
+  scannedAt: number;
+}
+
+export const LEDGER_FILE = '.usage.json';
+export const LEDGER_MAX_AGE_MS = 10 * 60 * 1000;
+
+export function ledgerFromScan(scan: BaseScan, now = Date.now()): UsageLedger {
+  const dirs: Record<string, number> = {};
+  for (const s of scan.sessions) dirs[s.name] = s.bytes;
+  if (scan.stash) dirs[scan.stash.name] = scan.stash.bytes;
+  return { v: 1, total: totalBytes(scan), dirs, scannedAt: now };
+}
+
+/** The ledger, rebuilt by a scan when needed. Call under the base's lock. */
+export async function loadLedger(base: string, now = Date.now()): Promise<UsageLedger> {
+  try {
+    const ledger = JSON.parse(await readFile(join(base, LEDGER_FILE), 'utf8')) as UsageLedger;
+    if (ledger.v === 1 && typeof ledger.total === 'number' && now - ledger.scannedAt <= LEDGER_MAX_AGE_MS)
+      return ledger;
+  } catch {
+    // Missing or torn: rebuilt below.
+  }
+  return ledgerFromScan(await scanBase(base), now);
+}
+
+/** Saves the ledger (atomically; no fsync: a lost update is healed by the next scan). */
+export async function saveLedger(base: string, ledger: UsageLedger): Promise<void> {
+  await writeFileAtomic(base, LEDGER_FILE, Buffer.from(JSON.stringify(ledger)), { durable: false });
+}
