@@ -30,20 +30,30 @@ function alive(pid: number): boolean {
   }
 }
 
+// A lock file is created empty and then filled; one still empty or partial after this long was
+// torn by a crash, while a younger one may simply be being written by its new holder.
+const TORN_GRACE_MS = 5_000;
+
 async function isStale(path: string, staleMs: number): Promise<boolean> {
+  let info: Awaited<ReturnType<typeof stat>>;
+  let text: string;
   try {
-    const [text, info] = await Promise.all([readFile(path, 'utf8'), stat(path)]);
-    const owner = JSON.parse(text) as Partial<LockOwner>;
-    // A holder on this host that no longer runs is certainly gone; elsewhere only age tells.
-    if (owner.host === hostname() && typeof owner.pid === 'number' && !alive(owner.pid)) return true;
-    return Date.now() - info.mtimeMs > staleMs;
+    info = await stat(path);
+    text = await readFile(path, 'utf8');
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return false;
-    // A lock file that is empty or not JSON was torn by a crash while being written.
-    if (err instanceof SyntaxError) return true;
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
     throw err;
   }
+  const age = Date.now() - info.mtimeMs;
+  let owner: Partial<LockOwner>;
+  try {
+    owner = JSON.parse(text) as Partial<LockOwner>;
+  } catch {
+    return age > TORN_GRACE_MS;
+  }
+  // A holder on this host that no longer runs is certainly gone; elsewhere only age tells.
+  if (owner.host === hostname() && typeof owner.pid === 'number' && !alive(owner.pid)) return true;
+  return age > staleMs;
 }
 
 /**

@@ -189,8 +189,14 @@ describe('withLock', () => {
     const old = Date.now() / 1000 - 120;
     utimesSync(lock, old, old);
     expect(await withLock(lock, async () => 1, { timeoutMs: 2000, staleMs: 60_000 })).toBe(1);
+    // A torn lock file (a crash between creating and filling it) is stale once past a grace period.
     writeFileSync(lock, '{"pid":');
+    const torn = Date.now() / 1000 - 10;
+    utimesSync(lock, torn, torn);
     expect(await withLock(lock, async () => 2, { timeoutMs: 2000 })).toBe(2);
+    // A young one may be being written by its holder: it is waited for, not broken.
+    writeFileSync(lock, '');
+    await expect(withLock(lock, async () => 3, { timeoutMs: 200 })).rejects.toThrow(/timed out/);
   });
 
   it('times out on a live lock with a message that says what to do', async () => {
