@@ -1,4 +1,5 @@
 import { benchCollapse } from './pipeline.bench.js';
+import { benchProxy } from './proxy.bench.js';
 import { benchCap } from './store.bench.js';
 import { benchSnip, benchTokens } from './text.bench.js';
 
@@ -9,6 +10,7 @@ const suites: Record<string, () => void | Promise<void>> = {
   tokens: benchTokens,
   cap: benchCap,
   collapse: benchCollapse,
+  proxy: benchProxy,
 };
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((w) => !(w in suites));

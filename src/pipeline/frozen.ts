@@ -13,27 +13,14 @@ export interface FrozenEntry {
 }
 
 /**
- * The hash of content that keys its frozen decision: SHA-256 of its canonical form.
- *
- * @example
- * contentHash('hello') === contentHash('hello'); // true
- */
-export function contentHash(content: Content): string {
-  const h = createHash('sha256');
-  if (typeof content === 'string') h.update('s').update(content);
-  else h.update('b').update(JSON.stringify(content));
-  return h.digest('base64url');
-}
-
-/**
  * Frozen decisions of one session, keyed by (tool call id, hash of the original), kept in the
  * store beside the session's spills (so they survive a restart and expire with the session),
  * with an in-memory cache in front.
  *
  * @example
  * const frozen = new FrozenDecisions(store, 'sess-1');
- * await frozen.set('toolu_01', original, { content: collapsed, stage: 'collapse' });
- * (await frozen.get('toolu_01', original))?.content === collapsed; // true
+ * await frozen.set('toolu_01', contentHash(original), { content: collapsed, stage: 'collapse' });
+ * (await frozen.get('toolu_01', contentHash(original)))?.content === collapsed; // true
  */
 export class FrozenDecisions {
   readonly #store: Store;
@@ -46,12 +33,13 @@ export class FrozenDecisions {
     this.#session = session;
   }
 
-  #name(callId: string, original: Content): string {
-    return `fz_${createHash('sha256').update(callId).update('\0').update(contentHash(original)).digest().subarray(0, 16).toString('base64url')}`;
+  #name(callId: string, originalHash: string): string {
+    return `fz_${createHash('sha256').update(callId).update('\0').update(originalHash).digest().subarray(0, 16).toString('base64url')}`;
   }
 
-  async get(callId: string, original: Content): Promise<FrozenEntry | undefined> {
-    const name = this.#name(callId, original);
+  /** The decision frozen for this call and original (`originalHash` from {@link contentHash}). */
+  async get(callId: string, originalHash: string): Promise<FrozenEntry | undefined> {
+    const name = this.#name(callId, originalHash);
     if (this.#cache.has(name)) return this.#cache.get(name) ?? undefined;
     const body = await this.#store.get({ dir: this.#session, name });
     const entry = body ? (JSON.parse(body.toString('utf8')) as FrozenEntry) : null;
@@ -59,8 +47,8 @@ export class FrozenDecisions {
     return entry ?? undefined;
   }
 
-  async set(callId: string, original: Content, entry: FrozenEntry): Promise<void> {
-    const name = this.#name(callId, original);
+  async set(callId: string, originalHash: string, entry: FrozenEntry): Promise<void> {
+    const name = this.#name(callId, originalHash);
     // Cached first: even if the store cannot take it, this process keeps replaying it.
     this.#cache.set(name, entry);
     await this.#store.put({ dir: this.#session, name }, Buffer.from(JSON.stringify(entry), 'utf8'), {

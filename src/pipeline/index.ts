@@ -9,7 +9,8 @@ export {
   resolvePipeline,
   type StageSpec,
 } from './config.js';
-export { contentHash, FrozenDecisions, type FrozenEntry } from './frozen.js';
+export { FrozenDecisions, type FrozenEntry } from './frozen.js';
+export { contentHash, type Original, originalOf } from './original.js';
 export {
   addStats,
   type PipelineRun,

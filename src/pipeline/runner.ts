@@ -1,8 +1,7 @@
 import { stashKey } from '../store/ids.js';
-import { stashId } from '../store/stash.js';
-import { type Content, contentBytes, textOf } from '../text/blocks.js';
+import { contentBytes, textOf } from '../text/blocks.js';
 import { hasMarker } from '../text/markers.js';
-import { utf8Bytes } from '../text/measure.js';
+import { originalOf } from './original.js';
 import type {
   DeclineReason,
   RevertCause,
@@ -55,11 +54,6 @@ export interface PipelineRun {
 
 export interface RunOptions {
   tools?: Readonly<Record<string, ToolOverride>>;
-}
-
-/** Text of an original as a stash holds it: the text itself, or the JSON of rich blocks. */
-function originalBody(original: Content): Buffer {
-  return utf8Bytes(textOf(original) ?? JSON.stringify(original));
 }
 
 /**
@@ -118,20 +112,15 @@ export async function runPipeline(
   let frozenReplayed = 0;
   let freezeFailures = 0;
 
-  const items: (StageItem & { frozen: boolean; override?: ToolOverride })[] = [];
+  const items: (StageItem & { frozen: boolean; override?: ToolOverride; cameMarked(): boolean })[] = [];
   const outcomes: ResultOutcome[] = [];
   for (const result of input) {
-    const frozen = await ctx.frozen?.get(result.id, result.content);
+    const original = originalOf(result.content);
+    const frozen = await ctx.frozen?.get(result.id, original.hash());
     if (frozen) frozenReplayed++;
     const override = toolOverride(options.tools, result.tool);
-    // Encoded and hashed at most once per run, however many stages ask.
-    let body: Buffer | undefined;
-    let id: string | undefined;
     let stashed: Promise<string> | undefined;
-    const bodyOf = () => {
-      body ??= originalBody(result.content);
-      return body;
-    };
+    let cameMarked: boolean | undefined;
     const item = {
       result,
       content: frozen?.content ?? result.content,
@@ -140,14 +129,16 @@ export async function runPipeline(
       frozen: frozen !== undefined,
       override,
       ...(override?.maxTokens !== undefined ? { maxTokens: override.maxTokens } : {}),
-      originalId: () => {
-        id ??= stashId(bodyOf());
-        return id;
+      originalHash: () => original.hash(),
+      cameMarked: () => {
+        cameMarked ??= hasMarker(textOf(result.content) ?? '');
+        return cameMarked;
       },
+      originalId: () => original.id(),
       stashOriginal: () => {
         stashed ??= (async () => {
-          const key = stashKey(item.originalId());
-          await ctx.store.putIfAbsent(key, bodyOf());
+          const key = stashKey(original.id());
+          await ctx.store.putIfAbsent(key, original.body());
           return key.name;
         })();
         // A failed stash may be retried by a later stage.
@@ -188,7 +179,7 @@ export async function runPipeline(
         !(stage.pure && ctx.coldCache)
       )
         decline('cached_prefix');
-      else if (stage.lossy && hasMarker(textOf(item.original) ?? '')) decline('already_marked');
+      else if (stage.lossy && item.cameMarked()) decline('already_marked');
       else eligible.push(i);
     }
     if (eligible.length === 0) continue;
@@ -260,7 +251,7 @@ export async function runPipeline(
             }
           : {};
       try {
-        await ctx.frozen.set(item.result.id, item.original, entry);
+        await ctx.frozen.set(item.result.id, item.originalHash(), entry);
       } catch {
         freezeFailures++;
       }

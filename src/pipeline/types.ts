@@ -76,6 +76,8 @@ export interface StageItem {
   maxTokens?: number;
   /** The recall id of the original (its content hash), without storing anything. */
   originalId(): string;
+  /** The full hash of the original, for keying (dedup, frozen decisions). */
+  originalHash(): string;
   /**
    * Stashes the original (once per run, however many stages ask) and returns its recall id;
    * throws when the store cannot take it.

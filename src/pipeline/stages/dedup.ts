@@ -1,6 +1,5 @@
 import { contentBytes } from '../../text/blocks.js';
 import { dedupPointer } from '../../text/markers.js';
-import { contentHash } from '../frozen.js';
 import type { Decision, Stage, StageItem } from '../types.js';
 
 export interface DedupOptions {
@@ -27,7 +26,7 @@ export function dedupStage(options: DedupOptions = {}): Stage {
       const order = [...conversation].sort((a, b) => a.result.position - b.result.position);
       const hashes = new Map<StageItem, string>();
       for (const item of order) {
-        const h = contentHash(item.original);
+        const h = item.originalHash();
         hashes.set(item, h);
         if (!first.has(h)) first.set(h, item);
       }
@@ -38,7 +37,7 @@ export function dedupStage(options: DedupOptions = {}): Stage {
             out.push({ action: 'declined', reason: 'below_min_size' });
             continue;
           }
-          const earlier = first.get(hashes.get(item) ?? contentHash(item.original));
+          const earlier = first.get(hashes.get(item) ?? item.originalHash());
           if (!earlier || earlier === item || earlier.result.id === item.result.id) {
             out.push({ action: 'declined', reason: 'no_earlier_duplicate' });
             continue;

@@ -46,6 +46,7 @@ export const NEVER_TRUNCATE: readonly RegExp[] = [
  */
 export function isProtectedLine(line: string): boolean {
   // Only the start of a line decides; a regex over a megabyte line would be slow for nothing.
+  // A URL line is protected up to 8 KB (longer than that it is data, not an address).
   const start = line.length > 512 ? line.slice(0, 512) : line;
   if (NEVER_TRUNCATE.slice(0, -1).some((re) => re.test(start))) return true;
   return line.length <= 8192 && (NEVER_TRUNCATE.at(-1) as RegExp).test(line);
@@ -69,20 +70,32 @@ export function linecapStage(options: LinecapOptions = {}): Stage {
     run: perItem(async (item) => {
       const text = textOf(item.content);
       if (text === null) return { action: 'declined', reason: 'non_text_blocks' };
-      const lines = text.split('\n');
-      const long = lines.map((line, i) => (line.length > maxLineChars ? i : -1)).filter((i) => i >= 0);
-      if (long.length === 0) return { action: 'declined', reason: 'no_long_lines' };
-      const cut = long.filter((i) => !isProtectedLine(lines[i] as string));
-      if (cut.length === 0) return { action: 'declined', reason: 'only_protected_lines' };
-      const id = await item.stashOriginal();
-      for (const i of cut) {
-        const line = lines[i] as string;
-        const headEnd = codePointFloor(line, headChars);
-        const tailStart = codePointCeil(line, line.length - tailChars);
-        const omitted = codePointLength(line.slice(headEnd, tailStart));
-        lines[i] = line.slice(0, headEnd) + linecapMarker(omitted, id) + line.slice(tailStart);
+      // One pass over line ends; only the long lines are ever sliced out.
+      const cuts: [number, number][] = [];
+      let sawLong = false;
+      for (let start = 0; start <= text.length; ) {
+        let end = text.indexOf('\n', start);
+        if (end < 0) end = text.length;
+        if (end - start > maxLineChars) {
+          sawLong = true;
+          if (!isProtectedLine(text.slice(start, Math.min(end, start + 8193)))) cuts.push([start, end]);
+        }
+        start = end + 1;
       }
-      return { action: 'acted', content: withText(item.content, lines.join('\n')), stashId: id };
+      if (!sawLong) return { action: 'declined', reason: 'no_long_lines' };
+      if (cuts.length === 0) return { action: 'declined', reason: 'only_protected_lines' };
+      const id = await item.stashOriginal();
+      let out = '';
+      let at = 0;
+      for (const [start, end] of cuts) {
+        const headEnd = codePointFloor(text, start + headChars);
+        const tailStart = codePointCeil(text, end - tailChars);
+        const omitted = codePointLength(text.slice(headEnd, tailStart));
+        out += text.slice(at, headEnd) + linecapMarker(omitted, id);
+        at = tailStart;
+      }
+      out += text.slice(at);
+      return { action: 'acted', content: withText(item.content, out), stashId: id };
     }),
   };
 }

@@ -1,0 +1,136 @@
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { request } from 'undici';
+import { resolvePipeline } from '../src/pipeline/config.js';
+import { startProxy } from '../src/proxy/server.js';
+import { FileStore } from '../src/store/file-store.js';
+import { MB, multiLineLog, oneLineJson } from './inputs.js';
+import { ms, ratio } from './measure.js';
+
+const SSE_EVENTS = 2000;
+
+/** A minimal upstream: answers JSON, or SSE_EVENTS small events for a streaming request. */
+async function upstream(): Promise<{ url: string; close: () => void }> {
+  const server = createServer(async (req, res) => {
+    let stream = false;
+    for await (const chunk of req) if (!stream && (chunk as Buffer).includes('"stream":true')) stream = true;
+    if (stream) {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      for (let i = 0; i < SSE_EVENTS; i++) {
+        if (
+          !res.write(
+            `event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"tok${i}"}}\n\n`,
+          )
+        )
+          await once(res, 'drain');
+        if (i % 50 === 0) await new Promise((r) => setImmediate(r));
+      }
+      res.end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end('{"id":"msg","type":"message","content":[{"type":"text","text":"ok"}]}');
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() };
+}
+
+async function post(url: string, body: string, session: string): Promise<void> {
+  const res = await request(`${url}/v1/messages`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-spillway-session': session },
+    body,
+  });
+  for await (const _ of res.body);
+}
+
+async function median(runs: number, fn: (i: number) => Promise<unknown>): Promise<number> {
+  await fn(-1);
+  const samples: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t = performance.now();
+    await fn(i);
+    samples.push(performance.now() - t);
+  }
+  samples.sort((a, b) => a - b);
+  return samples[Math.floor(samples.length / 2)] as number;
+}
+
+function body(results: string[], system: string): string {
+  const messages: unknown[] = [{ role: 'user', content: 'go' }];
+  results.forEach((content, i) => {
+    messages.push({
+      role: 'assistant',
+      content: [{ type: 'tool_use', id: `toolu_${i}`, name: 'Bash', input: {} }],
+    });
+    messages.push({ role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu_${i}`, content }] });
+  });
+  return JSON.stringify({ model: 'claude-sonnet-4-5', max_tokens: 100, system, messages });
+}
+
+/** Latency the proxy adds, for a small and a 15 MB request, and per SSE event. */
+export async function benchProxy(): Promise<void> {
+  console.log(
+    '\n## proxy: added latency (median; baseline: the same request sent straight to a local upstream)',
+  );
+  const up = await upstream();
+  const root = mkdtempSync(join(tmpdir(), 'spillway-bench-'));
+  const proxy = await startProxy({
+    pipeline: resolvePipeline(),
+    store: new FileStore({ base: join(root, 'tool-results'), pruneOnFirstSpill: false }),
+    port: 0,
+    upstreams: { anthropic: up.url },
+    log: () => {},
+  });
+  try {
+    const listing = Array.from(
+      { length: 24 },
+      (_, i) => `-rw-r--r-- 1 root root ${1000 + i * 37} Nov 30 01:${10 + i} file-${i}.ts`,
+    );
+    const small = body([listing.join('\n')], 'small');
+    const direct2k = await median(300, (i) => post(up.url, small, `d${i}`));
+    const proxied2k = await median(300, (i) => post(proxy.url, small, `p${i}`));
+    console.log(
+      `\n(a) ${(Buffer.byteLength(small) / 1024).toFixed(1)} KB request: direct ${ms(direct2k)}, through spillway ${ms(proxied2k)}; added ${ms(proxied2k - direct2k)} (${ratio(proxied2k, direct2k)})`,
+    );
+
+    const big = body([oneLineJson(7 * MB).text, multiLineLog(7.5 * MB).text, 'small result'], 'big');
+    const bytes = Buffer.byteLength(big);
+    const direct = await median(7, (i) => post(up.url, big, `D${i}`));
+    // A new session each time: the results are seen for the first time, collapsed and stashed.
+    const first = await median(7, (i) => post(proxy.url, big, `F${i}`));
+    // The same session again: decisions are frozen and replayed.
+    const replay = await median(7, () => post(proxy.url, big, 'R'));
+    const parseStringify = await median(7, async () => JSON.stringify(JSON.parse(big)));
+    console.log(`\n(b) ${(bytes / MB).toFixed(1)} MB request with two large tool results:`);
+    console.log(`  direct                          ${ms(direct).padStart(9)}`);
+    console.log(`  JSON.parse + JSON.stringify     ${ms(parseStringify).padStart(9)}`);
+    console.log(
+      `  spillway, first sight           ${ms(first).padStart(9)}  added ${ms(first - direct)}, ${ratio(first - direct, parseStringify)} of parse+stringify`,
+    );
+    console.log(
+      `  spillway, frozen replay         ${ms(replay).padStart(9)}  added ${ms(replay - direct)}, ${ratio(replay - direct, parseStringify)} of parse+stringify`,
+    );
+
+    const stream = JSON.stringify({
+      model: 'claude-sonnet-4-5',
+      max_tokens: 100,
+      stream: true,
+      messages: [{ role: 'user', content: 'hi' }],
+    });
+    const directSse = await median(15, () => post(up.url, stream, 'sse'));
+    const proxiedSse = await median(15, () => post(proxy.url, stream, 'sse'));
+    console.log(
+      `\n(c) SSE, ${SSE_EVENTS} events: direct ${ms(directSse)}, through spillway ${ms(proxiedSse)}; added ${(((proxiedSse - directSse) / SSE_EVENTS) * 1000).toFixed(1)} µs per event`,
+    );
+  } finally {
+    await proxy.close();
+    up.close();
+    rmSync(root, { recursive: true, force: true });
+  }
+}
