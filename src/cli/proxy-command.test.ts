@@ -1,0 +1,50 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const entry = resolve(import.meta.dirname, '../cli.ts');
+
+describe('spillway proxy (the command)', () => {
+  it('prints where it listens and the two environment lines, serves, and stops on SIGTERM', async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'sw-cli-proxy-')), 'tool-results');
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', entry, 'proxy', '--port', '0', '--dir', dir, '--quiet'],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let out = '';
+    child.stdout.on('data', (c) => {
+      out += c;
+    });
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    const deadline = Date.now() + 20_000;
+    while (!out.includes('OPENAI_BASE_URL') && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 50));
+    const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1] as string;
+    expect(url).toBeDefined();
+    expect(out).toContain(`ANTHROPIC_BASE_URL=${url}\n`);
+    expect(out).toContain(`OPENAI_BASE_URL=${url}/v1\n`);
+    expect(await (await fetch(`${url}/healthz`)).json()).toMatchObject({ ok: true });
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  });
+
+  it('refuses to bind beyond loopback without a token, and rejects a bad config file', () => {
+    const run = (args: string[]) =>
+      spawnSync(process.execPath, ['--import', 'tsx', entry, 'proxy', ...args], {
+        encoding: 'utf8',
+        env: { ...process.env, SPILLWAY_TOKEN: '' },
+      });
+    const open = run(['--host', '0.0.0.0', '--port', '0']);
+    expect(open.status).toBe(1);
+    expect(open.stderr).toMatch(/refusing to listen on 0\.0\.0\.0 without a token/);
+    const dir = mkdtempSync(join(tmpdir(), 'sw-cli-proxy-'));
+    const config = join(dir, 'bad.json');
+    writeFileSync(config, JSON.stringify({ stages: [{ name: 'collapse', maxTokns: 3 }] }));
+    const bad = run(['--config', config, '--port', '0']);
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toMatch(/bad\.json: stages\[0\] \(collapse\): unknown key "maxTokns"/);
+  });
+});
