@@ -2,12 +2,15 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADAPTERS } from '../formats/index.js';
 import { resolvePipeline } from '../pipeline/config.js';
 import { readTranscript } from '../replay/readers/index.js';
 import { FileStore } from '../store/file-store.js';
 import { CORPUS_MISSING, corpusAvailable, corpusFiles } from '../test-support/corpus.js';
 import { type BodyApi, messagesOf, requestBody } from '../test-support/request-bodies.js';
 import { startUpstream, type TestUpstream } from '../test-support/upstream.js';
+import { textOf } from '../text/blocks.js';
+import { markerIds } from '../text/markers.js';
 import { type RunningProxy, startProxy } from './server.js';
 
 let upstream: TestUpstream;
@@ -31,6 +34,20 @@ afterAll(async () => {
   await proxy?.close();
   await upstream?.close();
 });
+
+async function expandAll(id: string): Promise<string> {
+  let text = '';
+  for (let offset = 0; ; ) {
+    const page = await (
+      await fetch(`${proxy.url}/expand?id=${encodeURIComponent(id)}&offset=${offset}`)
+    ).text();
+    const footer = /\n\[bytes (\d+)-(\d+) of (\d+);[^\]]*\]$/.exec(page);
+    if (!footer) throw new Error(`no footer: ${page.slice(-120)}`);
+    text += page.slice(0, footer.index);
+    offset = Number(footer[2]);
+    if (offset >= Number(footer[3])) return text;
+  }
+}
 
 const apiOf = (format: string): BodyApi =>
   format === 'claude-code' ? 'anthropic' : format === 'codex' ? 'openai-responses' : 'openai-chat';
