@@ -82,12 +82,37 @@ describe.skipIf(!corpusAvailable)(
             previous = messages;
           }
           expect(previous.length).toBeGreaterThan(0);
-          void rewrites;
+          // Every marker the proxy wrote over the whole conversation recalls its exact original
+          // through /expand, paged to the end.
+          const { body } = requestBody(api, conversation, conversation.turns.length);
+          const sentResults = ADAPTERS[api].view(body)?.results ?? [];
+          const upResults = ADAPTERS[api].view(upstream.seen.at(-1)?.json)?.results ?? [];
+          expect(upResults.length).toBe(sentResults.length);
+          for (const [i, up] of upResults.entries()) {
+            const original = sentResults[i]?.content ?? '';
+            for (const id of markerIds(textOf(up.content) ?? JSON.stringify(up.content))) {
+              markersChecked++;
+              expect(await expandAll(id), `${conversation.id} ${up.id}`).toBe(
+                textOf(original) ?? JSON.stringify(original),
+              );
+            }
+          }
+          totalRewrites += rewrites;
         }
       });
     }
   },
 );
+
+let markersChecked = 0;
+let totalRewrites = 0;
+afterAll(() => {
+  // The corpus has results over budget: the check above must have had markers to recall.
+  if (corpusAvailable) {
+    expect(totalRewrites).toBeGreaterThan(50);
+    expect(markersChecked).toBeGreaterThan(50);
+  }
+});
 
 if (!corpusAvailable) {
   describe('cache safety', () => {
