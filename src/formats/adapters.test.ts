@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest';
+import { anthropicAdapter, openaiChatAdapter, openaiResponsesAdapter } from './index.js';
+
+const image = { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' } };
+
+describe('request adapters', () => {
+  it('Anthropic: finds tool results with names, error flags and expand outputs; writes back in place; keeps the rest', () => {
+    const body = {
+      model: 'claude-sonnet-4-5',
+      unknown_field: { keep: true },
+      system: 'sys',
+      messages: [
+        { role: 'user', content: 'hi' },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'text', text: 'ok' },
+            { type: 'tool_use', id: 't1', name: 'Bash', input: {} },
+            { type: 'tool_use', id: 't2', name: 'mcp__spillway__spillway_expand', input: {} },
+          ],
+        },
+        {
+          role: 'user',
+          content: [
+            {
+              type: 'tool_result',
+              tool_use_id: 't1',
+              content: 'out',
+              is_error: true,
+              cache_control: { type: 'ephemeral' },
+            },
+            { type: 'tool_result', tool_use_id: 't2', content: [{ type: 'text', text: 'expanded' }, image] },
+          ],
+        },
+      ],
+    };
+    const view = anthropicAdapter.view(body);
+    expect(view?.results).toEqual([
+      { id: 't1', tool: 'Bash', content: 'out', position: 2, isError: true },
+      {
+        id: 't2',
+        tool: 'mcp__spillway__spillway_expand',
+        content: [{ type: 'text', text: 'expanded' }, image],
+        position: 2,
+        isExpandOutput: true,
+      },
+    ]);
+    expect(view?.messageCount).toBe(3);
+    view?.apply(new Map([[0, 'short']]));
+    expect(body.messages[2]?.content[0]).toEqual({
+      type: 'tool_result',
+      tool_use_id: 't1',
+      content: 'short',
+      is_error: true,
+      cache_control: { type: 'ephemeral' },
+    });
+    expect(body.unknown_field).toEqual({ keep: true });
+    expect(anthropicAdapter.view({ no: 'messages' })).toBeNull();
+  });
+
+  it('OpenAI Chat: tool messages named from tool_calls', () => {
+    const body = {
+      model: 'gpt-4o',
+      messages: [
+        { role: 'system', content: 's' },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 'c1', type: 'function', function: { name: 'read_file', arguments: '{}' } }],
+        },
+        { role: 'tool', tool_call_id: 'c1', content: 'file text', name: 'extra' },
+      ],
+    };
+    const view = openaiChatAdapter.view(body);
+    expect(view?.results).toEqual([{ id: 'c1', tool: 'read_file', content: 'file text', position: 2 }]);
+    view?.apply(new Map([[0, [{ type: 'text', text: 'short' }]]]));
+    expect(body.messages[2]).toEqual({
+      role: 'tool',
+      tool_call_id: 'c1',
+      content: [{ type: 'text', text: 'short' }],
+      name: 'extra',
+    });
+  });
+
+  it('OpenAI Responses: function and custom tool outputs; input_text parts map to text blocks and back; rich parts untouched', () => {
+    const file = { type: 'input_image', image_url: 'data:image/png;base64,AAAA' };
+    const body = {
+      model: 'gpt-5',
+      previous_response_id: 'resp_1',
+      input: [
+        { type: 'function_call', call_id: 'f1', name: 'shell', arguments: '{}' },
+        { type: 'function_call_output', call_id: 'f1', output: 'done' },
+        { type: 'custom_tool_call', call_id: 'k1', name: 'apply_patch', input: '' },
+        {
+          type: 'custom_tool_call_output',
+          call_id: 'k1',
+          output: [{ type: 'input_text', text: 'patched' }, file],
+        },
+      ],
+    };
+    const view = openaiResponsesAdapter.view(body);
+    expect(view?.continuesServerState).toBe(true);
+    expect(view?.results).toEqual([
+      { id: 'f1', tool: 'shell', content: 'done', position: 1 },
+      { id: 'k1', tool: 'apply_patch', content: [{ type: 'text', text: 'patched' }, file], position: 3 },
+    ]);
+    view?.apply(new Map([[1, [{ type: 'text', text: 'p' }, file]]]));
+    expect(body.input[3]).toEqual({
+      type: 'custom_tool_call_output',
+      call_id: 'k1',
+      output: [{ type: 'input_text', text: 'p' }, file],
+    });
+  });
+});
