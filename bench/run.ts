@@ -1,5 +1,6 @@
 import { benchCollapse } from './pipeline.bench.js';
 import { benchProxy } from './proxy.bench.js';
+import { benchReplay } from './replay.bench.js';
 import { benchCap } from './store.bench.js';
 import { benchSnip, benchTokens } from './text.bench.js';
 
@@ -11,6 +12,7 @@ const suites: Record<string, () => void | Promise<void>> = {
   cap: benchCap,
   collapse: benchCollapse,
   proxy: benchProxy,
+  replay: benchReplay,
 };
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((w) => !(w in suites));

@@ -7,6 +7,7 @@ import { MCP_HELP, mcpCommand } from './commands/mcp.js';
 import { MODELS_HELP, modelsCommand } from './commands/models.js';
 import { PROXY_HELP, proxyCommand } from './commands/proxy.js';
 import { PRUNE_HELP, pruneCommand } from './commands/prune.js';
+import { REPLAY_HELP, replayCommand } from './commands/replay.js';
 import { SNIP_HELP, snipCommand } from './commands/snip.js';
 import { TOKENS_HELP, tokensCommand } from './commands/tokens.js';
 import { type CliIo, write } from './io.js';
@@ -30,6 +31,11 @@ const COMMANDS: Record<string, Command> = {
   },
   expand: { run: expandCommand, help: EXPAND_HELP, summary: 'print a saved output by its recall id' },
   prune: { run: pruneCommand, help: PRUNE_HELP, summary: 'apply retention to the file store' },
+  replay: {
+    run: replayCommand,
+    help: REPLAY_HELP,
+    summary: 'measure spillway on transcripts, with an HTML report',
+  },
   tokens: { run: tokensCommand, help: TOKENS_HELP, summary: 'count tokens (o200k, cl100k, heuristic)' },
   models: { run: modelsCommand, help: MODELS_HELP, summary: "print a model's context window" },
   demo: { run: demoCommand, help: DEMO_HELP, summary: 'snip a real, large output and show the token counts' },

@@ -46,8 +46,8 @@ export interface ConversationReplay {
   prefixChanges: { turn: number; id: string }[];
   /** Prefix rewrites made on purpose by mask, in batches. */
   maskedInPrefix: number;
-  /** Tool-result tokens of each request, before and after. */
-  perTurn: { before: number; after: number }[];
+  /** Tool-result tokens of each request, before and after, and whether its cached prefix was rewritten. */
+  perTurn: { before: number; after: number; prefixRewritten: boolean }[];
   stats: Partial<Record<StageName, StageStats>>;
   results: ResultRecord[];
 }
@@ -136,6 +136,7 @@ export async function replayConversation(
     addStats(replay.stats, run.stats);
     let before = 0;
     let after = 0;
+    let prefixRewritten = false;
     for (let i = 0; i < run.results.length; i++) {
       const original = input[i] as ToolResult;
       const final = (run.results[i] as ToolResult).content;
@@ -145,6 +146,7 @@ export async function replayConversation(
       after += count(finalText);
       if (original.position < turn) {
         if (textForm(previous[i] as Content) !== finalText) {
+          prefixRewritten = true;
           if (outcome?.actedBy.includes('mask')) replay.maskedInPrefix++;
           else replay.prefixChanges.push({ turn, id: original.id });
         }
@@ -184,7 +186,7 @@ export async function replayConversation(
       }
       previous[i] = final;
     }
-    replay.perTurn.push({ before, after });
+    replay.perTurn.push({ before, after, prefixRewritten });
     options.onTurn?.(turn + 1, conversation.turns.length);
   }
   return replay;

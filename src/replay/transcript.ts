@@ -22,6 +22,9 @@ export const TRANSCRIPT_FORMATS = [
   'swe-agent',
   'mini-swe-agent',
   'openhands',
+  'anthropic',
+  'openai-chat',
+  'openai-responses',
 ] as const;
 export type TranscriptFormat = (typeof TRANSCRIPT_FORMATS)[number];
 

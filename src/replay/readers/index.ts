@@ -1,5 +1,6 @@
 import { SpillwayError } from '../../errors.js';
 import type { Conversation, TranscriptFormat, TranscriptReader } from '../transcript.js';
+import { anthropicBodyReader, openaiChatBodyReader, openaiResponsesBodyReader } from './api-body.js';
 import { claudeCodeReader } from './claude-code.js';
 import { codexReader } from './codex.js';
 import { miniSweAgentReader } from './mini-swe-agent.js';
@@ -12,6 +13,9 @@ export const READERS: readonly TranscriptReader[] = [
   claudeCodeReader,
   openHandsReader,
   sweAgentReader,
+  anthropicBodyReader,
+  openaiChatBodyReader,
+  openaiResponsesBodyReader,
   miniSweAgentReader,
 ];
 
@@ -47,4 +51,13 @@ export function readTranscript(
   return { format: reader.format, conversations: reader.read(text, name) };
 }
 
-export { claudeCodeReader, codexReader, miniSweAgentReader, openHandsReader, sweAgentReader };
+export {
+  anthropicBodyReader,
+  claudeCodeReader,
+  codexReader,
+  miniSweAgentReader,
+  openaiChatBodyReader,
+  openaiResponsesBodyReader,
+  openHandsReader,
+  sweAgentReader,
+};

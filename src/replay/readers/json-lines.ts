@@ -42,7 +42,8 @@ export function firstJsonLines(text: string, count = 20): Record<string, unknown
       if (typeof value !== 'object' || value === null || Array.isArray(value)) return [];
       out.push(value as Record<string, unknown>);
     } catch {
-      return [];
+      // A torn last line (a writer killed mid-line) does not make the rest unreadable.
+      return end === text.length && out.length > 0 ? out : [];
     }
   }
   return out;

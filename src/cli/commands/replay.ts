@@ -1,0 +1,128 @@
+import { readFile, rename, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { SpillwayError } from '../../errors.js';
+import { renderHtmlReport } from '../../replay/html-report.js';
+import { readTranscript } from '../../replay/readers/index.js';
+import { replayConversation } from '../../replay/replay-conversation.js';
+import { ReportBuilder } from '../../replay/report.js';
+import { renderSummary } from '../../replay/summary.js';
+import { TRANSCRIPT_FORMATS } from '../../replay/transcript.js';
+import { lookupModelLimit } from '../../text/model-limit.js';
+import { DEFAULT_MODEL_WINDOW } from '../../text/model-windows.js';
+import { intOption, parseCommandArgs } from '../args.js';
+import { type CliIo, write } from '../io.js';
+import { PIPELINE_HELP, PIPELINE_OPTIONS, pipelineFromOptions } from '../pipeline-options.js';
+
+export const REPLAY_HELP = `usage: spillway replay FILE... [--preset P] [--config FILE] [--window N | --model NAME]
+                      [--format F] [--json] [--report out.html]
+
+Replays agent transcripts turn by turn, as the proxy would see them (frozen decisions, the
+cached-prefix boundary), and reports what spillway would do: tool-result tokens before and
+after, per stage and per tool, the largest results, requests over the model's window, an
+input-cost estimate under prompt caching, and three checks that must be 0 (budget violations,
+markers that do not recall their original, rewrites of the cached prefix). Nothing is sent
+anywhere and nothing is written but the report.
+
+Formats (detected from the content): ${TRANSCRIPT_FORMATS.join(', ')}.
+
+${PIPELINE_HELP}
+  --window N     the model's context window in tokens (default: the transcript's model, else ${DEFAULT_MODEL_WINDOW})
+  --model NAME   take the window from the model table
+  --format F     read every FILE as this format instead of detecting it
+  --json         print the report as JSON (totals, files, stages, tools, ...)
+  --report FILE  also write a self-contained HTML report with charts
+  -h, --help     show this help
+`;
+
+export async function replayCommand(argv: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseCommandArgs('replay', argv, {
+    window: { type: 'string' },
+    model: { type: 'string' },
+    format: { type: 'string' },
+    json: { type: 'boolean' },
+    report: { type: 'string' },
+    ...PIPELINE_OPTIONS,
+  });
+  if (values.help) {
+    await write(io.stdout, REPLAY_HELP);
+    return 0;
+  }
+  if (positionals.length === 0)
+    throw new SpillwayError('SPILLWAY_USAGE', 'replay needs at least one transcript FILE');
+  if (values.window !== undefined && values.model !== undefined)
+    throw new SpillwayError('SPILLWAY_USAGE', 'give --window N or --model NAME, not both');
+  let window = intOption('--window', values.window, 1);
+  if (values.model !== undefined) {
+    const found = lookupModelLimit(values.model);
+    if (!found.found)
+      await write(
+        io.stderr,
+        `spillway: model "${values.model}" is not in the table; using ${found.limit} tokens (give --window N to set it)\n`,
+      );
+    window = found.limit;
+  }
+  const pipeline = await pipelineFromOptions(values);
+  // Read and parse everything first: a bad file stops the run before any work or output.
+  const inputs = [];
+  for (const file of positionals) {
+    let text: string;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch (err) {
+      throw new SpillwayError(
+        'SPILLWAY_BAD_INPUT',
+        `cannot read "${file}": ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+      );
+    }
+    inputs.push({ file, ...readTranscript(text, file, values.format) });
+  }
+  const progress = io.stderr as NodeJS.WritableStream & { isTTY?: boolean };
+  const builder = new ReportBuilder(pipeline.preset, pipeline.tokenizer.name);
+  for (const [n, input] of inputs.entries()) {
+    const replays = [];
+    const modelOf = input.conversations.find((c) => c.model)?.model;
+    const known = modelOf ? lookupModelLimit(modelOf) : undefined;
+    const fileWindow = window ?? (known?.found ? known.limit : DEFAULT_MODEL_WINDOW);
+    for (const conversation of input.conversations) {
+      replays.push(
+        await replayConversation(conversation, {
+          pipeline,
+          ...(window ? { modelWindow: window } : {}),
+          onTurn: progress.isTTY
+            ? (turn, turns) =>
+                progress.write(
+                  `\rreplaying ${n + 1}/${inputs.length} ${basename(input.file)}: turn ${turn}/${turns}   `,
+                )
+            : undefined,
+        }),
+      );
+    }
+    builder.addFile(input.file, input.format, fileWindow, replays);
+  }
+  if (progress.isTTY) progress.write('\r\x1b[K');
+  const report = builder.build();
+  if (values.report) {
+    // Written beside its final name and renamed, so a reader never sees half a report.
+    const temp = join(dirname(values.report), `.${basename(values.report)}.${process.pid}.tmp`);
+    try {
+      await writeFile(temp, renderHtmlReport(report));
+      await rename(temp, values.report);
+    } catch (err) {
+      throw new SpillwayError(
+        'SPILLWAY_IO',
+        `cannot write the report "${values.report}": ${(err as Error).message}`,
+      );
+    }
+  }
+  if (values.json) {
+    const { totals, files, stages, tools, priceModel, preset, tokenizer } = report;
+    await write(
+      io.stdout,
+      `${JSON.stringify({ preset, tokenizer, priceModel, totals: { files: files.length, ...totals }, files, stages, tools }, null, 2)}\n`,
+    );
+  } else {
+    await write(io.stdout, renderSummary(report));
+    if (values.report) await write(io.stdout, `report written to ${values.report}\n`);
+  }
+  return report.totals.violations + report.totals.recallFailures + report.totals.prefixChanges === 0 ? 0 : 1;
+}

@@ -1,0 +1,119 @@
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { CHROMIUM, CHROMIUM_ARGS, CHROMIUM_MISSING } from '../test-support/chromium.js';
+import { cli } from '../test-support/cli.js';
+import { CORPUS_MISSING, corpusAvailable, corpusFiles } from '../test-support/corpus.js';
+
+type Box = { w: number; h: number };
+
+describe.skipIf(!corpusAvailable)('spillway replay', () => {
+  const files = corpusFiles();
+
+  it('replays all of the corpus with balanced: 0 violations, 0 recall failures, 0 prefix changes, and savings', async () => {
+    const r = await cli(['replay', '--preset', 'balanced', '--json', ...files]);
+    expect(r.code, r.stderr).toBe(0);
+    const report = JSON.parse(r.stdout);
+    expect(report.totals).toMatchObject({
+      files: files.length,
+      violations: 0,
+      recallFailures: 0,
+      prefixChanges: 0,
+    });
+    for (const key of [
+      'toolResults',
+      'tokensBefore',
+      'tokensAfter',
+      'overWindowBefore',
+      'overWindowAfter',
+      'costBefore',
+      'costAfter',
+    ]) {
+      expect(typeof report.totals[key], key).toBe('number');
+    }
+    expect(report.totals.toolResults).toBeGreaterThan(1500);
+    expect(report.totals.tokensAfter).toBeLessThan(report.totals.tokensBefore * 0.6);
+    expect(report.totals.costAfter).toBeLessThan(report.totals.costBefore);
+    expect(report.files).toHaveLength(files.length);
+    expect(report.files[0]).toMatchObject({ file: files[0], violations: 0 });
+    expect(report.stages.collapse.acted).toBeGreaterThan(100);
+    expect(Object.keys(report.tools)).toContain('Bash');
+    expect(report.priceModel).toMatchObject({ cacheRead: 0.1, cacheWrite: 1.25 });
+  });
+
+  it('prints a compact table by default, and honours --window', async () => {
+    const r = await cli(['replay', '--window', '20000', files[0] as string, files[1] as string]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(
+      /^spillway replay, preset balanced, o200k tokens\nfile +results +tokens before +after +saved +over window +checks\*/,
+    );
+    expect(r.stdout).toMatch(/^total \(2 files\) /m);
+    expect(r.stdout).toMatch(/all must be 0 \(they are\)/);
+    expect(r.stdout).toMatch(/estimated input cost \(tool results, cache reads 0\.1x, writes 1\.25x\)/);
+  });
+
+  it('fails clearly on a file that is not a transcript, writing nothing', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sw-replay-'));
+    const bad = join(dir, 'notes.txt');
+    writeFileSync(bad, 'just some notes');
+    const r = await cli(['replay', '--report', join(dir, 'r.html'), files[0] as string, bad]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/notes\.txt: not a transcript spillway can read; expected one of/);
+    expect(readdirSync(dir)).toEqual(['notes.txt']);
+    expect((await cli(['replay'])).code).toBe(2);
+  });
+
+  it.skipIf(!CHROMIUM)(
+    'writes a self-contained HTML report that renders its charts in headless Chromium',
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'sw-replay-'));
+      const out = join(dir, 'report.html');
+      const r = await cli(['replay', '--report', out, ...files]);
+      expect(r.code).toBe(0);
+      const html = readFileSync(out, 'utf8');
+      // Nothing that loads: no scripts, stylesheets, images or frames (URLs inside escaped excerpts are text).
+      expect(html).not.toMatch(/<script|<link|<img|<iframe|\ssrc=|url\(/i);
+      const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+      try {
+        const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+        const requests: string[] = [];
+        page.on('request', (req) => requests.push(req.url()));
+        await page.goto(`file://${out}`);
+        // Run in the page (a string, so the test needs no DOM typings): sizes of what was drawn.
+        const drawn = (await page.evaluate(`(() => {
+        const size = (sel) => [...document.querySelectorAll(sel)].map((el) => { const b = el.getBBox(); return { w: b.width, h: b.height }; });
+        return {
+          turnsLines: size('#chart-turns polyline'),
+          stageBars: size('#chart-stages rect.bar'),
+          sizeBars: size('#chart-sizes rect.bar'),
+          chartBoxes: [...document.querySelectorAll('svg.chart')].map((s) => s.getBoundingClientRect().height),
+          rewrites: document.querySelectorAll('table.rewrites tbody tr').length,
+        };
+      })()`)) as {
+          turnsLines: Box[];
+          stageBars: Box[];
+          sizeBars: Box[];
+          chartBoxes: number[];
+          rewrites: number;
+        };
+        expect(drawn.turnsLines).toHaveLength(2);
+        for (const line of drawn.turnsLines) expect(line.w).toBeGreaterThan(300);
+        expect(drawn.stageBars.length).toBe(5);
+        expect(Math.max(...drawn.stageBars.map((b) => b.w))).toBeGreaterThan(300);
+        expect(drawn.sizeBars.length).toBeGreaterThan(5);
+        expect(drawn.chartBoxes.every((h) => h > 50)).toBe(true);
+        expect(drawn.rewrites).toBe(10);
+        const shot = await page.screenshot({ fullPage: true });
+        expect(shot.length).toBeGreaterThan(20_000);
+        // Self-contained: the page asked for nothing but itself.
+        expect(requests).toEqual([`file://${out}`]);
+      } finally {
+        await browser.close();
+      }
+    },
+  );
+  if (!CHROMIUM) it.skip(CHROMIUM_MISSING, () => {});
+});
+if (!corpusAvailable) describe('spillway replay', () => it.skip(CORPUS_MISSING, () => {}));

@@ -1,0 +1,187 @@
+import { addStats, type StageStats } from '../pipeline/runner.js';
+import type { StageName } from '../pipeline/types.js';
+import type { ConversationReplay, ResultRecord } from './replay-conversation.js';
+import type { TranscriptFormat } from './transcript.js';
+
+/** The prompt-caching price model the cost estimate uses, stated in every report. */
+export const PRICE_MODEL = {
+  cacheRead: 0.1,
+  cacheWrite: 1.25,
+  description:
+    'input tokens priced in units of the base input price: the previous request of a conversation is read from the cache at 0.1x, new (or rewritten) tokens are written at 1.25x; tool-result tokens only',
+} as const;
+
+export interface Totals {
+  conversations: number;
+  turns: number;
+  toolResults: number;
+  tokensBefore: number;
+  tokensAfter: number;
+  violations: number;
+  recallFailures: number;
+  prefixChanges: number;
+  maskedInPrefix: number;
+  /** Requests whose tool results alone exceed the model's window, without and with spillway. */
+  overWindowBefore: number;
+  overWindowAfter: number;
+  /** Estimated input cost, in base-price token units, under {@link PRICE_MODEL}. */
+  costBefore: number;
+  costAfter: number;
+}
+
+export interface FileReport extends Totals {
+  file: string;
+  format: TranscriptFormat;
+  window: number;
+}
+
+export interface ReplayReport {
+  preset: string;
+  tokenizer: string;
+  priceModel: typeof PRICE_MODEL;
+  totals: Totals;
+  files: FileReport[];
+  stages: Partial<Record<StageName, StageStats>>;
+  tools: Record<string, { results: number; tokensBefore: number; tokensAfter: number }>;
+  largestBefore: ResultRecord[];
+  largestAfter: ResultRecord[];
+  biggestRewrites: ResultRecord[];
+  /** The longest conversation's requests, for the tokens-per-turn chart. */
+  longest: { file: string; id: string; perTurn: { before: number; after: number }[] } | null;
+  /** Tool results by size (tokens before), in power-of-two buckets. */
+  sizeBuckets: { upTo: number; results: number }[];
+}
+
+export function emptyTotals(): Totals {
+  return {
+    conversations: 0,
+    turns: 0,
+    toolResults: 0,
+    tokensBefore: 0,
+    tokensAfter: 0,
+    violations: 0,
+    recallFailures: 0,
+    prefixChanges: 0,
+    maskedInPrefix: 0,
+    overWindowBefore: 0,
+    overWindowAfter: 0,
+    costBefore: 0,
+    costAfter: 0,
+  };
+}
+
+/**
+ * Input cost of a conversation's requests under the caching price model: each request reads
+ * the previous one from the cache and writes what is new; a request whose cached prefix was
+ * rewritten (mask) is written whole.
+ *
+ * @example
+ * requestCost([{ before: 100, after: 100, prefixRewritten: false }, { before: 150, after: 120, prefixRewritten: false }], 'before');
+ * // 100 * 1.25 + 100 * 0.1 + 50 * 1.25 = 197.5
+ */
+export function requestCost(perTurn: ConversationReplay['perTurn'], side: 'before' | 'after'): number {
+  let cost = 0;
+  let cached = 0;
+  for (const turn of perTurn) {
+    const tokens = turn[side];
+    const reusable = side === 'after' && turn.prefixRewritten ? 0 : Math.min(cached, tokens);
+    cost += reusable * PRICE_MODEL.cacheRead + (tokens - reusable) * PRICE_MODEL.cacheWrite;
+    cached = tokens;
+  }
+  return cost;
+}
+
+function addTotals(into: Totals, from: Totals): void {
+  for (const key of Object.keys(into) as (keyof Totals)[]) into[key] += from[key];
+}
+
+const excerptBytes = 400;
+function excerpt(text: string): string {
+  return text.length <= excerptBytes * 2
+    ? text
+    : `${text.slice(0, excerptBytes)}\n…\n${text.slice(-excerptBytes)}`;
+}
+
+/** Builds a report from the replays of every conversation of every file. */
+export class ReportBuilder {
+  readonly #files: FileReport[] = [];
+  readonly #stages: Partial<Record<StageName, StageStats>> = {};
+  readonly #tools: ReplayReport['tools'] = {};
+  readonly #results: (ResultRecord & { file: string })[] = [];
+  #longest: ReplayReport['longest'] = null;
+  readonly #sizes = new Map<number, number>();
+
+  constructor(
+    private readonly preset: string,
+    private readonly tokenizer: string,
+  ) {}
+
+  addFile(file: string, format: TranscriptFormat, window: number, replays: ConversationReplay[]): FileReport {
+    const report: FileReport = { file, format, window, ...emptyTotals() };
+    for (const r of replays) {
+      report.conversations++;
+      report.turns += r.turns;
+      report.toolResults += r.toolResults;
+      report.tokensBefore += r.tokensBefore;
+      report.tokensAfter += r.tokensAfter;
+      report.violations += r.violations.length;
+      report.recallFailures += r.recallFailures.length;
+      report.prefixChanges += r.prefixChanges.length;
+      report.maskedInPrefix += r.maskedInPrefix;
+      report.overWindowBefore += r.perTurn.filter((t) => t.before > window).length;
+      report.overWindowAfter += r.perTurn.filter((t) => t.after > window).length;
+      report.costBefore += requestCost(r.perTurn, 'before');
+      report.costAfter += requestCost(r.perTurn, 'after');
+      addStats(this.#stages, r.stats);
+      for (const result of r.results) {
+        const tool = (this.#tools[result.tool || '(unknown)'] ??= {
+          results: 0,
+          tokensBefore: 0,
+          tokensAfter: 0,
+        });
+        tool.results++;
+        tool.tokensBefore += result.tokensBefore;
+        tool.tokensAfter += result.tokensAfter;
+        const bucket = 2 ** Math.max(4, Math.ceil(Math.log2(Math.max(1, result.tokensBefore))));
+        this.#sizes.set(bucket, (this.#sizes.get(bucket) ?? 0) + 1);
+        this.#results.push({ ...result, before: excerpt(result.before), after: excerpt(result.after), file });
+      }
+      if (!this.#longest || r.perTurn.length > this.#longest.perTurn.length)
+        this.#longest = {
+          file,
+          id: r.id,
+          perTurn: r.perTurn.map(({ before, after }) => ({ before, after })),
+        };
+    }
+    this.#files.push(report);
+    // Only the largest results are kept for the report's tables.
+    this.#results.sort((a, b) => b.tokensBefore - a.tokensBefore);
+    this.#results.splice(200);
+    return report;
+  }
+
+  build(): ReplayReport {
+    const totals = emptyTotals();
+    for (const f of this.#files) addTotals(totals, f);
+    const results = this.#results;
+    return {
+      preset: this.preset,
+      tokenizer: this.tokenizer,
+      priceModel: PRICE_MODEL,
+      totals,
+      files: this.#files,
+      stages: this.#stages,
+      tools: this.#tools,
+      largestBefore: results.slice(0, 10),
+      largestAfter: [...results].sort((a, b) => b.tokensAfter - a.tokensAfter).slice(0, 10),
+      biggestRewrites: [...results]
+        .filter((r) => r.actedBy.length > 0)
+        .sort((a, b) => b.tokensBefore - b.tokensAfter - (a.tokensBefore - a.tokensAfter))
+        .slice(0, 10),
+      longest: this.#longest,
+      sizeBuckets: [...this.#sizes.entries()]
+        .sort((a, b) => a[0] - b[0])
+        .map(([upTo, n]) => ({ upTo, results: n })),
+    };
+  }
+}

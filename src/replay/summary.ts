@@ -1,0 +1,74 @@
+import { formatTokenCount } from '../text/format-token-count.js';
+import type { ReplayReport, Totals } from './report.js';
+
+const pct = (before: number, after: number) =>
+  before === 0 ? '0.0%' : `${(((before - after) / before) * 100).toFixed(1)}%`;
+
+function row(cells: string[], widths: number[]): string {
+  return cells
+    .map((c, i) => (i === 0 ? c.padEnd(widths[i] as number) : c.padStart(widths[i] as number)))
+    .join('  ');
+}
+
+function checks(t: Totals): string {
+  return `${t.violations}/${t.recallFailures}/${t.prefixChanges}`;
+}
+
+/**
+ * The compact table `spillway replay` prints: a line a file, a total, the stages, and the checks
+ * that must be zero.
+ *
+ * @example
+ * process.stdout.write(renderSummary(report));
+ */
+export function renderSummary(report: ReplayReport): string {
+  const header = ['file', 'results', 'tokens before', 'after', 'saved', 'over window', 'checks*'];
+  const shortName = (f: string) => (f.length > 60 ? `…${f.slice(-59)}` : f);
+  const rows = report.files.map((f) => [
+    shortName(f.file),
+    String(f.toolResults),
+    formatTokenCount(f.tokensBefore),
+    formatTokenCount(f.tokensAfter),
+    pct(f.tokensBefore, f.tokensAfter),
+    `${f.overWindowBefore} -> ${f.overWindowAfter}`,
+    checks(f),
+  ]);
+  const t = report.totals;
+  rows.push([
+    `total (${report.files.length} files)`,
+    String(t.toolResults),
+    formatTokenCount(t.tokensBefore),
+    formatTokenCount(t.tokensAfter),
+    pct(t.tokensBefore, t.tokensAfter),
+    `${t.overWindowBefore} -> ${t.overWindowAfter}`,
+    checks(t),
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
+  const lines = [
+    row(header, widths),
+    ...rows.map((r, i) =>
+      i === rows.length - 1
+        ? `${'-'.repeat(widths.reduce((a, b) => a + b + 2, -2))}\n${row(r, widths)}`
+        : row(r, widths),
+    ),
+  ];
+  const stages = Object.entries(report.stages).map(([name, s]) => {
+    const declined = Object.entries(s?.declined ?? {})
+      .sort((a, b) => (b[1] ?? 0) - (a[1] ?? 0))
+      .slice(0, 3)
+      .map(([r, n]) => `${r} ${n}`)
+      .join(', ');
+    return `  ${name.padEnd(10)} acted ${String(s?.acted ?? 0).padStart(5)}  saved ${formatTokenCount((s?.tokensBefore ?? 0) - (s?.tokensAfter ?? 0)).padStart(6)}  declined: ${declined || '-'}`;
+  });
+  return [
+    `spillway replay, preset ${report.preset}, ${report.tokenizer} tokens`,
+    ...lines,
+    '',
+    'stages:',
+    ...stages,
+    '',
+    `estimated input cost (tool results, cache reads 0.1x, writes 1.25x): ${formatTokenCount(t.costBefore)} -> ${formatTokenCount(t.costAfter)} token-units (${pct(t.costBefore, t.costAfter)} less)`,
+    `* checks: budget violations / recall failures / prefix changes; all must be 0${t.violations + t.recallFailures + t.prefixChanges === 0 ? ' (they are)' : ' (THEY ARE NOT)'}`,
+    '',
+  ].join('\n');
+}
