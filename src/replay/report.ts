@@ -134,11 +134,9 @@ export class ReportBuilder {
       report.costAfter += requestCost(r.perTurn, 'after');
       addStats(this.#stages, r.stats);
       for (const result of r.results) {
-        const tool = (this.#tools[result.tool || '(unknown)'] ??= {
-          results: 0,
-          tokensBefore: 0,
-          tokensAfter: 0,
-        });
+        const name = result.tool || '(unknown)';
+        this.#tools[name] ??= { results: 0, tokensBefore: 0, tokensAfter: 0 };
+        const tool = this.#tools[name];
         tool.results++;
         tool.tokensBefore += result.tokensBefore;
         tool.tokensAfter += result.tokensAfter;
