@@ -41,6 +41,11 @@ describe.skipIf(!corpusAvailable)('spillway replay', () => {
     expect(report.stages.collapse.acted).toBeGreaterThan(100);
     expect(Object.keys(report.tools)).toContain('Bash');
     expect(report.priceModel).toMatchObject({ cacheRead: 0.1, cacheWrite: 1.25 });
+    expect(report.largest.before).toHaveLength(10);
+    expect(report.largest.before[0].tokensBefore).toBeGreaterThanOrEqual(
+      report.largest.before[9].tokensBefore,
+    );
+    expect(report.largest.before[0].tokensAfter).toBeLessThanOrEqual(2000);
   });
 
   it('prints a compact table by default, and honours --window', async () => {
@@ -51,6 +56,7 @@ describe.skipIf(!corpusAvailable)('spillway replay', () => {
     );
     expect(r.stdout).toMatch(/^total \(2 files\) /m);
     expect(r.stdout).toMatch(/all must be 0 \(they are\)/);
+    expect(r.stdout).toMatch(/largest tool results \(tokens before -> after\):\n +[\d.]+K? -> /);
     expect(r.stdout).toMatch(/estimated input cost \(tool results, cache reads 0\.1x, writes 1\.25x\)/);
   });
 

@@ -60,12 +60,21 @@ export function renderSummary(report: ReplayReport): string {
       .join(', ');
     return `  ${name.padEnd(10)} acted ${String(s?.acted ?? 0).padStart(5)}  saved ${formatTokenCount((s?.tokensBefore ?? 0) - (s?.tokensAfter ?? 0)).padStart(6)}  declined: ${declined || '-'}`;
   });
+  const largest = report.largestBefore
+    .slice(0, 5)
+    .map(
+      (r) =>
+        `  ${formatTokenCount(r.tokensBefore).padStart(6)} -> ${formatTokenCount(r.tokensAfter).padEnd(6)} ${r.tool || '(unknown)'} ${r.id} (${r.actedBy.join(', ') || 'unchanged'})`,
+    );
   return [
     `spillway replay, preset ${report.preset}, ${report.tokenizer} tokens`,
     ...lines,
     '',
     'stages:',
     ...stages,
+    '',
+    'largest tool results (tokens before -> after):',
+    ...largest,
     '',
     `estimated input cost (tool results, cache reads 0.1x, writes 1.25x): ${formatTokenCount(t.costBefore)} -> ${formatTokenCount(t.costAfter)} token-units (${pct(t.costBefore, t.costAfter)} less)`,
     `* checks: budget violations / recall failures / prefix changes; all must be 0${t.violations + t.recallFailures + t.prefixChanges === 0 ? ' (they are)' : ' (THEY ARE NOT)'}`,

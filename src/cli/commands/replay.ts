@@ -116,10 +116,26 @@ export async function replayCommand(argv: string[], io: CliIo): Promise<number> 
   }
   if (values.json) {
     const { totals, files, stages, tools, priceModel, preset, tokenizer } = report;
-    await write(
-      io.stdout,
-      `${JSON.stringify({ preset, tokenizer, priceModel, totals: { files: files.length, ...totals }, files, stages, tools }, null, 2)}\n`,
-    );
+    const brief = (r: (typeof report.largestBefore)[number]) => ({
+      id: r.id,
+      tool: r.tool,
+      turn: r.turn,
+      tokensBefore: r.tokensBefore,
+      tokensAfter: r.tokensAfter,
+      actedBy: r.actedBy,
+    });
+    const largest = { before: report.largestBefore.map(brief), after: report.largestAfter.map(brief) };
+    const json = {
+      preset,
+      tokenizer,
+      priceModel,
+      totals: { files: files.length, ...totals },
+      files,
+      stages,
+      tools,
+      largest,
+    };
+    await write(io.stdout, `${JSON.stringify(json, null, 2)}\n`);
   } else {
     await write(io.stdout, renderSummary(report));
     if (values.report) await write(io.stdout, `report written to ${values.report}\n`);
