@@ -13,6 +13,14 @@ export {
 } from './measure.js';
 export { lookupModelLimit, type ModelLimit, normaliseModelName } from './model-limit.js';
 export { DEFAULT_MODEL_WINDOW, MODEL_WINDOWS } from './model-windows.js';
+export {
+  DEFAULT_PRUNE_CONFIG,
+  measureContent,
+  type PruneConfig,
+  pruneContent,
+  pruneMarker,
+  resolvePruneConfig,
+} from './prune-content.js';
 export { type SnipOptions, type SnipResult, snip, snipDetailed } from './snip.js';
 export * from './tokenizers/index.js';
 export { type Measure, measureFor } from './units.js';

@@ -1,0 +1,166 @@
+import { SpillwayError } from '../errors.js';
+import { type Content, type ContentBlock, isTextBlock, type TextBlock } from './blocks.js';
+import { graphemeBoundaryAtOrAfter, graphemeBoundaryAtOrBefore } from './grapheme.js';
+import { markerTag } from './markers.js';
+import { codePointLength, codePointPrefixEnd } from './measure.js';
+
+/** Character budgets of {@link pruneContent}, in Unicode code points. */
+export interface PruneConfig {
+  /** Content at or under this many code points is left alone (default 8192). */
+  thresholdChars: number;
+  /** Code points kept from the start (default 4096) and from the end (default 1024). */
+  headChars: number;
+  tailChars: number;
+  /** Move cuts to grapheme-cluster boundaries (never split an emoji or an accent). */
+  graphemes: boolean;
+}
+
+export const DEFAULT_PRUNE_CONFIG: Readonly<PruneConfig> = Object.freeze({
+  thresholdChars: 8192,
+  headChars: 4096,
+  tailChars: 1024,
+  graphemes: false,
+});
+
+const KEYS = Object.keys(DEFAULT_PRUNE_CONFIG);
+
+/**
+ * The marker put where the middle was cut: how many code points went, and the recall id when
+ * the middle was stashed.
+ *
+ * @example
+ * pruneMarker(5000); // '\n[...pruned 5000 chars...]\n'
+ * pruneMarker(5000, 'Ab3'); // '\n[...pruned 5000 chars; spillway_expand <<sw:Ab3>>]\n'
+ */
+export function pruneMarker(removed: number, id?: string): string {
+  return id
+    ? `\n[...pruned ${removed} chars; spillway_expand ${markerTag(id)}]\n`
+    : `\n[...pruned ${removed} chars...]\n`;
+}
+
+// The widest marker any input can need: N up to 2^53 and a 22-character id.
+const WIDEST_MARKER = codePointLength(pruneMarker(Number.MAX_SAFE_INTEGER, 'x'.repeat(22)));
+
+/**
+ * Validates a prune config (unknown keys, non-integers, and budgets where head + marker + tail
+ * would not fit under the threshold are errors that say what to change) and freezes it.
+ *
+ * @example
+ * resolvePruneConfig({ thresholdChars: 20_000 }); // { thresholdChars: 20000, headChars: 4096, tailChars: 1024, graphemes: false }
+ */
+export function resolvePruneConfig(
+  config: Partial<PruneConfig> | Record<string, unknown> = {},
+): Readonly<PruneConfig> {
+  for (const key of Object.keys(config)) {
+    if (!KEYS.includes(key))
+      throw new SpillwayError(
+        'SPILLWAY_BAD_CONFIG',
+        `prune config: unknown key "${key}"; allowed: ${KEYS.join(', ')}`,
+      );
+  }
+  const merged = { ...DEFAULT_PRUNE_CONFIG, ...config } as PruneConfig;
+  for (const key of ['thresholdChars', 'headChars', 'tailChars'] as const) {
+    const v = merged[key];
+    if (!Number.isSafeInteger(v) || v < 0)
+      throw new SpillwayError(
+        'SPILLWAY_BAD_CONFIG',
+        `prune config: "${key}" must be a whole number >= 0, got ${JSON.stringify(v)}`,
+      );
+  }
+  if (typeof merged.graphemes !== 'boolean')
+    throw new SpillwayError('SPILLWAY_BAD_CONFIG', `prune config: "graphemes" must be true or false`);
+  if (merged.headChars + WIDEST_MARKER + merged.tailChars > merged.thresholdChars) {
+    throw new SpillwayError(
+      'SPILLWAY_BAD_CONFIG',
+      `prune config: headChars (${merged.headChars}) + the marker (up to ${WIDEST_MARKER}) + tailChars (${merged.tailChars}) must fit in thresholdChars (${merged.thresholdChars}); lower headChars/tailChars or raise thresholdChars`,
+    );
+  }
+  return Object.freeze(merged);
+}
+
+/**
+ * Code points of the text blocks; images, documents and other blocks cost zero.
+ *
+ * @example
+ * measureContent([{ type: 'text', text: 'a😀' }, { type: 'image', source: {} }]); // 2
+ */
+export function measureContent(content: Content): number {
+  if (typeof content === 'string') return codePointLength(content);
+  let n = 0;
+  for (const block of content) if (isTextBlock(block)) n += codePointLength(block.text);
+  return n;
+}
+
+/** The code-unit index in `text` after `points` code points, moved to a grapheme boundary when asked. */
+function cutIndex(text: string, points: number, graphemes: boolean, direction: 'before' | 'after'): number {
+  const at = codePointPrefixEnd(text, points);
+  if (!graphemes) return at;
+  return direction === 'before' ? graphemeBoundaryAtOrBefore(text, at) : graphemeBoundaryAtOrAfter(text, at);
+}
+
+/**
+ * Removes the middle of over-budget content: the code points `[headChars, total - tailChars)`
+ * across the text blocks. Rich blocks keep their order and place; the marker goes in once where
+ * the cut starts; text blocks left empty are dropped. Null when the content is within the
+ * threshold; otherwise the result is within it and smaller than the input. A string stays a
+ * string. Slicing is by code point, so a surrogate pair is never split.
+ *
+ * @example
+ * pruneContent([{ type: 'text', text: log }, image], resolvePruneConfig()); // [{ type: 'text', text: head + marker + tail }, image]
+ */
+export function pruneContent(
+  content: Content,
+  config: Readonly<PruneConfig> = DEFAULT_PRUNE_CONFIG,
+  stashId?: string,
+): { content: Content; removed: number; middle: string } | null {
+  const total = measureContent(content);
+  if (total <= config.thresholdChars) return null;
+  const blocks: ContentBlock[] =
+    typeof content === 'string' ? [{ type: 'text', text: content }] : [...content];
+  const cutStart = config.headChars;
+  const cutEnd = total - config.tailChars;
+  const out: ContentBlock[] = [];
+  let offset = 0;
+  let removed = 0;
+  let middle = '';
+  let markerAt: { block: number; index: number } | null = null;
+  for (const block of blocks) {
+    if (!isTextBlock(block)) {
+      out.push(block);
+      continue;
+    }
+    const text = block.text;
+    const length = codePointLength(text);
+    const start = offset;
+    const end = offset + length;
+    offset = end;
+    if (end <= cutStart || start >= cutEnd) {
+      out.push(block);
+      continue;
+    }
+    // This block overlaps the cut: keep what lies before cutStart and after cutEnd.
+    const keepHead = Math.max(0, cutStart - start);
+    const keepTailFrom = Math.min(length, cutEnd - start);
+    const headEnd = cutIndex(text, keepHead, config.graphemes, 'before');
+    const tailStart = Math.max(headEnd, cutIndex(text, keepTailFrom, config.graphemes, 'after'));
+    const cutText = text.slice(headEnd, tailStart);
+    removed += codePointLength(cutText);
+    middle += cutText;
+    const kept = text.slice(0, headEnd) + text.slice(tailStart);
+    markerAt ??= { block: out.length, index: headEnd };
+    out.push({ ...block, text: kept } as TextBlock);
+  }
+  // The cut range is never empty and lies in text, so some text block holds its start.
+  const at = markerAt as { block: number; index: number };
+  const b = out[at.block] as TextBlock;
+  out[at.block] = {
+    ...b,
+    text: b.text.slice(0, at.index) + pruneMarker(removed, stashId) + b.text.slice(at.index),
+  };
+  const result = out.filter((b) => !isTextBlock(b) || b.text.length > 0);
+  return {
+    content: typeof content === 'string' ? ((result[0] as TextBlock).text ?? '') : result,
+    removed,
+    middle,
+  };
+}
