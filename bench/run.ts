@@ -1,6 +1,7 @@
 import { benchCollapse } from './pipeline.bench.js';
 import { benchProxy } from './proxy.bench.js';
 import { benchReplay } from './replay.bench.js';
+import { benchSession } from './session.bench.js';
 import { benchCap } from './store.bench.js';
 import { benchSnip, benchTokens } from './text.bench.js';
 
@@ -13,6 +14,7 @@ const suites: Record<string, () => void | Promise<void>> = {
   collapse: benchCollapse,
   proxy: benchProxy,
   replay: benchReplay,
+  session: benchSession,
 };
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((w) => !(w in suites));

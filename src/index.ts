@@ -9,5 +9,6 @@
  */
 export { SpillwayError, type SpillwayErrorCode } from './errors.js';
 export * from './pipeline/index.js';
+export * from './session/index.js';
 export * from './store/index.js';
 export * from './text/index.js';

@@ -8,6 +8,7 @@ import { MODELS_HELP, modelsCommand } from './commands/models.js';
 import { PROXY_HELP, proxyCommand } from './commands/proxy.js';
 import { PRUNE_HELP, pruneCommand } from './commands/prune.js';
 import { REPLAY_HELP, replayCommand } from './commands/replay.js';
+import { SESSION_HELP, sessionCommand } from './commands/session.js';
 import { SNIP_HELP, snipCommand } from './commands/snip.js';
 import { TOKENS_HELP, tokensCommand } from './commands/tokens.js';
 import { type CliIo, write } from './io.js';
@@ -36,6 +37,7 @@ const COMMANDS: Record<string, Command> = {
     help: REPLAY_HELP,
     summary: 'measure spillway on transcripts, with an HTML report',
   },
+  session: { run: sessionCommand, help: SESSION_HELP, summary: 'show or prune a session log' },
   tokens: { run: tokensCommand, help: TOKENS_HELP, summary: 'count tokens (o200k, cl100k, heuristic)' },
   models: { run: modelsCommand, help: MODELS_HELP, summary: "print a model's context window" },
   demo: { run: demoCommand, help: DEMO_HELP, summary: 'snip a real, large output and show the token counts' },

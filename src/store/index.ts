@@ -13,6 +13,7 @@ export {
   spillKey,
   stashKey,
 } from './ids.js';
+export { JsonlLog, type LoadedLog } from './jsonl-log.js';
 export { MemoryStore } from './memory-store.js';
 export {
   notFoundMessage,

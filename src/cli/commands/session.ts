@@ -1,0 +1,130 @@
+import { SpillwayError } from '../../errors.js';
+import { isToolData } from '../../session/events.js';
+import { pruneSession } from '../../session/prune-session.js';
+import { Session } from '../../session/session.js';
+import { measureContent } from '../../text/prune-content.js';
+import { intOption, parseCommandArgs } from '../args.js';
+import { type CliIo, write } from '../io.js';
+import { STORE_HELP, STORE_OPTIONS, storeFromOptions } from '../store-option.js';
+
+export const SESSION_HELP = `usage: spillway session show FILE [--json]
+       spillway session prune FILE [--threshold N] [--head N] [--tail N] [--protect-recent N]
+                              [--dry-run] [--dir D]
+
+A session is an append-only JSONL log of conversation events (seq, op, data).
+  show    prints every event: seq, role, tool, size in code points, and the seq of the
+          event that shadows it (blank for what the model sees now)
+  prune   replaces every tool result over the threshold with its head and tail around a marker,
+          in place (appended replacement events; nothing is overwritten), and prints what it
+          replaced and the saving; the removed middles are stashed for spillway expand
+
+  --threshold N       results over N code points are pruned (default 8192)
+  --head N, --tail N  code points kept at the start (default 4096) and end (default 1024)
+  --protect-recent N  never prune the newest N tool results (default 0)
+  --dry-run           say what would be replaced, change nothing
+${STORE_HELP}
+  -h, --help          show this help
+`;
+
+export async function sessionCommand(argv: string[], io: CliIo): Promise<number> {
+  const [action, ...rest] = argv;
+  if (action === undefined || action === '-h' || action === '--help') {
+    await write(io.stdout, SESSION_HELP);
+    return action === undefined ? 2 : 0;
+  }
+  const { values, positionals } = parseCommandArgs('session', rest, {
+    json: { type: 'boolean' },
+    threshold: { type: 'string' },
+    head: { type: 'string' },
+    tail: { type: 'string' },
+    'protect-recent': { type: 'string' },
+    'dry-run': { type: 'boolean' },
+    ...STORE_OPTIONS,
+  });
+  if (values.help) {
+    await write(io.stdout, SESSION_HELP);
+    return 0;
+  }
+  const file = positionals[0];
+  if (file === undefined || positionals.length > 1)
+    throw new SpillwayError('SPILLWAY_USAGE', `session ${action} takes one FILE`);
+  if (action !== 'show' && action !== 'prune')
+    throw new SpillwayError('SPILLWAY_USAGE', `unknown session action "${action}"; use show or prune`);
+  const session = await Session.open(file);
+  try {
+    if (session.torn)
+      await write(
+        io.stderr,
+        `spillway: ${file}: dropped a torn last line (line ${session.torn.line}, ${session.torn.bytes} bytes) left by an interrupted write\n`,
+      );
+    if (action === 'show') {
+      const shadowed = session.shadowedBy();
+      const rows = session.events.map((e) => ({
+        seq: e.seq,
+        role: e.data.role,
+        tool: isToolData(e.data) ? (e.data.toolName ?? e.data.toolCallId) : '',
+        size: measureContent(e.data.content as never),
+        op: e.op.type === 'replace' ? `replace ${e.op.start}-${e.op.end}` : 'append',
+        shadowedBy: shadowed.get(e.seq) ?? null,
+      }));
+      if (values.json) {
+        await write(io.stdout, `${JSON.stringify(rows, null, 2)}\n`);
+        return 0;
+      }
+      const lines = [
+        ['seq', 'role', 'tool', 'size', 'op', 'shadowed-by'],
+        ...rows.map((r) => [
+          String(r.seq),
+          r.role,
+          r.tool,
+          String(r.size),
+          r.op,
+          r.shadowedBy === null ? '' : String(r.shadowedBy),
+        ]),
+      ];
+      const widths = lines[0]?.map((_, i) => Math.max(...lines.map((l) => (l[i] as string).length))) ?? [];
+      await write(
+        io.stdout,
+        `${lines
+          .map((l) =>
+            l
+              .map((c, i) =>
+                i === 3 || i === 0 ? c.padStart(widths[i] as number) : c.padEnd(widths[i] as number),
+              )
+              .join('  ')
+              .trimEnd(),
+          )
+          .join('\n')}\n`,
+      );
+      return 0;
+    }
+    const config = {
+      ...(values.threshold !== undefined
+        ? { thresholdChars: intOption('--threshold', values.threshold) as number }
+        : {}),
+      ...(values.head !== undefined ? { headChars: intOption('--head', values.head) as number } : {}),
+      ...(values.tail !== undefined ? { tailChars: intOption('--tail', values.tail) as number } : {}),
+    };
+    const dryRun = values['dry-run'] ?? false;
+    const result = await pruneSession(session, {
+      config,
+      store: storeFromOptions(values, io.env),
+      protectRecent: intOption('--protect-recent', values['protect-recent']) ?? 0,
+      dryRun,
+    });
+    const verb = dryRun ? 'would replace' : 'replaced';
+    const lines = result.pruned.map(
+      (p) =>
+        `${verb} seq ${p.originalSeq} (${p.callId}): ${p.charsBefore} -> ${p.charsAfter} chars, as seq ${p.replacementSeq}`,
+    );
+    lines.push(
+      result.pruned.length === 0
+        ? 'nothing to prune'
+        : `${dryRun ? 'would save' : 'saved'} ${result.saved} chars in ${result.pruned.length} tool result(s)`,
+    );
+    await write(io.stdout, `${lines.join('\n')}\n`);
+    return 0;
+  } finally {
+    await session.close();
+  }
+}

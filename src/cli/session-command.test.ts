@@ -1,0 +1,95 @@
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { Session } from '../session/session.js';
+import { cli } from '../test-support/cli.js';
+
+async function sessionFile(): Promise<{ path: string; dir: string }> {
+  const root = mkdtempSync(join(tmpdir(), 'sw-cli-session-'));
+  const path = join(root, 's.jsonl');
+  const s = await Session.open(path);
+  await s.append({ role: 'user', content: 'go' });
+  await s.append({ role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'Read', input: {} }] });
+  await s.append({ role: 'tool', toolCallId: 't1', toolName: 'Read', content: 'r'.repeat(5000) });
+  await s.append({ role: 'tool', toolCallId: 't2', toolName: 'Bash', content: 'small' });
+  await s.close();
+  return { path, dir: join(root, 'tool-results') };
+}
+
+describe('spillway session', () => {
+  it('shows the events with sizes and shadowed-by, and prunes in place', async () => {
+    const { path, dir } = await sessionFile();
+    const shown = await cli(['session', 'show', path]);
+    expect(shown.code).toBe(0);
+    expect(shown.stdout.split('\n')[0]).toMatch(/^seq +role +tool +size +op +shadowed-by$/);
+    expect(shown.stdout).toMatch(/^ *2 +tool +Read +5000 +append *$/m);
+    const dry = await cli([
+      'session',
+      'prune',
+      path,
+      '--threshold',
+      '1000',
+      '--head',
+      '300',
+      '--tail',
+      '200',
+      '--dry-run',
+      '--dir',
+      dir,
+    ]);
+    expect(dry.stdout).toBe(
+      'would replace seq 2 (t1): 5000 -> 571 chars, as seq 4\nwould save 4429 chars in 1 tool result(s)\n',
+    );
+    expect(existsSync(dir)).toBe(false);
+    expect((await Session.open(path)).events).toHaveLength(4);
+    const real = await cli([
+      'session',
+      'prune',
+      path,
+      '--threshold',
+      '1000',
+      '--head',
+      '300',
+      '--tail',
+      '200',
+      '--dir',
+      dir,
+    ]);
+    expect(real.stdout).toBe(
+      'replaced seq 2 (t1): 5000 -> 571 chars, as seq 4\nsaved 4429 chars in 1 tool result(s)\n',
+    );
+    const after = await cli(['session', 'show', path, '--json']);
+    const rows = JSON.parse(after.stdout);
+    expect(rows[2]).toMatchObject({ seq: 2, shadowedBy: 4 });
+    expect(rows[4]).toMatchObject({ seq: 4, role: 'tool', op: 'replace 2-3', shadowedBy: null });
+    expect(
+      (
+        await cli([
+          'session',
+          'prune',
+          path,
+          '--threshold',
+          '1000',
+          '--head',
+          '300',
+          '--tail',
+          '200',
+          '--dir',
+          dir,
+        ])
+      ).stdout,
+    ).toBe('nothing to prune\n');
+  });
+
+  it('says what is wrong with bad usage or a bad file', async () => {
+    expect((await cli(['session', 'frob', 'x'])).stderr).toMatch(
+      /unknown session action "frob"; use show or prune/,
+    );
+    expect((await cli(['session'])).code).toBe(2);
+    const { path } = await sessionFile();
+    const bad = await cli(['session', 'prune', path, '--threshold', '100']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/must fit in thresholdChars \(100\)/);
+  });
+});

@@ -1,0 +1,11 @@
+export * from './events.js';
+export {
+  collapsePruner,
+  contentPruner,
+  type PrunedResult,
+  type Pruner,
+  type PruneSessionOptions,
+  type PruneSessionResult,
+  pruneSession,
+} from './prune-session.js';
+export { Session, type SessionOptions } from './session.js';

@@ -1,0 +1,137 @@
+import type { CollapseOptions } from '../pipeline/stages/collapse.js';
+import { collapseText } from '../pipeline/stages/collapse.js';
+import { stashKey } from '../store/ids.js';
+import { stash, stashId } from '../store/stash.js';
+import type { Store } from '../store/store.js';
+import { type Content, textOf, withText } from '../text/blocks.js';
+import { measureContent, type PruneConfig, pruneContent, resolvePruneConfig } from '../text/prune-content.js';
+import type { Tokenizer } from '../text/tokenizers/tokenizer.js';
+import { isToolData, type ToolData } from './events.js';
+import type { Session } from './session.js';
+
+/** Shrinks one tool result's content, or says null (leave it). */
+export type Pruner = (content: Content, result: ToolData) => Content | null | Promise<Content | null>;
+
+export interface PruneSessionOptions {
+  /** Budgets for the default pruner (pruneContent). */
+  config?: Partial<PruneConfig>;
+  /** With a store, the default pruner stashes the removed middle and its marker names the id. */
+  store?: Store;
+  /** The newest this many tool results are never pruned. */
+  protectRecent?: number;
+  /** A pass that would save fewer code points than this does nothing. */
+  minSaved?: number;
+  /** Any other way to shrink a result (collapse, for instance: see {@link collapsePruner}). */
+  pruner?: Pruner;
+  /** Say what would be replaced (with the seqs the replacements would get), change nothing. */
+  dryRun?: boolean;
+}
+
+export interface PrunedResult {
+  originalSeq: number;
+  replacementSeq: number;
+  callId: string;
+  charsBefore: number;
+  charsAfter: number;
+}
+
+export interface PruneSessionResult {
+  pruned: PrunedResult[];
+  /** Code points saved in all. */
+  saved: number;
+}
+
+/**
+ * The default pruner: pruneContent, with the middle stashed when a store is given. A dry run
+ * stashes nothing but sizes the marker as if it had (ids have a fixed length).
+ */
+export function contentPruner(config: Partial<PruneConfig> = {}, store?: Store, dryRun = false): Pruner {
+  const resolved = resolvePruneConfig(config);
+  return async (content) => {
+    const first = pruneContent(content, resolved);
+    if (!first || !store) return first?.content ?? null;
+    const id = dryRun ? stashId(first.middle) : await stash(store, first.middle);
+    return pruneContent(content, resolved, id)?.content ?? null;
+  };
+}
+
+/**
+ * A pruner that collapses results over `maxTokens` (the pipeline's collapse), stashing each
+ * original whole so its marker recalls it.
+ *
+ * @example
+ * await pruneSession(session, { pruner: collapsePruner({ maxTokens: 2000 }, tokenizer, store) });
+ */
+export function collapsePruner(options: CollapseOptions, tokenizer: Tokenizer, store: Store): Pruner {
+  return async (content) => {
+    const text = textOf(content);
+    if (text === null) return null;
+    const out = await collapseText(
+      text,
+      { ...options, resolvedMaxTokens: options.maxTokens ?? 2000 },
+      {
+        tokenizer,
+        id: () => stashId(text),
+        stash: () => store.putIfAbsent(stashKey(stashId(text)), Buffer.from(text, 'utf8')),
+        ...(store.pathOf ? { pathOf: (id: string) => store.pathOf?.(stashKey(id)) } : {}),
+      },
+    );
+    return out.action === 'acted' ? withText(content, out.text) : null;
+  };
+}
+
+/**
+ * Prunes every over-budget tool result of one snapshot of the session's surface. Each
+ * replacement keeps all of the event's data but its content, and shadows (points at) the event
+ * it replaces. Returns the replacements that landed and the saving. When the session rejects a
+ * replacement this throws, and the replacements made before it stay (they are on disk).
+ * A second pass finds nothing to do.
+ *
+ * @example
+ * const { pruned, saved } = await pruneSession(session, { config: { thresholdChars: 8192 }, protectRecent: 2 });
+ */
+export async function pruneSession(
+  session: Session,
+  options: PruneSessionOptions = {},
+): Promise<PruneSessionResult> {
+  const pruner = options.pruner ?? contentPruner(options.config, options.store, options.dryRun);
+  const snapshot = [...session.surface()];
+  const tools = snapshot.map((node, index) => ({ node, index })).filter(({ node }) => isToolData(node.data));
+  const candidates = tools.slice(0, Math.max(0, tools.length - (options.protectRecent ?? 0)));
+  const plans: {
+    index: number;
+    seq: number;
+    data: ToolData;
+    content: Content;
+    before: number;
+    after: number;
+  }[] = [];
+  for (const { node, index } of candidates) {
+    const data = node.data as ToolData;
+    const content = await pruner(data.content, data);
+    if (content === null) continue;
+    const before = measureContent(data.content);
+    const after = measureContent(content);
+    if (after >= before) continue;
+    plans.push({ index, seq: node.seq, data, content, before, after });
+  }
+  const total = plans.reduce((n, p) => n + p.before - p.after, 0);
+  if (options.minSaved !== undefined && total < options.minSaved) return { pruned: [], saved: 0 };
+  const pruned: PrunedResult[] = [];
+  let saved = 0;
+  for (const plan of plans) {
+    // One node replaced by one: the snapshot's indexes stay valid through the pass.
+    const replacementSeq = options.dryRun
+      ? session.events.length + pruned.length
+      : (await session.replace(plan.index, plan.index + 1, { ...plan.data, content: plan.content })).seq;
+    pruned.push({
+      originalSeq: plan.seq,
+      replacementSeq,
+      callId: plan.data.toolCallId,
+      charsBefore: plan.before,
+      charsAfter: plan.after,
+    });
+    saved += plan.before - plan.after;
+  }
+  return { pruned, saved };
+}

@@ -1,0 +1,215 @@
+import { SpillwayError } from '../errors.js';
+import { JsonlLog } from '../store/jsonl-log.js';
+import type { ContentBlock } from '../text/blocks.js';
+import {
+  isToolData,
+  type MessageData,
+  type SessionEvent,
+  type SurfaceNode,
+  type SurfaceOp,
+} from './events.js';
+
+export interface SessionOptions {
+  /**
+   * Called before an event lands; return a reason to reject it (the append throws and nothing is
+   * written). For policies such as read-only sessions, and for tests.
+   */
+  validate?: (event: SessionEvent, surface: readonly SurfaceNode[]) => string | undefined;
+}
+
+function surfaceOf(events: readonly SessionEvent[]): {
+  nodes: SurfaceNode[];
+  shadowedBy: Map<number, number>;
+} {
+  const nodes: SurfaceNode[] = [];
+  const shadowedBy = new Map<number, number>();
+  for (const event of events) {
+    if (event.op.type === 'append') nodes.push({ seq: event.seq, data: event.data });
+    else {
+      const gone = nodes.splice(event.op.start, event.op.end - event.op.start, {
+        seq: event.seq,
+        data: event.data,
+      });
+      for (const node of gone) shadowedBy.set(node.seq, event.seq);
+    }
+  }
+  return { nodes, shadowedBy };
+}
+
+/**
+ * An append-only log of conversation events with contiguous `seq`. Each event adds a node to
+ * the surface (`append`) or shadows surface nodes with itself (`replace {start, end}`, listing
+ * what it shadows as `sources`). Persisted as JSONL, each append flushed before it returns; on
+ * load a torn last line is dropped and reported, a corrupt line elsewhere is an error.
+ *
+ * @example
+ * const session = await Session.open('/tmp/s.jsonl');
+ * await session.append({ role: 'user', content: 'hi' });
+ * session.deriveMessages(); // [{ role: 'user', content: 'hi' }]
+ */
+export class Session {
+  readonly path: string | undefined;
+  /** Set when loading dropped a torn last line. */
+  readonly torn: { line: number; bytes: number } | undefined;
+  readonly #events: SessionEvent[];
+  readonly #log: JsonlLog | undefined;
+  readonly #options: SessionOptions;
+  #surface: SurfaceNode[];
+
+  private constructor(
+    events: SessionEvent[],
+    log: JsonlLog | undefined,
+    torn: Session['torn'],
+    options: SessionOptions,
+  ) {
+    this.#events = events;
+    this.#log = log;
+    this.path = log?.path;
+    this.torn = torn;
+    this.#options = options;
+    this.#surface = surfaceOf(events).nodes;
+  }
+
+  /** A session in memory only. */
+  static memory(options: SessionOptions = {}): Session {
+    return new Session([], undefined, undefined, options);
+  }
+
+  /** Opens (or creates) a session persisted at `path`. */
+  static async open(path: string, options: SessionOptions = {}): Promise<Session> {
+    const { log, loaded } = await JsonlLog.open(path);
+    const events: SessionEvent[] = [];
+    loaded.records.forEach((record, i) => {
+      const event = record as SessionEvent;
+      if (typeof event !== 'object' || event === null || event.seq !== i || !event.op || !event.data) {
+        void log.close();
+        throw new SpillwayError(
+          'SPILLWAY_BAD_INPUT',
+          `${path}: line ${i + 1} is not event ${i} of a session (seq, op, data)`,
+        );
+      }
+      events.push(event);
+    });
+    return new Session(events, log, loaded.torn, options);
+  }
+
+  get events(): readonly SessionEvent[] {
+    return this.#events;
+  }
+
+  /** The current nodes, in order. */
+  surface(): readonly SurfaceNode[] {
+    return this.#surface;
+  }
+
+  /** For each shadowed event, the seq of the event that shadows it. */
+  shadowedBy(): ReadonlyMap<number, number> {
+    return surfaceOf(this.#events).shadowedBy;
+  }
+
+  /** Appends a message at the end of the surface. */
+  async append(data: MessageData): Promise<SessionEvent> {
+    return this.#land({ type: 'append' }, data);
+  }
+
+  /** Puts `data` in place of the surface nodes [start, end). */
+  async replace(start: number, end: number, data: MessageData): Promise<SessionEvent> {
+    if (
+      !Number.isSafeInteger(start) ||
+      !Number.isSafeInteger(end) ||
+      start < 0 ||
+      end <= start ||
+      end > this.#surface.length
+    ) {
+      throw new SpillwayError(
+        'SPILLWAY_BAD_INPUT',
+        `replace [${start}, ${end}) is not a range of the surface (0 to ${this.#surface.length})`,
+      );
+    }
+    return this.#land({ type: 'replace', start, end }, data);
+  }
+
+  async #land(op: SurfaceOp, data: MessageData): Promise<SessionEvent> {
+    const event: SessionEvent = {
+      seq: this.#events.length,
+      op,
+      ...(op.type === 'replace' ? { sources: this.#surface.slice(op.start, op.end).map((n) => n.seq) } : {}),
+      data,
+    };
+    const reason = this.#options.validate?.(event, this.#surface);
+    if (reason)
+      throw new SpillwayError('SPILLWAY_BAD_INPUT', `the session rejected event ${event.seq}: ${reason}`);
+    await this.#log?.append(event);
+    this.#events.push(event);
+    if (op.type === 'append') this.#surface.push({ seq: event.seq, data });
+    else this.#surface.splice(op.start, op.end - op.start, { seq: event.seq, data });
+    return event;
+  }
+
+  /**
+   * The surface as Anthropic-style messages: consecutive tool results become one user message of
+   * `tool_result` blocks.
+   *
+   * @example
+   * session.deriveMessages(); // [{ role: 'user', content: 'run it' }, { role: 'assistant', content: [...] }, { role: 'user', content: [{ type: 'tool_result', ... }] }]
+   */
+  deriveMessages(): { role: string; content: unknown }[] {
+    const out: { role: string; content: unknown }[] = [];
+    for (const { data } of this.#surface) {
+      if (isToolData(data)) {
+        const block = {
+          type: 'tool_result',
+          tool_use_id: data.toolCallId,
+          content: data.content,
+          ...(data.isError ? { is_error: true } : {}),
+        };
+        const last = out.at(-1);
+        if (
+          last &&
+          last.role === 'user' &&
+          Array.isArray(last.content) &&
+          (last.content as { type?: string }[]).every((b) => b.type === 'tool_result')
+        ) {
+          (last.content as unknown[]).push(block);
+        } else out.push({ role: 'user', content: [block] });
+      } else out.push({ role: data.role, content: data.content });
+    }
+    return out;
+  }
+
+  /**
+   * The surface as OpenAI Chat messages: tool results become `role: "tool"` messages and
+   * assistant `tool_use` blocks become `tool_calls`.
+   */
+  deriveOpenAIMessages(): Record<string, unknown>[] {
+    return this.#surface.map(({ data }) => {
+      if (isToolData(data)) {
+        return {
+          role: 'tool',
+          tool_call_id: data.toolCallId,
+          content: typeof data.content === 'string' ? data.content : JSON.stringify(data.content),
+        };
+      }
+      if (data.role === 'assistant' && Array.isArray(data.content)) {
+        const blocks = data.content as ContentBlock[];
+        const text = blocks
+          .filter((b) => b.type === 'text')
+          .map((b) => (b as { text: string }).text)
+          .join('');
+        const calls = blocks
+          .filter((b) => b.type === 'tool_use')
+          .map((b) => ({
+            id: b.id,
+            type: 'function',
+            function: { name: b.name, arguments: JSON.stringify(b.input ?? {}) },
+          }));
+        return { role: 'assistant', content: text || null, ...(calls.length ? { tool_calls: calls } : {}) };
+      }
+      return { role: data.role, content: data.content };
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.#log?.close();
+  }
+}
