@@ -24,6 +24,7 @@ export {
   recallAll,
   recallFooter,
 } from './recall.js';
+export { RedisStore, type RedisStoreOptions, redactUrl } from './redis-store.js';
 export { DAY_MS, type PruneOptions, type PruneReason, type PruneReport, prune } from './retention.js';
 export { stash, stashId } from './stash.js';
 export {

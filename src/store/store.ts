@@ -79,6 +79,8 @@ export interface Store {
   delete(key: StoreKey): Promise<boolean>;
   /** The file path of a key, for stores that have one. */
   pathOf?(key: StoreKey): string;
+  /** Releases connections (the Redis store); a no-op elsewhere. */
+  close?(): Promise<void>;
 }
 
 /** Cuts `body` to at most `max` bytes without splitting a UTF-8 sequence. */

@@ -1,0 +1,77 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync } from 'node:fs';
+import { createServer, Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+
+/** Whether a redis-server binary is on the PATH (.ci/run installs Debian's when missing). */
+export const REDIS_SERVER = spawnSync('redis-server', ['--version'], { encoding: 'utf8' }).status === 0;
+export const REDIS_MISSING =
+  'redis-server not found; install Debian\'s "redis-server" package (.ci/run does) to run the Redis tests';
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const port = (server.address() as { port: number }).port;
+  await new Promise<void>((r) => server.close(() => r()));
+  return port;
+}
+
+async function pingable(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = new Socket();
+    socket.once('error', () => resolve(false));
+    socket.connect(port, '127.0.0.1', () => {
+      socket.write('PING\r\n');
+      socket.once('data', (d) => {
+        socket.destroy();
+        resolve(d.toString().startsWith('+PONG'));
+      });
+    });
+  });
+}
+
+export interface TestRedis {
+  url: string;
+  port: number;
+  /** Kills the server (SIGKILL), as a crash would. */
+  kill(): Promise<void>;
+  /** Starts it again on the same port. */
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * A redis-server of the test's own on a free loopback port (no persistence), so a test may kill
+ * and restart it.
+ */
+export async function startRedis(): Promise<TestRedis> {
+  const port = await freePort();
+  const dir = mkdtempSync(`${tmpdir()}/sw-redis-`);
+  let child: ChildProcess | undefined;
+  const redis: TestRedis = {
+    url: `redis://127.0.0.1:${port}/0`,
+    port,
+    async start() {
+      child = spawn(
+        'redis-server',
+        ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
+        { stdio: 'ignore' },
+      );
+      for (let i = 0; i < 200 && !(await pingable(port)); i++) await new Promise((r) => setTimeout(r, 25));
+    },
+    async kill() {
+      if (!child) return;
+      const exited = once(child, 'exit');
+      child.kill('SIGKILL');
+      await exited;
+      child = undefined;
+    },
+    async stop() {
+      await redis.kill();
+    },
+  };
+  await redis.start();
+  return redis;
+}
