@@ -1,20 +1,58 @@
+import { SpillwayError } from '../errors.js';
 import { defaultBase } from '../store/default-base.js';
 import { FileStore } from '../store/file-store.js';
+import { RedisStore } from '../store/redis-store.js';
 import type { Store } from '../store/store.js';
 
-/** The `--dir D` option every command that touches stored outputs takes. */
-export const STORE_OPTIONS = { dir: { type: 'string' } } as const;
+/** The options every command that touches stored outputs takes. */
+export const STORE_OPTIONS = { dir: { type: 'string' }, store: { type: 'string' } } as const;
 
 export const STORE_HELP = `  --dir D        file store base (default: $SPILLWAY_HOME/tool-results,
-                 else ~/.spillway/tool-results)`;
+                 else ~/.spillway/tool-results)
+  --store URL    redis://host:port/db to share one store between proxies (or $SPILLWAY_STORE)`;
 
 /**
- * The store a command should use: the file store at `--dir`, else at the default base
- * (taken from the command's environment, so tests can point it elsewhere).
+ * The store a command should use: Redis when `--store URL` (or `SPILLWAY_STORE`) names one,
+ * else the file store at `--dir`, else at the default base. Close it when done.
  *
  * @example
- * const store = storeFromOptions(values, io.env);
+ * const store = await storeFromOptions(values, io.env);
+ * try { ... } finally { await store.close?.(); }
  */
-export function storeFromOptions(values: { dir?: string }, env: NodeJS.ProcessEnv): Store {
+export async function storeFromOptions(
+  values: { dir?: string; store?: string },
+  env: NodeJS.ProcessEnv,
+): Promise<Store> {
+  const url = values.store ?? (env.SPILLWAY_STORE?.trim() || undefined);
+  if (url !== undefined && values.dir !== undefined)
+    throw new SpillwayError('SPILLWAY_USAGE', 'give --dir D or --store URL, not both');
+  if (url !== undefined) {
+    if (!/^rediss?:\/\//.test(url))
+      throw new SpillwayError(
+        'SPILLWAY_USAGE',
+        `--store takes a Redis URL such as redis://127.0.0.1:6379/0, got "${url}"`,
+      );
+    return RedisStore.connect(url);
+  }
   return new FileStore({ base: values.dir ?? defaultBase(env) });
+}
+
+/**
+ * Runs `fn` with the command's store and closes it afterwards (a Redis connection would
+ * otherwise keep the process alive).
+ *
+ * @example
+ * const page = await withStore(values, io.env, (store) => recall(id, { store }));
+ */
+export async function withStore<T>(
+  values: { dir?: string; store?: string },
+  env: NodeJS.ProcessEnv,
+  fn: (store: Store) => Promise<T>,
+): Promise<T> {
+  const store = await storeFromOptions(values, env);
+  try {
+    return await fn(store);
+  } finally {
+    await store.close?.();
+  }
 }

@@ -41,7 +41,14 @@ export class FrozenDecisions {
   async get(callId: string, originalHash: string): Promise<FrozenEntry | undefined> {
     const name = this.#name(callId, originalHash);
     if (this.#cache.has(name)) return this.#cache.get(name) ?? undefined;
-    const body = await this.#store.get({ dir: this.#session, name });
+    let body: Buffer | null;
+    try {
+      body = await this.#store.get({ dir: this.#session, name });
+    } catch {
+      // A store that cannot answer (Redis gone) means "nothing frozen" for now, not remembered:
+      // the result is left as it is in the cached prefix, and decided anew in the tail.
+      return undefined;
+    }
     const entry = body ? (JSON.parse(body.toString('utf8')) as FrozenEntry) : null;
     this.#cache.set(name, entry);
     return entry ?? undefined;

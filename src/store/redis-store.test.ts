@@ -7,18 +7,25 @@ let redis: TestRedis | undefined;
 const stores: RedisStore[] = [];
 let n = 0;
 
+// .ci/run starts a redis-server for the tests and names it here; otherwise one of our own.
+const shared = process.env.SPILLWAY_TEST_REDIS_URL;
+let url = shared ?? '';
+
 beforeAll(async () => {
-  if (REDIS_SERVER) redis = await startRedis();
+  if (!shared && REDIS_SERVER) {
+    redis = await startRedis();
+    url = redis.url;
+  }
 });
 afterAll(async () => {
   for (const s of stores) await s.close();
   await redis?.stop();
 });
 
-if (REDIS_SERVER) {
+if (shared || REDIS_SERVER) {
   // A fresh key prefix per store: the same Redis, isolated like a fresh directory.
   storeContract('RedisStore', async (limits) => {
-    const store = await RedisStore.connect((redis as TestRedis).url, { ...limits, prefix: `t${n++}` });
+    const store = await RedisStore.connect(url, { ...limits, prefix: `t${process.pid}_${n++}` });
     stores.push(store);
     return store;
   });
@@ -31,8 +38,8 @@ if (REDIS_SERVER) {
     });
 
     it('expires stash entries one by one and whole sessions after the keep age', async () => {
-      const store = await RedisStore.connect((redis as TestRedis).url, {
-        prefix: `exp${n++}`,
+      const store = await RedisStore.connect(url, {
+        prefix: `exp${process.pid}_${n++}`,
         keepAgeMs: 300,
       });
       stores.push(store);
@@ -51,8 +58,8 @@ if (REDIS_SERVER) {
     });
 
     it('makes room over the total by removing the oldest idle sessions, never the active ones', async () => {
-      const store = await RedisStore.connect((redis as TestRedis).url, {
-        prefix: `tot${n++}`,
+      const store = await RedisStore.connect(url, {
+        prefix: `tot${process.pid}_${n++}`,
         maxTotalBytes: 100,
         activeAgeMs: 100,
       });

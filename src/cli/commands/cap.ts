@@ -2,7 +2,7 @@ import { SpillwayError } from '../../errors.js';
 import { cap, DEFAULT_CAP_BYTES } from '../../store/cap.js';
 import { intOption, parseCommandArgs } from '../args.js';
 import { type CliIo, readInputBytes, write } from '../io.js';
-import { STORE_HELP, STORE_OPTIONS, storeFromOptions } from '../store-option.js';
+import { STORE_HELP, STORE_OPTIONS, withStore } from '../store-option.js';
 
 export const CAP_HELP = `usage: spillway cap --session S --call C [--bytes N] [--dir D] [--json] [FILE]
 
@@ -42,12 +42,8 @@ export async function capCommand(argv: string[], io: CliIo): Promise<number> {
     throw new SpillwayError('SPILLWAY_USAGE', `cap takes one FILE, got ${positionals.length}`);
   const maxBytes = intOption('--bytes', values.bytes, 1) ?? DEFAULT_CAP_BYTES;
   const input = await readInputBytes(io, positionals[0]);
-  const result = await cap(input, {
-    maxBytes,
-    session: values.session,
-    call: values.call,
-    store: storeFromOptions(values, io.env),
-  });
+  const { session, call } = values;
+  const result = await withStore(values, io.env, (store) => cap(input, { maxBytes, session, call, store }));
   if (values.json) {
     const { capped, id = null, path = null, bytes, text } = result;
     await write(

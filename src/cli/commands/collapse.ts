@@ -5,7 +5,7 @@ import { stashId } from '../../store/stash.js';
 import { getTokenizer } from '../../text/tokenizers/index.js';
 import { intOption, parseCommandArgs } from '../args.js';
 import { type CliIo, readInputBytes, write } from '../io.js';
-import { STORE_HELP, STORE_OPTIONS, storeFromOptions } from '../store-option.js';
+import { STORE_HELP, STORE_OPTIONS, withStore } from '../store-option.js';
 
 export const COLLAPSE_HELP = `usage: spillway collapse [--tokens N] [--head-lines N] [--tail-lines N] [--tokenizer T]
                         [--dir D] [--json] [FILE]
@@ -45,25 +45,26 @@ export async function collapseCommand(argv: string[], io: CliIo): Promise<number
   const tokenizer = getTokenizer(values.tokenizer);
   const raw = await readInputBytes(io, positionals[0]);
   const text = raw.toString('utf8');
-  const store = storeFromOptions(values, io.env);
   const id = stashId(raw);
   let stashError: unknown;
-  const out = await collapseText(
-    text,
-    { resolvedMaxTokens: maxTokens, headLines, tailLines },
-    {
-      tokenizer,
-      id: () => id,
-      stash: async () => {
-        try {
-          await store.putIfAbsent(stashKey(id), raw);
-        } catch (err) {
-          stashError = err;
-          throw err;
-        }
+  const out = await withStore(values, io.env, (store) =>
+    collapseText(
+      text,
+      { resolvedMaxTokens: maxTokens, headLines, tailLines },
+      {
+        tokenizer,
+        id: () => id,
+        stash: async () => {
+          try {
+            await store.putIfAbsent(stashKey(id), raw);
+          } catch (err) {
+            stashError = err;
+            throw err;
+          }
+        },
+        ...(store.pathOf ? { pathOf: (i: string) => store.pathOf?.(stashKey(i)) } : {}),
       },
-      ...(store.pathOf ? { pathOf: (i: string) => store.pathOf?.(stashKey(i)) } : {}),
-    },
+    ),
   );
   const result = out.action === 'acted' ? out.text : text;
   if (values.json) {

@@ -2,7 +2,7 @@ import { SpillwayError } from '../../errors.js';
 import { recall, recallAll } from '../../store/recall.js';
 import { intOption, parseCommandArgs } from '../args.js';
 import { type CliIo, write } from '../io.js';
-import { STORE_HELP, STORE_OPTIONS, storeFromOptions } from '../store-option.js';
+import { STORE_HELP, STORE_OPTIONS, withStore } from '../store-option.js';
 
 export const EXPAND_HELP = `usage: spillway expand ID [--offset N | --all] [--dir D]
 
@@ -33,15 +33,16 @@ export async function expandCommand(argv: string[], io: CliIo): Promise<number> 
     throw new SpillwayError('SPILLWAY_USAGE', `expand takes one ID, got ${positionals.length}`);
   if (values.all && values.offset !== undefined)
     throw new SpillwayError('SPILLWAY_USAGE', 'give --offset N or --all, not both');
-  const store = storeFromOptions(values, io.env);
-  if (values.all) {
-    const body = await recallAll(id, { store });
-    await new Promise<void>((resolve, reject) =>
-      io.stdout.write(body, (err) => (err ? reject(err) : resolve())),
-    );
+  return withStore(values, io.env, async (store) => {
+    if (values.all) {
+      const body = await recallAll(id, { store });
+      await new Promise<void>((resolve, reject) =>
+        io.stdout.write(body, (err) => (err ? reject(err) : resolve())),
+      );
+      return 0;
+    }
+    const page = await recall(id, { store, offset: intOption('--offset', values.offset) ?? 0 });
+    await write(io.stdout, `${page.text}\n`);
     return 0;
-  }
-  const page = await recall(id, { store, offset: intOption('--offset', values.offset) ?? 0 });
-  await write(io.stdout, `${page.text}\n`);
-  return 0;
+  });
 }

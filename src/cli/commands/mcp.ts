@@ -2,7 +2,7 @@ import { SpillwayError } from '../../errors.js';
 import { serveStdio } from '../../mcp/stdio.js';
 import { parseCommandArgs } from '../args.js';
 import { type CliIo, write } from '../io.js';
-import { STORE_HELP, STORE_OPTIONS, storeFromOptions } from '../store-option.js';
+import { STORE_HELP, STORE_OPTIONS, withStore } from '../store-option.js';
 import { version } from '../version.js';
 
 export const MCP_HELP = `usage: spillway mcp [--dir D]
@@ -28,6 +28,6 @@ export async function mcpCommand(argv: string[], io: CliIo): Promise<number> {
   }
   if (positionals.length > 0)
     throw new SpillwayError('SPILLWAY_USAGE', `mcp takes no arguments, got "${positionals.join(' ')}"`);
-  await serveStdio(storeFromOptions(values, io.env), version());
+  await withStore(values, io.env, (store) => serveStdio(store, version()));
   return 0;
 }

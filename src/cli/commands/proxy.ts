@@ -53,23 +53,30 @@ export async function proxyCommand(argv: string[], io: CliIo): Promise<number> {
   const port = intOption('--port', values.port ?? io.env.SPILLWAY_PORT) ?? DEFAULT_PORT;
   if (port > 65535) throw new SpillwayError('SPILLWAY_USAGE', `--port must be 0-65535, got ${port}`);
   const pipeline = await pipelineFromOptions(values);
-  const proxy = await startProxy({
-    pipeline,
-    store: storeFromOptions(values, io.env),
-    host: values.host ?? '127.0.0.1',
-    port,
-    observe: values.observe ?? false,
-    upstreams: {
-      ...(values['anthropic-upstream'] ? { anthropic: values['anthropic-upstream'] } : {}),
-      ...(values['openai-upstream'] ? { openai: values['openai-upstream'] } : {}),
-    },
-    token: values.token ?? io.env.SPILLWAY_TOKEN,
-    maxBodyBytes: intOption('--max-body-bytes', values['max-body-bytes'], 1) ?? DEFAULT_MAX_BODY_BYTES,
-    version: version(),
-    log: values.quiet
-      ? () => {}
-      : (line) => io.stderr.write(`${JSON.stringify({ ts: new Date().toISOString(), ...line })}\n`),
-  });
+  const store = await storeFromOptions(values, io.env);
+  let proxy: Awaited<ReturnType<typeof startProxy>>;
+  try {
+    proxy = await startProxy({
+      pipeline,
+      store,
+      host: values.host ?? '127.0.0.1',
+      port,
+      observe: values.observe ?? false,
+      upstreams: {
+        ...(values['anthropic-upstream'] ? { anthropic: values['anthropic-upstream'] } : {}),
+        ...(values['openai-upstream'] ? { openai: values['openai-upstream'] } : {}),
+      },
+      token: values.token ?? io.env.SPILLWAY_TOKEN,
+      maxBodyBytes: intOption('--max-body-bytes', values['max-body-bytes'], 1) ?? DEFAULT_MAX_BODY_BYTES,
+      version: version(),
+      log: values.quiet
+        ? () => {}
+        : (line) => io.stderr.write(`${JSON.stringify({ ts: new Date().toISOString(), ...line })}\n`),
+    });
+  } catch (err) {
+    await store.close?.();
+    throw err;
+  }
   await write(
     io.stdout,
     `spillway ${version()} proxy listening on ${proxy.url} (preset ${pipeline.preset}${values.observe ? ', observe only' : ''})\n` +
@@ -81,5 +88,6 @@ export async function proxyCommand(argv: string[], io: CliIo): Promise<number> {
     process.once('SIGTERM', stop);
   });
   await proxy.close();
+  await store.close?.();
   return 0;
 }

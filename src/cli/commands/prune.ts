@@ -43,6 +43,12 @@ export async function pruneCommand(argv: string[], io: CliIo): Promise<number> {
     );
   }
   if (values.keep !== undefined) assertIdPart('session', values.keep);
+  if (values.store !== undefined) {
+    throw new SpillwayError(
+      'SPILLWAY_USAGE',
+      'prune applies to the file store; a Redis store expires entries by TTL with the same retention',
+    );
+  }
   const base = values.dir ?? defaultBase(io.env);
   const dryRun = values['dry-run'] ?? false;
   const report = await prune(base, { keep: values.keep, dryRun });

@@ -5,7 +5,7 @@ import { Session } from '../../session/session.js';
 import { measureContent } from '../../text/prune-content.js';
 import { intOption, parseCommandArgs } from '../args.js';
 import { type CliIo, write } from '../io.js';
-import { STORE_HELP, STORE_OPTIONS, storeFromOptions } from '../store-option.js';
+import { STORE_HELP, STORE_OPTIONS, withStore } from '../store-option.js';
 
 export const SESSION_HELP = `usage: spillway session show FILE [--json]
        spillway session prune FILE [--threshold N] [--head N] [--tail N] [--protect-recent N]
@@ -106,12 +106,10 @@ export async function sessionCommand(argv: string[], io: CliIo): Promise<number>
       ...(values.tail !== undefined ? { tailChars: intOption('--tail', values.tail) as number } : {}),
     };
     const dryRun = values['dry-run'] ?? false;
-    const result = await pruneSession(session, {
-      config,
-      store: storeFromOptions(values, io.env),
-      protectRecent: intOption('--protect-recent', values['protect-recent']) ?? 0,
-      dryRun,
-    });
+    const protectRecent = intOption('--protect-recent', values['protect-recent']) ?? 0;
+    const result = await withStore(values, io.env, (store) =>
+      pruneSession(session, { config, store, protectRecent, dryRun }),
+    );
     const verb = dryRun ? 'would replace' : 'replaced';
     const lines = result.pruned.map(
       (p) =>

@@ -1,0 +1,51 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cli } from '../test-support/cli.js';
+import { REDIS_MISSING, REDIS_SERVER, startRedis, type TestRedis } from '../test-support/redis.js';
+
+const output = Array.from({ length: 3000 }, (_, i) => `${i}: row ${i} ✓`).join('\n');
+
+describe.skipIf(!REDIS_SERVER)('--store redis://... (and SPILLWAY_STORE)', () => {
+  let redis: TestRedis;
+  beforeAll(async () => {
+    redis = await startRedis();
+  });
+  afterAll(async () => {
+    await redis?.stop();
+  });
+
+  it('cap, collapse and expand share a Redis store, byte for byte', async () => {
+    const capped = await cli(
+      ['cap', '--session', 's', '--call', 'c', '--bytes', '500', '--store', redis.url, '--json'],
+      { stdin: output },
+    );
+    expect(capped.code, capped.stderr).toBe(0);
+    expect(JSON.parse(capped.stdout)).toMatchObject({ capped: true, id: 's/c', path: null });
+    expect(
+      (await cli(['expand', 's/c', '--all', '--store', redis.url])).raw.equals(Buffer.from(output)),
+    ).toBe(true);
+    const collapsed = JSON.parse(
+      (
+        await cli(['collapse', '--tokens', '200', '--json'], {
+          stdin: output,
+          env: { SPILLWAY_STORE: redis.url },
+        })
+      ).stdout,
+    );
+    expect(collapsed.action).toBe('acted');
+    expect(
+      (await cli(['expand', collapsed.id, '--all'], { env: { SPILLWAY_STORE: redis.url } })).stdout,
+    ).toBe(output);
+  });
+
+  it('says clearly when Redis is not there, or when the options conflict', async () => {
+    const down = await cli(['expand', 's/c', '--store', 'redis://127.0.0.1:1/0']);
+    expect(down.code).toBe(1);
+    expect(down.stderr).toMatch(/cannot connect to Redis at redis:\/\/127\.0\.0\.1:1\/0/);
+    expect((await cli(['expand', 's/c', '--store', redis.url, '--dir', '/tmp/x'])).stderr).toMatch(
+      /give --dir D or --store URL, not both/,
+    );
+    expect((await cli(['expand', 's/c', '--store', 'http://x'])).stderr).toMatch(/--store takes a Redis URL/);
+    expect((await cli(['prune', '--store', redis.url])).stderr).toMatch(/prune applies to the file store/);
+  });
+});
+if (!REDIS_SERVER) describe('--store', () => it.skip(REDIS_MISSING, () => {}));

@@ -1,0 +1,206 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADAPTERS } from '../formats/index.js';
+import { resolvePipeline } from '../pipeline/config.js';
+import { readTranscript } from '../replay/readers/index.js';
+import { RedisStore } from '../store/redis-store.js';
+import { corpusAvailable, corpusFiles } from '../test-support/corpus.js';
+import { REDIS_MISSING, REDIS_SERVER, startRedis, type TestRedis } from '../test-support/redis.js';
+import { messagesOf, requestBody } from '../test-support/request-bodies.js';
+import { startUpstream, type TestUpstream } from '../test-support/upstream.js';
+import { textOf } from '../text/blocks.js';
+import { markerIds } from '../text/markers.js';
+import { startProxy } from './server.js';
+
+const entry = resolve(import.meta.dirname, '../cli.ts');
+const bigLog = Array.from({ length: 20_000 }, (_, i) => `[${i}] step ${i} done in ${(i * 7) % 113} ms`).join(
+  '\n',
+);
+
+async function proxyProcess(
+  storeUrl: string,
+  upstream: string,
+): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      entry,
+      'proxy',
+      '--port',
+      '0',
+      '--store',
+      storeUrl,
+      '--anthropic-upstream',
+      upstream,
+      '--openai-upstream',
+      upstream,
+      '--quiet',
+    ],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  let out = '';
+  child.stdout?.on('data', (c) => {
+    out += c;
+  });
+  const deadline = Date.now() + 20_000;
+  while (!/listening on (http:\/\/\S+)/.test(out) && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, 50));
+  const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
+  if (!url) throw new Error(`proxy did not start: ${out}`);
+  return { url, child };
+}
+
+async function post(proxy: string, path: string, body: unknown, session: string): Promise<Response> {
+  return fetch(`${proxy}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-spillway-session': session },
+    body: JSON.stringify(body),
+  });
+}
+
+const anthropic = (content: string, system: string) => ({
+  model: 'claude-sonnet-4-5',
+  max_tokens: 10,
+  system,
+  messages: [
+    { role: 'user', content: 'go' },
+    { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_f', name: 'Bash', input: {} }] },
+    { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_f', content }] },
+  ],
+});
+
+describe.skipIf(!REDIS_SERVER)('a fleet of proxies sharing one Redis', () => {
+  let redis: TestRedis;
+  let upstream: TestUpstream;
+  let a: { url: string; child: ChildProcess };
+  let b: { url: string; child: ChildProcess };
+
+  beforeAll(async () => {
+    redis = await startRedis();
+    upstream = await startUpstream();
+    [a, b] = await Promise.all([
+      proxyProcess(redis.url, upstream.url),
+      proxyProcess(redis.url, upstream.url),
+    ]);
+  });
+  afterAll(async () => {
+    a?.child.kill('SIGTERM');
+    b?.child.kill('SIGTERM');
+    await upstream?.close();
+    await redis?.stop();
+  });
+
+  it('a marker written through proxy A is recalled through proxy B, over /expand and MCP', async () => {
+    expect((await post(a.url, '/v1/messages', anthropic(bigLog, 'fleet 1'), 'fleet-1')).status).toBe(200);
+    const sent = ADAPTERS.anthropic.view(upstream.seen.at(-1)?.json)?.results[0]?.content as string;
+    const id = markerIds(sent)[0] as string;
+    expect(id).toBeDefined();
+    let text = '';
+    for (let offset = 0; ; ) {
+      const page = await (await fetch(`${b.url}/expand?id=${id}&offset=${offset}`)).text();
+      const footer = /\n\[bytes (\d+)-(\d+) of (\d+);[^\]]*\]$/.exec(page);
+      if (!footer) throw new Error(page.slice(-200));
+      text += page.slice(0, footer.index);
+      offset = Number(footer[2]);
+      if (offset >= Number(footer[3])) break;
+    }
+    expect(text).toBe(bigLog);
+    const mcp = new Client({ name: 'fleet-test', version: '1' });
+    await mcp.connect(new StreamableHTTPClientTransport(new URL(`${b.url}/mcp`)));
+    const r = (await mcp.callTool({ name: 'spillway_expand', arguments: { id } })) as {
+      content: { text: string }[];
+    };
+    expect(r.content[0]?.text.startsWith(bigLog.slice(0, 1000))).toBe(true);
+    await mcp.close();
+  });
+
+  it.skipIf(!corpusAvailable)(
+    'a conversation whose turns alternate between A and B keeps its rewritten prefix byte-identical',
+    async () => {
+      const file = corpusFiles().find((f) => f.includes('ae4a77f8')) ?? (corpusFiles()[0] as string);
+      const conversation = readTranscript(readFileSync(file, 'utf8'), file).conversations[0];
+      if (!conversation) throw new Error('no conversation');
+      let previous: string[] = [];
+      let rewritten = 0;
+      for (let turn = 1; turn <= conversation.turns.length; turn++) {
+        const proxy = turn % 2 === 0 ? a : b;
+        const { path, body } = requestBody('anthropic', conversation, turn);
+        const res = await post(proxy.url, path, body, 'fleet-alternating');
+        expect(res.status).toBe(200);
+        await res.arrayBuffer();
+        const messages = messagesOf(upstream.seen.at(-1)?.json);
+        expect(messages.slice(0, previous.length), `turn ${turn} via ${proxy === a ? 'A' : 'B'}`).toEqual(
+          previous,
+        );
+        previous = messages;
+      }
+      for (const r of ADAPTERS.anthropic.view(upstream.seen.at(-1)?.json)?.results ?? [])
+        if (markerIds(textOf(r.content) ?? '').length) rewritten++;
+      expect(rewritten).toBeGreaterThan(2);
+    },
+  );
+});
+
+describe.skipIf(!REDIS_SERVER)('the proxy when Redis goes away and comes back', () => {
+  it('keeps serving (snipping, counted as stash_failed), reconnects, and stashes again after the restart', async () => {
+    const redis = await startRedis();
+    const upstream = await startUpstream();
+    const store = await RedisStore.connect(redis.url);
+    const proxy = await startProxy({
+      pipeline: resolvePipeline(),
+      store,
+      port: 0,
+      upstreams: { anthropic: upstream.url },
+      log: () => {},
+    });
+    const sentResult = () =>
+      ADAPTERS.anthropic.view(upstream.seen.at(-1)?.json)?.results[0]?.content as string;
+    try {
+      let n = 0;
+      const request = async () => {
+        n++;
+        const res = await post(
+          proxy.url,
+          '/v1/messages',
+          anthropic(`${bigLog}\n${n}`, `redis ${n}`),
+          `redis-${n}`,
+        );
+        expect(res.status).toBe(200);
+        await res.arrayBuffer();
+        return sentResult();
+      };
+      expect(markerIds(await request())).toHaveLength(1);
+      await redis.kill();
+      for (let i = 0; i < 3; i++) {
+        const sent = await request();
+        expect(sent).toContain('could not be saved and cannot be recalled');
+        expect(sent.length).toBeLessThan(20_000);
+      }
+      expect(proxy.stats.stages.collapse?.fallbacks.stash_failed).toBe(3);
+      expect(proxy.stats.failOpen).toBe(0);
+      await redis.start();
+      // The client reconnects on its own (backoff under 2 s); stashing resumes without a restart.
+      let resumed = false;
+      for (let i = 0; i < 60 && !resumed; i++) {
+        resumed = markerIds(await request()).length === 1;
+        if (!resumed) await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(resumed).toBe(true);
+    } finally {
+      await proxy.close();
+      await store.close();
+      await upstream.close();
+      await redis.stop();
+    }
+  });
+});
+
+if (!REDIS_SERVER) describe('fleet', () => it.skip(REDIS_MISSING, () => {}));
