@@ -2,7 +2,7 @@ import { benchCollapse } from './pipeline.bench.js';
 import { benchProxy } from './proxy.bench.js';
 import { benchReplay } from './replay.bench.js';
 import { benchSession } from './session.bench.js';
-import { benchCap } from './store.bench.js';
+import { benchCap, benchStores } from './store.bench.js';
 import { benchSnip, benchTokens } from './text.bench.js';
 
 // Every figure is a ratio against a baseline measured in the same run, because timings on
@@ -15,6 +15,7 @@ const suites: Record<string, () => void | Promise<void>> = {
   proxy: benchProxy,
   replay: benchReplay,
   session: benchSession,
+  stores: benchStores,
 };
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((w) => !(w in suites));

@@ -52,3 +52,48 @@ export async function benchCap(): Promise<void> {
     rmSync(root, { recursive: true, force: true });
   }
 }
+
+/** put/get throughput of 64 KB bodies: the Redis store against the file store, in the same run. */
+export async function benchStores(): Promise<void> {
+  console.log('\n## store throughput: 64 KB bodies, 300 puts then 300 gets (sequential)');
+  const { spawnSync } = await import('node:child_process');
+  const body = Buffer.from(multiLineLog(64 * 1024).text.slice(0, 64 * 1024));
+  const root = mkdtempSync(join(tmpdir(), 'spillway-bench-'));
+  const run = async (name: string, store: import('../src/store/store.js').Store) => {
+    const n = 300;
+    let t = performance.now();
+    for (let i = 0; i < n; i++) await store.put({ dir: 'bench', name: `b${i}` }, body);
+    const put = performance.now() - t;
+    t = performance.now();
+    for (let i = 0; i < n; i++) await store.get({ dir: 'bench', name: `b${i}` });
+    const get = performance.now() - t;
+    const mbs = (ms: number) => ((n * body.length) / (1024 * 1024) / (ms / 1000)).toFixed(1);
+    console.log(
+      `  ${name.padEnd(28)} put ${(n / (put / 1000)).toFixed(0).padStart(6)}/s (${mbs(put)} MB/s)   get ${(n / (get / 1000)).toFixed(0).padStart(6)}/s (${mbs(get)} MB/s)`,
+    );
+    return { put, get };
+  };
+  try {
+    const file = await run(
+      'file store (fsync)',
+      new FileStore({ base: join(root, 'tool-results'), pruneOnFirstSpill: false }),
+    );
+    if (spawnSync('redis-server', ['--version']).status !== 0) {
+      console.log('  redis: skipped (no redis-server on this machine)');
+      return;
+    }
+    const { startRedis } = await import('../src/test-support/redis.js');
+    const { RedisStore } = await import('../src/store/redis-store.js');
+    const redis = await startRedis();
+    const store = await RedisStore.connect(redis.url);
+    try {
+      const r = await run('redis store (local server)', store);
+      console.log(`  redis / file: put ${ratio(r.put, file.put)} of the time, get ${ratio(r.get, file.get)}`);
+    } finally {
+      await store.close();
+      await redis.stop();
+    }
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
