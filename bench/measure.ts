@@ -18,3 +18,16 @@ export function ratio(a: number, b: number): string {
 export function ms(n: number): string {
   return `${n.toFixed(n < 10 ? 2 : 0)} ms`;
 }
+
+/** Median wall time of an async `fn(i)` in milliseconds over `runs` runs, after one warm-up (i = -1). */
+export async function timeAsync(fn: (i: number) => Promise<unknown>, runs = 5): Promise<number> {
+  await fn(-1);
+  const samples: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t = performance.now();
+    await fn(i);
+    samples.push(performance.now() - t);
+  }
+  samples.sort((a, b) => a - b);
+  return samples[Math.floor(samples.length / 2)] as number;
+}

@@ -11,19 +11,7 @@ import type { Store } from '../src/store/store.js';
 import { utf8Bytes } from '../src/text/measure.js';
 import { getTokenizer } from '../src/text/tokenizers/index.js';
 import { MB, multiLineLog, oneLineJson } from './inputs.js';
-import { ms, ratio } from './measure.js';
-
-async function timeAsync(fn: () => Promise<unknown>, runs: number): Promise<number> {
-  await fn();
-  const samples: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const t = performance.now();
-    await fn();
-    samples.push(performance.now() - t);
-  }
-  samples.sort((a, b) => a - b);
-  return samples[Math.floor(samples.length / 2)] as number;
-}
+import { ms, ratio, timeAsync } from './measure.js';
 
 /** collapse of 15 MB to 3,000 o200k tokens, against sha256 of the same string. */
 export async function benchCollapse(): Promise<void> {

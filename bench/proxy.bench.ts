@@ -9,7 +9,7 @@ import { resolvePipeline } from '../src/pipeline/config.js';
 import { startProxy } from '../src/proxy/server.js';
 import { FileStore } from '../src/store/file-store.js';
 import { MB, multiLineLog, oneLineJson } from './inputs.js';
-import { ms, ratio } from './measure.js';
+import { ms, ratio, timeAsync } from './measure.js';
 
 const SSE_EVENTS = 2000;
 
@@ -49,18 +49,6 @@ async function post(url: string, body: string, session: string): Promise<void> {
   for await (const _ of res.body);
 }
 
-async function median(runs: number, fn: (i: number) => Promise<unknown>): Promise<number> {
-  await fn(-1);
-  const samples: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const t = performance.now();
-    await fn(i);
-    samples.push(performance.now() - t);
-  }
-  samples.sort((a, b) => a - b);
-  return samples[Math.floor(samples.length / 2)] as number;
-}
-
 function body(results: string[], system: string): string {
   const messages: unknown[] = [{ role: 'user', content: 'go' }];
   results.forEach((content, i) => {
@@ -93,20 +81,20 @@ export async function benchProxy(): Promise<void> {
       (_, i) => `-rw-r--r-- 1 root root ${1000 + i * 37} Nov 30 01:${10 + i} file-${i}.ts`,
     );
     const small = body([listing.join('\n')], 'small');
-    const direct2k = await median(300, (i) => post(up.url, small, `d${i}`));
-    const proxied2k = await median(300, (i) => post(proxy.url, small, `p${i}`));
+    const direct2k = await timeAsync((i) => post(up.url, small, `d${i}`), 300);
+    const proxied2k = await timeAsync((i) => post(proxy.url, small, `p${i}`), 300);
     console.log(
       `\n(a) ${(Buffer.byteLength(small) / 1024).toFixed(1)} KB request: direct ${ms(direct2k)}, through spillway ${ms(proxied2k)}; added ${ms(proxied2k - direct2k)} (${ratio(proxied2k, direct2k)})`,
     );
 
     const big = body([oneLineJson(7 * MB).text, multiLineLog(7.5 * MB).text, 'small result'], 'big');
     const bytes = Buffer.byteLength(big);
-    const direct = await median(7, (i) => post(up.url, big, `D${i}`));
+    const direct = await timeAsync((i) => post(up.url, big, `D${i}`), 7);
     // A new session each time: the results are seen for the first time, collapsed and stashed.
-    const first = await median(7, (i) => post(proxy.url, big, `F${i}`));
+    const first = await timeAsync((i) => post(proxy.url, big, `F${i}`), 7);
     // The same session again: decisions are frozen and replayed.
-    const replay = await median(7, () => post(proxy.url, big, 'R'));
-    const parseStringify = await median(7, async () => JSON.stringify(JSON.parse(big)));
+    const replay = await timeAsync(() => post(proxy.url, big, 'R'), 7);
+    const parseStringify = await timeAsync(async () => JSON.stringify(JSON.parse(big)), 7);
     console.log(`\n(b) ${(bytes / MB).toFixed(1)} MB request with two large tool results:`);
     console.log(`  direct                          ${ms(direct).padStart(9)}`);
     console.log(`  JSON.parse + JSON.stringify     ${ms(parseStringify).padStart(9)}`);
@@ -123,8 +111,8 @@ export async function benchProxy(): Promise<void> {
       stream: true,
       messages: [{ role: 'user', content: 'hi' }],
     });
-    const directSse = await median(15, () => post(up.url, stream, 'sse'));
-    const proxiedSse = await median(15, () => post(proxy.url, stream, 'sse'));
+    const directSse = await timeAsync(() => post(up.url, stream, 'sse'), 15);
+    const proxiedSse = await timeAsync(() => post(proxy.url, stream, 'sse'), 15);
     console.log(
       `\n(c) SSE, ${SSE_EVENTS} events: direct ${ms(directSse)}, through spillway ${ms(proxiedSse)}; added ${(((proxiedSse - directSse) / SSE_EVENTS) * 1000).toFixed(1)} µs per event`,
     );

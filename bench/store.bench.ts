@@ -4,19 +4,7 @@ import { join } from 'node:path';
 import { cap } from '../src/store/cap.js';
 import { FileStore } from '../src/store/file-store.js';
 import { MB, multiLineLog, oneLineJson } from './inputs.js';
-import { ms, ratio } from './measure.js';
-
-async function timeAsync(fn: (i: number) => Promise<unknown>, runs: number): Promise<number> {
-  await fn(-1);
-  const samples: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const t = performance.now();
-    await fn(i);
-    samples.push(performance.now() - t);
-  }
-  samples.sort((a, b) => a - b);
-  return samples[Math.floor(samples.length / 2)] as number;
-}
+import { ms, ratio, timeAsync } from './measure.js';
 
 /** cap of a 15 MB output (spill + snip) against writing the same bytes with fs.writeFileSync. */
 export async function benchCap(): Promise<void> {

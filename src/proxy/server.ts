@@ -59,9 +59,9 @@ const REWRITTEN: Record<string, ApiName> = {
   '/v1/responses': 'openai-responses',
 };
 
-// Hop-by-hop headers (RFC 9110 7.6.1) and ones the proxy sets itself.
-const DROP_REQUEST = new Set([
-  'host',
+// Hop-by-hop headers (RFC 9110 7.6.1) are never forwarded; on requests, neither are the ones
+// the proxy sets itself.
+const HOP_BY_HOP = [
   'connection',
   'keep-alive',
   'proxy-connection',
@@ -69,18 +69,9 @@ const DROP_REQUEST = new Set([
   'upgrade',
   'te',
   'trailer',
-  'content-length',
-  'expect',
-]);
-const DROP_RESPONSE = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-connection',
-  'transfer-encoding',
-  'upgrade',
-  'te',
-  'trailer',
-]);
+];
+const DROP_REQUEST = new Set([...HOP_BY_HOP, 'host', 'content-length', 'expect']);
+const DROP_RESPONSE = new Set(HOP_BY_HOP);
 
 export function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || host.startsWith('127.');
