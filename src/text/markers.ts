@@ -94,10 +94,10 @@ export function collapseCharMarker(chars: number, id: string, path?: string): st
  * What linecap puts inside a line it cut.
  *
  * @example
- * linecapMarker(9000, 'Ab3'); // ' ... (9000 characters of this line cut) <<sw:Ab3>> ... '
+ * linecapMarker(9000, 'Ab3'); // ' ... (9000 characters of this line cut; spillway_expand <<sw:Ab3>>) ... '
  */
 export function linecapMarker(chars: number, id: string): string {
-  return ` ... (${chars} characters of this line cut) ${markerTag(id)} ... `;
+  return ` ... (${chars} characters of this line cut; spillway_expand ${markerTag(id)}) ... `;
 }
 
 /**

@@ -93,7 +93,7 @@ describe('linecap', () => {
     expect(lines[0]).toBe('short line');
     expect(lines[2]).toBe('end');
     expect(lines[1]).toMatch(
-      /^x{100} \.\.\. \(9850 characters of this line cut\) <<sw:[\w-]+>> \.\.\. x{50}$/,
+      /^x{100} \.\.\. \(9850 characters of this line cut; spillway_expand <<sw:[\w-]+>>\) \.\.\. x{50}$/,
     );
     expect(
       (await recallAll(markerIds(content as string)[0] as string, { store: ctx.store })).toString(),
