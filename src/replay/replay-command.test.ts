@@ -70,13 +70,49 @@ describe.skipIf(!corpusAvailable)('spillway replay', () => {
     expect(readdirSync(dir)).toEqual(['notes.txt']);
     expect((await cli(['replay'])).code).toBe(2);
   });
+});
+if (!corpusAvailable) describe('spillway replay', () => it.skip(CORPUS_MISSING, () => {}));
 
+/** The corpus when it is here; otherwise a generated Claude Code transcript with large results. */
+function reportInputs(): string[] {
+  if (corpusAvailable) return corpusFiles();
+  const path = join(mkdtempSync(join(tmpdir(), 'sw-replay-')), 'session.jsonl');
+  const lines: string[] = [];
+  for (let i = 0; i < 30; i++) {
+    // Sizes from a few lines to a 4,000-line log: several size buckets, a dozen over budget.
+    const size = [5, 20, 40, 100, 300, 1000, 4000][i % 7] as number;
+    const output = Array.from({ length: size }, (_, j) => `[${i}.${j}] building target ${j} ... ok`).join(
+      '\n',
+    );
+    lines.push(
+      JSON.stringify({
+        type: 'assistant',
+        sessionId: 'generated',
+        message: {
+          model: 'claude-sonnet-4-5',
+          content: [{ type: 'tool_use', id: `t${i}`, name: i % 2 ? 'Bash' : 'Read', input: {} }],
+        },
+      }),
+    );
+    lines.push(
+      JSON.stringify({
+        type: 'user',
+        sessionId: 'generated',
+        message: { content: [{ type: 'tool_result', tool_use_id: `t${i}`, content: output }] },
+      }),
+    );
+  }
+  writeFileSync(path, `${lines.join('\n')}\n`);
+  return [path];
+}
+
+describe('the HTML report in a real browser', () => {
   it.skipIf(!CHROMIUM)(
     'writes a self-contained HTML report that renders its charts in headless Chromium',
     async () => {
       const dir = mkdtempSync(join(tmpdir(), 'sw-replay-'));
       const out = join(dir, 'report.html');
-      const r = await cli(['replay', '--report', out, ...files]);
+      const r = await cli(['replay', '--report', out, ...reportInputs()]);
       expect(r.code).toBe(0);
       const html = readFileSync(out, 'utf8');
       // Nothing that loads: no scripts, stylesheets, images or frames (URLs inside escaped excerpts are text).
@@ -122,4 +158,3 @@ describe.skipIf(!corpusAvailable)('spillway replay', () => {
   );
   if (!CHROMIUM) it.skip(CHROMIUM_MISSING, () => {});
 });
-if (!corpusAvailable) describe('spillway replay', () => it.skip(CORPUS_MISSING, () => {}));
