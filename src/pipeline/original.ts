@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { type Content, textOf } from '../text/blocks.js';
+import { type Content, contentText } from '../text/blocks.js';
 import { utf8Bytes } from '../text/measure.js';
 
 /**
@@ -27,7 +27,7 @@ export function originalOf(content: Content): Original {
   let body: Buffer | undefined;
   let digest: Buffer | undefined;
   const bodyOf = () => {
-    body ??= utf8Bytes(textOf(content) ?? JSON.stringify(content));
+    body ??= utf8Bytes(contentText(content));
     return body;
   };
   const digestOf = () => {

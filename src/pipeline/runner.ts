@@ -1,5 +1,5 @@
 import { stashKey } from '../store/ids.js';
-import { contentBytes, textOf } from '../text/blocks.js';
+import { contentBytes, contentText, textOf } from '../text/blocks.js';
 import { hasMarker } from '../text/markers.js';
 import { originalOf } from './original.js';
 import type {
@@ -224,8 +224,8 @@ export async function runPipeline(
       item.lossyActed ||= stage.lossy;
       s.acted++;
       if (decision.fallback) s.fallbacks.stash_failed = (s.fallbacks.stash_failed ?? 0) + 1;
-      s.tokensBefore += statsTokenizer.count(textOf(before) ?? JSON.stringify(before));
-      s.tokensAfter += statsTokenizer.count(textOf(decision.content) ?? JSON.stringify(decision.content));
+      s.tokensBefore += statsTokenizer.count(contentText(before));
+      s.tokensAfter += statsTokenizer.count(contentText(decision.content));
       outcome.actedBy.push(stage.name);
       outcome.trail.push({ stage: stage.name, outcome: decision.fallback ? 'stash_failed' : 'acted' });
       if (decision.stashId) outcome.stashId = decision.stashId;

@@ -4,7 +4,7 @@ import type { ResolvedPipeline } from '../pipeline/config.js';
 import { runPipeline, type StageStats } from '../pipeline/runner.js';
 import type { StageName } from '../pipeline/types.js';
 import type { Store } from '../store/store.js';
-import { type Content, textOf } from '../text/blocks.js';
+import { type Content, contentText } from '../text/blocks.js';
 import { lookupModelLimit } from '../text/model-limit.js';
 import type { Tokenizer } from '../text/tokenizers/tokenizer.js';
 import { type SessionTable, sessionKey } from './sessions.js';
@@ -40,8 +40,6 @@ export interface RewriteOutcome {
   /** Set when the pipeline failed and the original is forwarded. */
   failOpen?: Error;
 }
-
-const textForm = (c: Content) => textOf(c) ?? JSON.stringify(c);
 
 /**
  * Rewrites one request body through the pipeline, with the session's cached-prefix boundary and
@@ -117,8 +115,8 @@ export async function rewriteRequest(
     let tokensAfter = 0;
     run.results.forEach((result, i) => {
       const original = view.results[i]?.content as Content;
-      tokensBefore += deps.statsTokenizer.count(textForm(original));
-      tokensAfter += deps.statsTokenizer.count(textForm(result.content));
+      tokensBefore += deps.statsTokenizer.count(contentText(original));
+      tokensAfter += deps.statsTokenizer.count(contentText(result.content));
       if (result.content !== original) contents.set(i, result.content);
     });
     finish();

@@ -6,7 +6,7 @@ import type { StageName, ToolResult } from '../pipeline/types.js';
 import { MemoryStore } from '../store/memory-store.js';
 import { recallAll } from '../store/recall.js';
 import type { Store } from '../store/store.js';
-import { type Content, textOf } from '../text/blocks.js';
+import { type Content, contentText, textOf } from '../text/blocks.js';
 import { markerIds } from '../text/markers.js';
 import { lookupModelLimit } from '../text/model-limit.js';
 import type { Conversation } from './transcript.js';
@@ -50,10 +50,6 @@ export interface ConversationReplay {
   perTurn: { before: number; after: number; prefixRewritten: boolean }[];
   stats: Partial<Record<StageName, StageStats>>;
   results: ResultRecord[];
-}
-
-function textForm(content: Content): string {
-  return textOf(content) ?? JSON.stringify(content);
 }
 
 /**
@@ -141,18 +137,18 @@ export async function replayConversation(
       const original = input[i] as ToolResult;
       const final = (run.results[i] as ToolResult).content;
       const outcome = run.outcomes[i];
-      const finalText = textForm(final);
-      before += count(textForm(original.content));
+      const finalText = contentText(final);
+      before += count(contentText(original.content));
       after += count(finalText);
       if (original.position < turn) {
-        if (textForm(previous[i] as Content) !== finalText) {
+        if (contentText(previous[i] as Content) !== finalText) {
           prefixRewritten = true;
           if (outcome?.actedBy.includes('mask')) replay.maskedInPrefix++;
           else replay.prefixChanges.push({ turn, id: original.id });
         }
       } else {
         // A new result: check its budget and every id its markers name.
-        const tokensBefore = count(textForm(original.content));
+        const tokensBefore = count(contentText(original.content));
         const tokensAfter = count(finalText);
         replay.tokensBefore += tokensBefore;
         replay.tokensAfter += tokensAfter;
@@ -163,7 +159,7 @@ export async function replayConversation(
           tokensBefore,
           tokensAfter,
           actedBy: outcome?.actedBy ?? [],
-          before: textForm(original.content),
+          before: contentText(original.content),
           after: finalText,
         });
         const budget = collapseBudget(pipeline, original.tool, (t) => toolOverride(pipeline.tools, t));
@@ -180,7 +176,7 @@ export async function replayConversation(
         }
         for (const markerId of markerIds(finalText)) {
           const body = await recallAll(markerId, { store }).catch(() => null);
-          const expected = Buffer.from(textForm(original.content), 'utf8');
+          const expected = Buffer.from(contentText(original.content), 'utf8');
           if (!body?.equals(expected)) replay.recallFailures.push({ id: original.id, markerId });
         }
       }

@@ -45,6 +45,17 @@ export function textOf(content: Content): string | null {
 }
 
 /**
+ * Content as one string: its text when it is all text, else the JSON of its blocks. What a
+ * stash holds and what token counts and byte comparisons measure.
+ *
+ * @example
+ * contentText([{ type: 'text', text: 'a' }]); // 'a'
+ */
+export function contentText(content: Content): string {
+  return textOf(content) ?? JSON.stringify(content);
+}
+
+/**
  * Content with the same shape as `like`, holding `text`: a string stays a string; blocks become
  * one text block.
  *

@@ -1,7 +1,21 @@
 export * from './blocks.js';
 export { formatTokenCount } from './format-token-count.js';
 export { graphemeBoundaryAtOrAfter, graphemeBoundaryAtOrBefore } from './grapheme.js';
-export { parseSnipMarker, snipMarker, type Unit } from './markers.js';
+export {
+  collapseCharMarker,
+  collapseLineMarker,
+  dedupPointer,
+  hasMarker,
+  linecapMarker,
+  MARKER_TAG,
+  markerIds,
+  markerTag,
+  maskPlaceholder,
+  parseSnipMarker,
+  pruneMarker,
+  snipMarker,
+  type Unit,
+} from './markers.js';
 export {
   codePointLength,
   codePointPrefixEnd,
@@ -18,7 +32,6 @@ export {
   measureContent,
   type PruneConfig,
   pruneContent,
-  pruneMarker,
   resolvePruneConfig,
 } from './prune-content.js';
 export { type SnipOptions, type SnipResult, snip, snipDetailed } from './snip.js';

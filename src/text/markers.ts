@@ -126,3 +126,17 @@ export function maskPlaceholder(tool: string, call: string, tokens: number, id: 
 /** The snip note used when the original could not be stashed: nothing to recall. */
 export const STASH_FAILED_NOTE =
   'the full output could not be saved and cannot be recalled; re-run the tool narrower (grep, head, tail, a line range) to see the rest';
+
+/**
+ * The marker put where the middle was cut: how many code points went, and the recall id when
+ * the middle was stashed.
+ *
+ * @example
+ * pruneMarker(5000); // '\n[...pruned 5000 chars...]\n'
+ * pruneMarker(5000, 'Ab3'); // '\n[...pruned 5000 chars; spillway_expand <<sw:Ab3>>]\n'
+ */
+export function pruneMarker(removed: number, id?: string): string {
+  return id
+    ? `\n[...pruned ${removed} chars; spillway_expand ${markerTag(id)}]\n`
+    : `\n[...pruned ${removed} chars...]\n`;
+}

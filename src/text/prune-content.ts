@@ -1,7 +1,7 @@
 import { SpillwayError } from '../errors.js';
 import { type Content, type ContentBlock, isTextBlock, type TextBlock } from './blocks.js';
 import { graphemeBoundaryAtOrAfter, graphemeBoundaryAtOrBefore } from './grapheme.js';
-import { markerTag } from './markers.js';
+import { pruneMarker } from './markers.js';
 import { codePointLength, codePointPrefixEnd } from './measure.js';
 
 /** Character budgets of {@link pruneContent}, in Unicode code points. */
@@ -23,20 +23,6 @@ export const DEFAULT_PRUNE_CONFIG: Readonly<PruneConfig> = Object.freeze({
 });
 
 const KEYS = Object.keys(DEFAULT_PRUNE_CONFIG);
-
-/**
- * The marker put where the middle was cut: how many code points went, and the recall id when
- * the middle was stashed.
- *
- * @example
- * pruneMarker(5000); // '\n[...pruned 5000 chars...]\n'
- * pruneMarker(5000, 'Ab3'); // '\n[...pruned 5000 chars; spillway_expand <<sw:Ab3>>]\n'
- */
-export function pruneMarker(removed: number, id?: string): string {
-  return id
-    ? `\n[...pruned ${removed} chars; spillway_expand ${markerTag(id)}]\n`
-    : `\n[...pruned ${removed} chars...]\n`;
-}
 
 // The widest marker any input can need: N up to 2^53 and a 22-character id.
 const WIDEST_MARKER = codePointLength(pruneMarker(Number.MAX_SAFE_INTEGER, 'x'.repeat(22)));
