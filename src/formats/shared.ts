@@ -1,10 +1,23 @@
 import type { Content, ContentBlock } from '../text/blocks.js';
 
+/**
+ * True for a plain object (not null, not an array).
+ *
+ * @example
+ * isRecord({}); // true
+ * isRecord([]); // false
+ */
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Content as the pipeline sees it, or null when the value is neither a string nor a block list. */
+/**
+ * Content as the pipeline sees it, or null when the value is neither a string nor a block list.
+ *
+ * @example
+ * asContent('text'); // 'text'
+ * asContent(42); // null
+ */
 export function asContent(value: unknown): Content | null {
   if (typeof value === 'string') return value;
   if (Array.isArray(value) && value.every((b) => isRecord(b) && typeof b.type === 'string'))
@@ -12,7 +25,12 @@ export function asContent(value: unknown): Content | null {
   return null;
 }
 
-/** A short, stable text of the start of a conversation, for deriving a session key. */
+/**
+ * A short, stable text of the start of a conversation, for deriving a session key.
+ *
+ * @example
+ * sessionKey(undefined, seedOf('anthropic', system, firstUserMessage));
+ */
 export function seedOf(...parts: unknown[]): string {
   return parts.map((p) => (typeof p === 'string' ? p : JSON.stringify(p ?? null))).join('\u0000');
 }

@@ -174,7 +174,12 @@ export function resolvePipeline(config: PipelineConfig | unknown = {}): Resolved
   });
 }
 
-/** The collapse budget a resolved pipeline gives a tool, for reports and checks. */
+/**
+ * The collapse budget a resolved pipeline gives a tool, for reports and checks.
+ *
+ * @example
+ * collapseBudget(resolvePipeline(), 'Bash', (t) => toolOverride(undefined, t)); // 2000
+ */
 export function collapseBudget(
   pipeline: ResolvedPipeline,
   tool: string,

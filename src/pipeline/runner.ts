@@ -269,7 +269,13 @@ export async function runPipeline(
   };
 }
 
-/** Adds the counters of `b` into `a` (for totals over many runs). */
+/**
+ * Adds the counters of `b` into `a` (for totals over many runs).
+ *
+ * @example
+ * const totals = {};
+ * for (const run of runs) addStats(totals, run.stats);
+ */
 export function addStats(
   a: Partial<Record<StageName, StageStats>>,
   b: Partial<Record<StageName, StageStats>>,

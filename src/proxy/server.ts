@@ -73,6 +73,13 @@ const HOP_BY_HOP = [
 const DROP_REQUEST = new Set([...HOP_BY_HOP, 'host', 'content-length', 'expect']);
 const DROP_RESPONSE = new Set(HOP_BY_HOP);
 
+/**
+ * True for addresses only this machine can reach.
+ *
+ * @example
+ * isLoopback('127.0.0.1'); // true
+ * isLoopback('0.0.0.0'); // false
+ */
 export function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || host.startsWith('127.');
 }

@@ -39,6 +39,10 @@ export function sessionKey(header: string | undefined, seed: string): string {
  * Session state with bounded memory: a size limit and an age limit, least recently seen first
  * out. Forgetting a session loses only its in-memory boundary; its frozen decisions are in the
  * store, so a returning session still replays them.
+ *
+ * @example
+ * const table = new SessionTable(store, { maxSessions: 1000 });
+ * const { state, isNew } = table.get(sessionKey(header, seed));
  */
 export class SessionTable {
   readonly #sessions = new Map<string, SessionState>();

@@ -27,6 +27,13 @@ export interface ProxyStats {
   observeOnly: boolean;
 }
 
+/**
+ * Fresh, zeroed proxy statistics.
+ *
+ * @example
+ * const stats = newStats(false);
+ * stats.requests++;
+ */
 export function newStats(observeOnly: boolean): ProxyStats {
   return {
     startedAt: new Date().toISOString(),

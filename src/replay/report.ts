@@ -52,7 +52,7 @@ export interface ReplayReport {
   sizeBuckets: { upTo: number; results: number }[];
 }
 
-export function emptyTotals(): Totals {
+function emptyTotals(): Totals {
   return {
     conversations: 0,
     turns: 0,
@@ -102,7 +102,14 @@ function excerpt(text: string): string {
     : `${text.slice(0, excerptBytes)}\n…\n${text.slice(-excerptBytes)}`;
 }
 
-/** Builds a report from the replays of every conversation of every file. */
+/**
+ * Builds a report from the replays of every conversation of every file.
+ *
+ * @example
+ * const builder = new ReportBuilder('balanced', 'o200k');
+ * builder.addFile(file, format, 200_000, replays);
+ * const report = builder.build();
+ */
 export class ReportBuilder {
   readonly #files: FileReport[] = [];
   readonly #stages: Partial<Record<StageName, StageStats>> = {};

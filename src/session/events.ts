@@ -32,6 +32,12 @@ export interface SurfaceNode {
 
 export type ToolData = Extract<MessageData, { role: 'tool' }>;
 
+/**
+ * True for the data of a tool result event.
+ *
+ * @example
+ * session.surface().filter((n) => isToolData(n.data)).length; // tool results now visible
+ */
 export function isToolData(data: MessageData): data is ToolData {
   return data.role === 'tool';
 }

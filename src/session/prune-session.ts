@@ -44,6 +44,9 @@ export interface PruneSessionResult {
 /**
  * The default pruner: pruneContent, with the middle stashed when a store is given. A dry run
  * stashes nothing but sizes the marker as if it had (ids have a fixed length).
+ *
+ * @example
+ * await pruneSession(session, { pruner: contentPruner({ thresholdChars: 4000 }, new FileStore()) });
  */
 export function contentPruner(config: Partial<PruneConfig> = {}, store?: Store, dryRun = false): Pruner {
   const resolved = resolvePruneConfig(config);

@@ -38,7 +38,12 @@ export function recallFooter(start: number, end: number, total: number): string 
     : `[bytes ${start}-${end} of ${total}; end of output]`;
 }
 
-/** The message for an id with nothing behind it; final, so the model does not loop. */
+/**
+ * The message for an id with nothing behind it; final, so the model does not loop.
+ *
+ * @example
+ * notFoundMessage('s/c'); // 'no stored tool result with id "s/c"; do not retry'
+ */
 export function notFoundMessage(id: string): string {
   return `no stored tool result with id ${JSON.stringify(id)}; do not retry`;
 }

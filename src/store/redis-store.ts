@@ -281,7 +281,12 @@ export class RedisStore implements Store {
   }
 }
 
-/** A Redis URL with any password hidden, for messages and logs. */
+/**
+ * A Redis URL with any password hidden, for messages and logs.
+ *
+ * @example
+ * redactUrl('redis://:secret@host:6379/0'); // 'redis://:***@host:6379/0'
+ */
 export function redactUrl(url: string): string {
   try {
     const u = new URL(url);

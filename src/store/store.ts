@@ -83,7 +83,12 @@ export interface Store {
   close?(): Promise<void>;
 }
 
-/** Cuts `body` to at most `max` bytes without splitting a UTF-8 sequence. */
+/**
+ * Cuts `body` to at most `max` bytes without splitting a UTF-8 sequence.
+ *
+ * @example
+ * cutAtUtf8Boundary(Buffer.from('aé'), 2); // <Buffer 61> (é needs two bytes)
+ */
 export function cutAtUtf8Boundary(body: Uint8Array, max: number): Uint8Array {
   if (body.length <= max) return body;
   let end = Math.max(0, max);

@@ -57,7 +57,12 @@ export function hasMarker(text: string): boolean {
   return MARKER_TAG.test(text);
 }
 
-/** Every id named by a pipeline marker in the text, in order. */
+/**
+ * Every id named by a pipeline marker in the text, in order.
+ *
+ * @example
+ * markerIds('a <<sw:Ab3>> b <<sw:Cd4>>'); // ['Ab3', 'Cd4']
+ */
 export function markerIds(text: string): string[] {
   return [...text.matchAll(/<<sw:([A-Za-z0-9_-]{1,64})>>/g)].map((m) => m[1] as string);
 }

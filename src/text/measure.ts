@@ -67,7 +67,12 @@ export function graphemeLength(text: string): number {
   return count;
 }
 
-/** True when the code unit at `i` is the low half of a surrogate pair (so `i` is mid-character). */
+/**
+ * True when the code unit at `i` is the low half of a surrogate pair (so `i` is mid-character).
+ *
+ * @example
+ * isInsidePair('a😀', 2); // true: index 2 is the low half of the emoji
+ */
 export function isInsidePair(text: string, i: number): boolean {
   if (i <= 0 || i >= text.length) return false;
   const lo = text.charCodeAt(i);
@@ -75,12 +80,22 @@ export function isInsidePair(text: string, i: number): boolean {
   return lo >= 0xdc00 && lo <= 0xdfff && hi >= 0xd800 && hi <= 0xdbff;
 }
 
-/** Moves a code-unit index back so it does not split a surrogate pair. */
+/**
+ * Moves a code-unit index back so it does not split a surrogate pair.
+ *
+ * @example
+ * codePointFloor('a😀', 2); // 1
+ */
 export function codePointFloor(text: string, i: number): number {
   return isInsidePair(text, i) ? i - 1 : i;
 }
 
-/** Moves a code-unit index forward so it does not split a surrogate pair. */
+/**
+ * Moves a code-unit index forward so it does not split a surrogate pair.
+ *
+ * @example
+ * codePointCeil('a😀', 2); // 3
+ */
 export function codePointCeil(text: string, i: number): number {
   return isInsidePair(text, i) ? i + 1 : i;
 }
