@@ -1,8 +1,13 @@
+// With --expose-gc (npm run bench passes it), garbage left by the previous sample is collected
+// before each one, so a measurement does not pay for another's allocations.
+const collect = (globalThis as { gc?: () => void }).gc ?? (() => {});
+
 /** Median wall time of `fn` in milliseconds over `runs` runs, after one warm-up run. */
 export function time(fn: () => unknown, runs = 5): number {
   fn();
   const samples: number[] = [];
   for (let i = 0; i < runs; i++) {
+    collect();
     const t = performance.now();
     fn();
     samples.push(performance.now() - t);
@@ -24,6 +29,7 @@ export async function timeAsync(fn: (i: number) => Promise<unknown>, runs = 5): 
   await fn(-1);
   const samples: number[] = [];
   for (let i = 0; i < runs; i++) {
+    collect();
     const t = performance.now();
     await fn(i);
     samples.push(performance.now() - t);

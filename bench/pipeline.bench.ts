@@ -23,17 +23,20 @@ export async function benchCollapse(): Promise<void> {
       const text = input.text;
       const sha = await timeAsync(async () => createHash('sha256').update(text).digest(), 7);
       const run = async (store: Store) => {
-        // The whole job as the pipeline does it: hash for the id, fit the window, stash.
-        const out = await collapseText(
+        // The whole job as the pipeline does it: encode and hash the original once (its id),
+        // fit the window with the real marker, stash the original before returning.
+        let body: Buffer | undefined;
+        let id: string | undefined;
+        const idOf = () => {
+          body ??= utf8Bytes(text);
+          id ??= stashId(body);
+          return id;
+        };
+        return collapseText(
           text,
           { resolvedMaxTokens: 3000 },
-          {
-            tokenizer,
-            id: () => stashId(text),
-            stash: () => store.putIfAbsent(stashKey(stashId(text)), Buffer.from(text)),
-          },
+          { tokenizer, id: idOf, stash: () => store.putIfAbsent(stashKey(idOf()), body as Buffer) },
         );
-        return out;
       };
       const fitOnly = await timeAsync(
         () =>
