@@ -25,11 +25,16 @@ export function ms(n: number): string {
 }
 
 /** Median wall time of an async `fn(i)` in milliseconds over `runs` runs, after one warm-up (i = -1). */
-export async function timeAsync(fn: (i: number) => Promise<unknown>, runs = 5): Promise<number> {
+export async function timeAsync(
+  fn: (i: number) => Promise<unknown>,
+  runs = 5,
+  collectGarbage = true,
+): Promise<number> {
   await fn(-1);
   const samples: number[] = [];
   for (let i = 0; i < runs; i++) {
-    collect();
+    // Sub-millisecond samples are better left alone: a forced collection costs more than they do.
+    if (collectGarbage) collect();
     const t = performance.now();
     await fn(i);
     samples.push(performance.now() - t);

@@ -81,8 +81,8 @@ export async function benchProxy(): Promise<void> {
       (_, i) => `-rw-r--r-- 1 root root ${1000 + i * 37} Nov 30 01:${10 + i} file-${i}.ts`,
     );
     const small = body([listing.join('\n')], 'small');
-    const direct2k = await timeAsync((i) => post(up.url, small, `d${i}`), 300);
-    const proxied2k = await timeAsync((i) => post(proxy.url, small, `p${i}`), 300);
+    const direct2k = await timeAsync((i) => post(up.url, small, `d${i}`), 300, false);
+    const proxied2k = await timeAsync((i) => post(proxy.url, small, `p${i}`), 300, false);
     console.log(
       `\n(a) ${(Buffer.byteLength(small) / 1024).toFixed(1)} KB request: direct ${ms(direct2k)}, through spillway ${ms(proxied2k)}; added ${ms(proxied2k - direct2k)} (${ratio(proxied2k, direct2k)})`,
     );
@@ -111,8 +111,8 @@ export async function benchProxy(): Promise<void> {
       stream: true,
       messages: [{ role: 'user', content: 'hi' }],
     });
-    const directSse = await timeAsync(() => post(up.url, stream, 'sse'), 15);
-    const proxiedSse = await timeAsync(() => post(proxy.url, stream, 'sse'), 15);
+    const directSse = await timeAsync(() => post(up.url, stream, 'sse'), 15, false);
+    const proxiedSse = await timeAsync(() => post(proxy.url, stream, 'sse'), 15, false);
     console.log(
       `\n(c) SSE, ${SSE_EVENTS} events: direct ${ms(directSse)}, through spillway ${ms(proxiedSse)}; added ${(((proxiedSse - directSse) / SSE_EVENTS) * 1000).toFixed(1)} µs per event`,
     );
