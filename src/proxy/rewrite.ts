@@ -78,8 +78,13 @@ export async function rewriteRequest(
   const now = deps.now?.() ?? Date.now();
   const key = sessionKey(sessionHeader, view.sessionSeed);
   const { state, isNew } = deps.sessions.get(key, now);
-  const coldCache = isNew || now - state.lastSeen > CACHE_TTL_MS;
-  const cachedPrefix = view.continuesServerState ? 0 : state.maxCachedIdx;
+  // A conversation that got shorter than the boundary was compacted or rewound: its old prefix
+  // is no longer the provider's cached prefix. Everything seen before keeps its frozen decision
+  // (unchanged ones included), so the boundary starts again and new results can be decided.
+  const shrank = !view.continuesServerState && view.messageCount < state.maxCachedIdx;
+  if (shrank && options.updateBoundary) state.maxCachedIdx = 0;
+  const coldCache = isNew || shrank || now - state.lastSeen > CACHE_TTL_MS;
+  const cachedPrefix = view.continuesServerState || shrank ? 0 : state.maxCachedIdx;
   const finish = () => {
     state.lastSeen = now;
     if (options.updateBoundary && !view.continuesServerState)

@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { resolvePipeline } from '../pipeline/config.js';
+import { MemoryStore } from '../store/memory-store.js';
+import { heuristicTokenizer } from '../text/tokenizers/heuristic.js';
+import { getTokenizer } from '../text/tokenizers/index.js';
+import { rewriteRequest } from './rewrite.js';
+import { SessionTable } from './sessions.js';
+
+const big = (tag: string) =>
+  Array.from({ length: 3000 }, (_, i) => `${tag} ${i}: compiled module ${i}`).join('\n');
+
+function body(results: string[]) {
+  const messages: unknown[] = [{ role: 'user', content: 'go' }];
+  results.forEach((content, i) => {
+    messages.push({
+      role: 'assistant',
+      content: [{ type: 'tool_use', id: `t${i}-${content.length}`, name: 'Bash', input: {} }],
+    });
+    messages.push({
+      role: 'user',
+      content: [{ type: 'tool_result', tool_use_id: `t${i}-${content.length}`, content }],
+    });
+  });
+  return Buffer.from(JSON.stringify({ model: 'claude-sonnet-4-5', max_tokens: 5, messages }));
+}
+
+const sent = (out: { body: Buffer }) =>
+  (JSON.parse(out.body.toString()).messages as { content: { content: string }[] }[])
+    .filter((_, i) => i % 2 === 0 && i > 0)
+    .map((m) => m.content[0]?.content as string);
+
+describe('rewriteRequest', () => {
+  const make = () => {
+    const store = new MemoryStore();
+    return {
+      pipeline: resolvePipeline(),
+      store,
+      sessions: new SessionTable(store),
+      statsTokenizer: heuristicTokenizer,
+    };
+  };
+
+  it('leaves an unseen result in the cached prefix alone, and collapses it once it arrives in the tail', async () => {
+    const deps = make();
+    const first = await rewriteRequest('anthropic', body(['small']), 'sess', deps, { updateBoundary: true });
+    expect(first.changed).toBe(false);
+    const second = await rewriteRequest('anthropic', body(['small', big('a')]), 'sess', deps, {
+      updateBoundary: true,
+    });
+    expect(getTokenizer('o200k').count(sent(second)[1] as string)).toBeLessThanOrEqual(2000);
+  });
+
+  it('starts the boundary again when a conversation gets shorter (compaction, rewind), keeping frozen decisions', async () => {
+    const deps = make();
+    const long = ['x1', 'x2', 'x3', big('early')];
+    const turn1 = await rewriteRequest('anthropic', body(long), 'compacting', deps, { updateBoundary: true });
+    const collapsedEarly = sent(turn1)[3] as string;
+    expect(collapsedEarly).not.toBe(big('early'));
+    // After compaction: fewer messages, and a new large result at a position below the old boundary.
+    const turn2 = await rewriteRequest('anthropic', body(['summary', big('late')]), 'compacting', deps, {
+      updateBoundary: true,
+    });
+    expect(getTokenizer('o200k').count(sent(turn2)[1] as string)).toBeLessThanOrEqual(2000);
+    // An earlier result that comes back is replayed exactly as frozen.
+    const turn3 = await rewriteRequest(
+      'anthropic',
+      body(['summary', big('late'), 'x', big('early')]),
+      'compacting',
+      deps,
+      { updateBoundary: true },
+    );
+    expect(sent(turn3)[1]).toBe(sent(turn2)[1]);
+    expect(sent(turn3)[3]).toBe(collapsedEarly);
+  });
+});
