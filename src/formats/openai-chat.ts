@@ -1,6 +1,5 @@
 import type { ToolResult } from '../pipeline/types.js';
-import type { Content } from '../text/blocks.js';
-import { asContent, isExpandTool, isRecord, seedOf } from './shared.js';
+import { asContent, isExpandTool, isRecord, seedOf, writeBack } from './shared.js';
 import type { RequestAdapter, RequestView } from './types.js';
 
 /**
@@ -55,12 +54,7 @@ export const openaiChatAdapter: RequestAdapter = {
       messageCount: messages.length,
       sessionSeed: seedOf('openai-chat', system, isRecord(firstUser) ? firstUser.content : null),
       continuesServerState: false,
-      apply(contents: ReadonlyMap<number, Content>) {
-        for (const [i, content] of contents) {
-          const slot = slots[i];
-          if (slot) slot.content = content;
-        }
-      },
+      apply: writeBack(slots, 'content'),
     };
   },
 };

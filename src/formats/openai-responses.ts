@@ -1,6 +1,6 @@
 import type { ToolResult } from '../pipeline/types.js';
 import { type Content, type ContentBlock, isTextBlock } from '../text/blocks.js';
-import { isExpandTool, isRecord, seedOf } from './shared.js';
+import { isExpandTool, isRecord, seedOf, writeBack } from './shared.js';
 import type { RequestAdapter, RequestView } from './types.js';
 
 const CALLS = new Set(['function_call', 'custom_tool_call']);
@@ -64,12 +64,7 @@ export const openaiResponsesAdapter: RequestAdapter = {
         typeof body.input === 'string' ? body.input : isRecord(firstUser) ? firstUser.content : null,
       ),
       continuesServerState: typeof body.previous_response_id === 'string',
-      apply(contents: ReadonlyMap<number, Content>) {
-        for (const [i, content] of contents) {
-          const slot = slots[i];
-          if (slot) slot.output = fromContent(content);
-        }
-      },
+      apply: writeBack(slots, 'output', fromContent),
     };
   },
 };

@@ -45,3 +45,24 @@ export function seedOf(...parts: unknown[]): string {
 export function isExpandTool(name: string): boolean {
   return /(?:^|__)spillway_expand$/.test(name);
 }
+
+/**
+ * The `apply` of a request view: writes new contents (by result index) into the objects that
+ * hold them, in place, under `field`, converted to the API's form.
+ *
+ * @example
+ * const apply = writeBack(slots, 'content');
+ * apply(new Map([[0, 'shorter']]));
+ */
+export function writeBack(
+  slots: readonly Record<string, unknown>[],
+  field: string,
+  convert: (content: Content) => unknown = (content) => content,
+): (contents: ReadonlyMap<number, Content>) => void {
+  return (contents) => {
+    for (const [i, content] of contents) {
+      const slot = slots[i];
+      if (slot) slot[field] = convert(content);
+    }
+  };
+}
