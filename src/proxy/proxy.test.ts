@@ -384,6 +384,13 @@ describe('proxy failure behaviour', () => {
     }
   });
 
+  it('says clearly when its port is taken', async () => {
+    const port = Number(new URL(proxy.url).port);
+    await expect(startProxy({ pipeline: resolvePipeline(), store, port, log: quiet })).rejects.toThrow(
+      `cannot start the proxy: port ${port} on 127.0.0.1 is already in use; pick another with --port N (0 picks a free one)`,
+    );
+  });
+
   it('refuses to listen beyond loopback without a token, and guards its own routes with it', async () => {
     await expect(
       startProxy({ pipeline: resolvePipeline(), store, port: 0, host: '0.0.0.0', log: quiet }),

@@ -400,8 +400,23 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       else res.destroy();
     });
   });
-  server.listen(options.port ?? DEFAULT_PORT, host);
-  await once(server, 'listening');
+  const port = options.port ?? DEFAULT_PORT;
+  server.listen(port, host);
+  try {
+    await once(server, 'listening');
+  } catch (err) {
+    await agent.close();
+    const code = (err as NodeJS.ErrnoException).code;
+    const why =
+      code === 'EADDRINUSE'
+        ? `port ${port} on ${host} is already in use; pick another with --port N (0 picks a free one)`
+        : code === 'EACCES'
+          ? `not allowed to listen on ${host}:${port}; use a port above 1023`
+          : code === 'EADDRNOTAVAIL'
+            ? `${host} is not an address of this machine`
+            : (err as Error).message;
+    throw new SpillwayError('SPILLWAY_IO', `cannot start the proxy: ${why}`, { cause: err });
+  }
   const address = server.address() as AddressInfo;
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {
