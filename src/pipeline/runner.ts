@@ -1,5 +1,5 @@
 import { stashKey } from '../store/ids.js';
-import { contentBytes, contentText, textOf } from '../text/blocks.js';
+import { type Content, contentBytes, contentText, textOf } from '../text/blocks.js';
 import { hasMarker } from '../text/markers.js';
 import { originalOf } from './original.js';
 import type {
@@ -108,11 +108,23 @@ export async function runPipeline(
   options: RunOptions = {},
 ): Promise<PipelineRun> {
   const statsTokenizer = ctx.statsTokenizer ?? ctx.tokenizer;
+  // The heuristic is bytes / 4, and the bytes are already known: no second pass over the text.
+  const statsCount = (content: Content, bytes: number) =>
+    statsTokenizer.name === 'heuristic' ? Math.ceil(bytes / 4) : statsTokenizer.count(contentText(content));
+  const bytesOf = (item: { content: Content; bytes?: number }) => {
+    item.bytes ??= contentBytes(item.content);
+    return item.bytes;
+  };
   const stats: Partial<Record<StageName, StageStats>> = {};
   let frozenReplayed = 0;
   let freezeFailures = 0;
 
-  const items: (StageItem & { frozen: boolean; override?: ToolOverride; cameMarked(): boolean })[] = [];
+  const items: (StageItem & {
+    frozen: boolean;
+    override?: ToolOverride;
+    cameMarked(): boolean;
+    bytes?: number;
+  })[] = [];
   const outcomes: ResultOutcome[] = [];
   for (const result of input) {
     const original = originalOf(result.content);
@@ -211,7 +223,10 @@ export async function runPipeline(
         outcome.trail.push({ stage: stage.name, outcome: decision.reason });
         continue;
       }
-      if (contentBytes(decision.content) > contentBytes(item.content)) {
+      // Sizes are measured once per content (a 15 MB original is not re-measured by every stage).
+      const beforeBytes = bytesOf(item);
+      const afterBytes = contentBytes(decision.content);
+      if (afterBytes > beforeBytes) {
         revert('grew');
         continue;
       }
@@ -224,8 +239,9 @@ export async function runPipeline(
       item.lossyActed ||= stage.lossy;
       s.acted++;
       if (decision.fallback) s.fallbacks.stash_failed = (s.fallbacks.stash_failed ?? 0) + 1;
-      s.tokensBefore += statsTokenizer.count(contentText(before));
-      s.tokensAfter += statsTokenizer.count(contentText(decision.content));
+      item.bytes = afterBytes;
+      s.tokensBefore += statsCount(before, beforeBytes);
+      s.tokensAfter += statsCount(decision.content, afterBytes);
       outcome.actedBy.push(stage.name);
       outcome.trail.push({ stage: stage.name, outcome: decision.fallback ? 'stash_failed' : 'acted' });
       if (decision.stashId) outcome.stashId = decision.stashId;
