@@ -51,7 +51,11 @@ export async function pruneCommand(argv: string[], io: CliIo): Promise<number> {
   }
   const base = values.dir ?? defaultBase(io.env);
   const dryRun = values['dry-run'] ?? false;
+  // Over a large store a scan takes a while: say so on a terminal, and clear the line after.
+  const progress = io.stderr as NodeJS.WritableStream & { isTTY?: boolean };
+  if (progress.isTTY) progress.write(`scanning ${base} ...`);
   const report = await prune(base, { keep: values.keep, dryRun });
+  if (progress.isTTY) progress.write('\r\x1b[K');
   if (values.json) {
     await write(io.stdout, `${JSON.stringify(report)}\n`);
     return 0;
