@@ -3,6 +3,9 @@ import type { Decision, StageContext, StageItem } from '../types.js';
 /**
  * A stage body that decides each result on its own; an exception on one result reverts only
  * that result.
+ *
+ * @example
+ * const stage: Stage = { name: 'textclean', lossy: false, pure: true, run: perItem((item) => ({ action: 'declined', reason: 'nothing_to_clean' })) };
  */
 export function perItem(
   decide: (
@@ -15,15 +18,17 @@ export function perItem(
   ctx: StageContext,
   conversation: readonly StageItem[],
 ) => Promise<(Decision | Error)[]> {
-  return async (items, ctx, conversation) => {
-    const out: (Decision | Error)[] = [];
-    for (const item of items) {
-      try {
-        out.push(await decide(item, ctx, conversation));
-      } catch (err) {
-        out.push(err instanceof Error ? err : new Error(String(err)));
-      }
-    }
-    return out;
-  };
+  // Results are decided side by side: while one waits on its stash write, the next one's window
+  // is being fitted. Each decision depends only on its own result, so the order of completion
+  // changes nothing; the array keeps the items' order.
+  return async (items, ctx, conversation) =>
+    Promise.all(
+      items.map(async (item) => {
+        try {
+          return await decide(item, ctx, conversation);
+        } catch (err) {
+          return err instanceof Error ? err : new Error(String(err));
+        }
+      }),
+    );
 }
