@@ -2,13 +2,12 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { originalOf } from '../src/pipeline/original.js';
 import { collapseText } from '../src/pipeline/stages/collapse.js';
 import { FileStore } from '../src/store/file-store.js';
 import { stashKey } from '../src/store/ids.js';
 import { MemoryStore } from '../src/store/memory-store.js';
-import { stashId } from '../src/store/stash.js';
 import type { Store } from '../src/store/store.js';
-import { utf8Bytes } from '../src/text/measure.js';
 import { getTokenizer } from '../src/text/tokenizers/index.js';
 import { MB, multiLineLog, oneLineJson } from './inputs.js';
 import { ms, ratio, timeAsync } from './measure.js';
@@ -23,19 +22,17 @@ export async function benchCollapse(): Promise<void> {
       const text = input.text;
       const sha = await timeAsync(async () => createHash('sha256').update(text).digest(), 7);
       const run = async (store: Store) => {
-        // The whole job as the pipeline does it: encode and hash the original once (its id),
-        // fit the window with the real marker, stash the original before returning.
-        let body: Buffer | undefined;
-        let id: string | undefined;
-        const idOf = () => {
-          body ??= utf8Bytes(text);
-          id ??= stashId(body);
-          return id;
-        };
+        // The whole job as the pipeline does it (the runner's Original): encode and hash the
+        // original once for its id, fit the window with the real marker, stash before returning.
+        const original = originalOf(text);
         return collapseText(
           text,
           { resolvedMaxTokens: 3000 },
-          { tokenizer, id: idOf, stash: () => store.putIfAbsent(stashKey(idOf()), body as Buffer) },
+          {
+            tokenizer,
+            id: () => original.id(),
+            stash: () => store.putIfAbsent(stashKey(original.id()), original.body()),
+          },
         );
       };
       const fitOnly = await timeAsync(
@@ -47,7 +44,7 @@ export async function benchCollapse(): Promise<void> {
           ),
         7,
       );
-      const encodeHash = await timeAsync(async () => stashId(utf8Bytes(text)), 7);
+      const encodeHash = await timeAsync(async () => originalOf(text).id(), 7);
       const memory = new MemoryStore({ maxTotalBytes: 2 ** 40, maxFileBytes: 2 ** 30 });
       const tMemory = await timeAsync(
         () => run(new MemoryStore({ maxTotalBytes: 2 ** 40, maxFileBytes: 2 ** 30 })),

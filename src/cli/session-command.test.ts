@@ -24,38 +24,28 @@ describe('spillway session', () => {
     expect(shown.code).toBe(0);
     expect(shown.stdout.split('\n')[0]).toMatch(/^seq +role +tool +size +op +shadowed-by$/);
     expect(shown.stdout).toMatch(/^ *2 +tool +Read +5000 +append *$/m);
-    const dry = await cli([
-      'session',
-      'prune',
-      path,
-      '--threshold',
-      '1000',
-      '--head',
-      '300',
-      '--tail',
-      '200',
-      '--dry-run',
-      '--dir',
-      dir,
-    ]);
+    const prune = (...extra: string[]) =>
+      cli([
+        'session',
+        'prune',
+        path,
+        '--threshold',
+        '1000',
+        '--head',
+        '300',
+        '--tail',
+        '200',
+        '--dir',
+        dir,
+        ...extra,
+      ]);
+    const dry = await prune('--dry-run');
     expect(dry.stdout).toBe(
       'would replace seq 2 (t1): 5000 -> 571 chars, as seq 4\nwould save 4429 chars in 1 tool result(s)\n',
     );
     expect(existsSync(dir)).toBe(false);
     expect((await Session.open(path)).events).toHaveLength(4);
-    const real = await cli([
-      'session',
-      'prune',
-      path,
-      '--threshold',
-      '1000',
-      '--head',
-      '300',
-      '--tail',
-      '200',
-      '--dir',
-      dir,
-    ]);
+    const real = await prune();
     expect(real.stdout).toBe(
       'replaced seq 2 (t1): 5000 -> 571 chars, as seq 4\nsaved 4429 chars in 1 tool result(s)\n',
     );
@@ -63,23 +53,7 @@ describe('spillway session', () => {
     const rows = JSON.parse(after.stdout);
     expect(rows[2]).toMatchObject({ seq: 2, shadowedBy: 4 });
     expect(rows[4]).toMatchObject({ seq: 4, role: 'tool', op: 'replace 2-3', shadowedBy: null });
-    expect(
-      (
-        await cli([
-          'session',
-          'prune',
-          path,
-          '--threshold',
-          '1000',
-          '--head',
-          '300',
-          '--tail',
-          '200',
-          '--dir',
-          dir,
-        ])
-      ).stdout,
-    ).toBe('nothing to prune\n');
+    expect((await prune()).stdout).toBe('nothing to prune\n');
   });
 
   it('says what is wrong with bad usage or a bad file', async () => {

@@ -1,6 +1,6 @@
 import { SpillwayError } from '../errors.js';
 import { getTokenizer, isTokenizerName, TOKENIZER_NAMES, type Tokenizer } from '../text/tokenizers/index.js';
-import type { ToolOverride } from './runner.js';
+import { type ToolOverride, toolOverride } from './runner.js';
 import { type CollapseOptions, collapseStage } from './stages/collapse.js';
 import { type DedupOptions, dedupStage } from './stages/dedup.js';
 import { formatStage } from './stages/format.js';
@@ -178,14 +178,10 @@ export function resolvePipeline(config: PipelineConfig | unknown = {}): Resolved
  * The collapse budget a resolved pipeline gives a tool, for reports and checks.
  *
  * @example
- * collapseBudget(resolvePipeline(), 'Bash', (t) => toolOverride(undefined, t)); // 2000
+ * collapseBudget(resolvePipeline(), 'Bash'); // 2000
  */
-export function collapseBudget(
-  pipeline: ResolvedPipeline,
-  tool: string,
-  toolOverrideOf: (t: string) => ToolOverride | undefined,
-): number | undefined {
+export function collapseBudget(pipeline: ResolvedPipeline, tool: string): number | undefined {
   const spec = pipeline.specs.find((s) => s.name === 'collapse');
   if (!spec) return undefined;
-  return toolOverrideOf(tool)?.maxTokens ?? (spec.maxTokens as number | undefined) ?? 2000;
+  return toolOverride(pipeline.tools, tool)?.maxTokens ?? (spec.maxTokens as number | undefined) ?? 2000;
 }

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { contentDigest, stashIdOfDigest } from '../store/stash.js';
 import { type Content, contentText } from '../text/blocks.js';
 import { utf8Bytes } from '../text/measure.js';
 
@@ -31,12 +31,12 @@ export function originalOf(content: Content): Original {
     return body;
   };
   const digestOf = () => {
-    digest ??= createHash('sha256').update(bodyOf()).digest();
+    digest ??= contentDigest(bodyOf());
     return digest;
   };
   return {
     body: bodyOf,
-    id: () => digestOf().subarray(0, 16).toString('base64url'),
+    id: () => stashIdOfDigest(digestOf()),
     hash: () => digestOf().toString('base64url'),
   };
 }

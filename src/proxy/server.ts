@@ -201,16 +201,14 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       }
     };
     res.on('close', onClose);
+    // A rewritten request sends its (possibly new) bytes; any other one streams its own body.
+    const streamed = req.method === 'GET' || req.method === 'HEAD' ? undefined : req;
+    const upstreamBody = body === undefined ? streamed : body.length > 0 ? body : undefined;
     try {
       const upstream = await undiciRequest(target, {
         method: (req.method ?? 'GET') as 'GET',
         headers: upstreamHeaders(req.headers, body?.length),
-        body:
-          body && body.length > 0
-            ? body
-            : req.method === 'GET' || req.method === 'HEAD' || body
-              ? undefined
-              : req,
+        body: upstreamBody,
         signal: controller.signal,
         dispatcher: agent,
       });

@@ -162,7 +162,7 @@ export async function replayConversation(
           before: contentText(original.content),
           after: finalText,
         });
-        const budget = collapseBudget(pipeline, original.tool, (t) => toolOverride(pipeline.tools, t));
+        const budget = collapseBudget(pipeline, original.tool);
         const exempt = toolOverride(pipeline.tools, original.tool)?.exempt;
         if (
           budget !== undefined &&

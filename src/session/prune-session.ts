@@ -1,3 +1,4 @@
+import { originalOf } from '../pipeline/original.js';
 import type { CollapseOptions } from '../pipeline/stages/collapse.js';
 import { collapseText } from '../pipeline/stages/collapse.js';
 import { stashKey } from '../store/ids.js';
@@ -69,13 +70,14 @@ export function collapsePruner(options: CollapseOptions, tokenizer: Tokenizer, s
   return async (content) => {
     const text = textOf(content);
     if (text === null) return null;
+    const original = originalOf(text);
     const out = await collapseText(
       text,
       { ...options, resolvedMaxTokens: options.maxTokens ?? 2000 },
       {
         tokenizer,
-        id: () => stashId(text),
-        stash: () => store.putIfAbsent(stashKey(stashId(text)), Buffer.from(text, 'utf8')),
+        id: () => original.id(),
+        stash: () => store.putIfAbsent(stashKey(original.id()), original.body()),
         ...(store.pathOf ? { pathOf: (id: string) => store.pathOf?.(stashKey(id)) } : {}),
       },
     );

@@ -10,7 +10,27 @@ import type { Store } from './store.js';
  * stashId('hello'); // 'LPJNul-wow4m6Dsqxbning'
  */
 export function stashId(body: string | Uint8Array): string {
-  return createHash('sha256').update(body).digest().subarray(0, 16).toString('base64url');
+  return stashIdOfDigest(contentDigest(body));
+}
+
+/**
+ * The SHA-256 of a body: what stash ids (its first 16 bytes) and frozen-decision keys derive from.
+ *
+ * @example
+ * stashIdOfDigest(contentDigest('hello')) === stashId('hello'); // true
+ */
+export function contentDigest(body: string | Uint8Array): Buffer {
+  return createHash('sha256').update(body).digest();
+}
+
+/**
+ * The stash id a digest gives: base64url of its first 16 bytes.
+ *
+ * @example
+ * stashIdOfDigest(contentDigest('hello')); // 'LPJNul-wow4m6Dsqxbning'
+ */
+export function stashIdOfDigest(digest: Buffer): string {
+  return digest.subarray(0, 16).toString('base64url');
 }
 
 /**

@@ -33,9 +33,10 @@ export const NEVER_TRUNCATE: readonly RegExp[] = [
   /^=+ .*\b(?:passed|failed|error)\b.* =+$/,
   // diff headers
   /^(?:diff --git |index [0-9a-f]+\.\.[0-9a-f]+|--- \S|\+\+\+ \S|@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@)/,
-  // a line that is a URL
-  /^\s*<?https?:\/\/\S+>?\s*$/,
 ];
+
+/** A line that is a URL: protected up to 8 KB (longer than that it is data, not an address). */
+const URL_LINE = /^\s*<?https?:\/\/\S+>?\s*$/;
 
 /**
  * True for a line linecap must never cut.
@@ -46,10 +47,9 @@ export const NEVER_TRUNCATE: readonly RegExp[] = [
  */
 export function isProtectedLine(line: string): boolean {
   // Only the start of a line decides; a regex over a megabyte line would be slow for nothing.
-  // A URL line is protected up to 8 KB (longer than that it is data, not an address).
   const start = line.length > 512 ? line.slice(0, 512) : line;
-  if (NEVER_TRUNCATE.slice(0, -1).some((re) => re.test(start))) return true;
-  return line.length <= 8192 && (NEVER_TRUNCATE.at(-1) as RegExp).test(line);
+  if (NEVER_TRUNCATE.some((re) => re.test(start))) return true;
+  return line.length <= 8192 && URL_LINE.test(line);
 }
 
 /**
