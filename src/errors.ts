@@ -45,3 +45,38 @@ export class SpillwayError extends Error {
     return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[MARK] === true;
   }
 }
+
+/**
+ * The HTTP status each code answers with, where a surface (the proxy's /expand) reports one.
+ */
+export const HTTP_STATUS: Readonly<Record<SpillwayErrorCode, number>> = {
+  SPILLWAY_BAD_ID: 400,
+  SPILLWAY_BAD_CONFIG: 400,
+  SPILLWAY_BAD_INPUT: 400,
+  SPILLWAY_USAGE: 400,
+  SPILLWAY_NOT_FOUND: 404,
+  SPILLWAY_QUOTA: 507,
+  SPILLWAY_LOCK_TIMEOUT: 503,
+  SPILLWAY_IO: 500,
+};
+
+/**
+ * The HTTP status for any thrown value: its code's, else 500.
+ *
+ * @example
+ * httpStatusOf(new SpillwayError('SPILLWAY_NOT_FOUND', 'gone')); // 404
+ * httpStatusOf(new Error('boom')); // 500
+ */
+export function httpStatusOf(err: unknown): number {
+  return SpillwayError.isInstance(err) ? HTTP_STATUS[err.code] : 500;
+}
+
+/**
+ * Any thrown value as an Error (a thrown string or object becomes an Error with its text).
+ *
+ * @example
+ * toError('boom').message; // 'boom'
+ */
+export function toError(err: unknown): Error {
+  return err instanceof Error ? err : new Error(String(err));
+}

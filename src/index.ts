@@ -1,8 +1,10 @@
 /**
- * spillway's public API, layer by layer: text (measures, cuts, tokenizers, model windows, snip,
- * markers, blocks), store (file, memory and Redis stores, cap, recall, stash, retention),
- * formats (request adapters), pipeline (stages, runner, presets, frozen decisions), session
- * (append-only log, pruneSession), replay (transcript readers, reports), proxy and mcp.
+ * spillway: keeps oversized tool results from flooding an LLM agent's context, and loses
+ * nothing doing it. The root export holds what a library user needs: snip and token counting,
+ * model windows, the stores with cap/recall/stash, the pipeline and its conversation engine,
+ * content blocks and sessions, and the proxy. Each layer has its own subpath with the rest:
+ * `spillway/text`, `spillway/store`, `spillway/formats`, `spillway/pipeline`,
+ * `spillway/session`, `spillway/replay`, `spillway/proxy`, `spillway/mcp`.
  *
  * @example
  * import { snip, getTokenizer } from 'spillway';
@@ -10,35 +12,56 @@
  * getTokenizer('o200k').count(short) <= 2000; // true
  */
 export { SpillwayError, type SpillwayErrorCode } from './errors.js';
-export * from './formats/index.js';
-export { isExpandTool } from './formats/shared.js';
-export * from './mcp/index.js';
-export * from './pipeline/index.js';
-export * from './proxy/index.js';
-export { renderHtmlReport } from './replay/html-report.js';
-export { READERS, readTranscript } from './replay/readers/index.js';
 export {
-  type ConversationReplay,
-  type ReplayOptions,
-  type ResultRecord,
-  replayConversation,
-} from './replay/replay-conversation.js';
+  ConversationEngine,
+  type ConversationOptions,
+  FrozenDecisions,
+  type PipelineConfig,
+  PRESETS,
+  type PresetName,
+  type ResolvedPipeline,
+  resolvePipeline,
+  runPipeline,
+  type TurnInput,
+  type TurnOutcome,
+} from './pipeline/index.js';
+export { type ProxyOptions, type RunningProxy, startProxy } from './proxy/index.js';
 export {
-  type FileReport,
-  PRICE_MODEL,
-  type ReplayReport,
-  ReportBuilder,
-  requestCost,
-  type Totals,
-} from './replay/report.js';
-export { renderSummary } from './replay/summary.js';
+  collapsePruner,
+  contentPruner,
+  type Pruner,
+  pipelinePruner,
+  pruneSession,
+  Session,
+} from './session/index.js';
 export {
-  type Conversation,
-  TRANSCRIPT_FORMATS,
-  type TranscriptFormat,
-  type TranscriptReader,
-  type TranscriptResult,
-} from './replay/transcript.js';
-export * from './session/index.js';
-export * from './store/index.js';
-export * from './text/index.js';
+  applyRetention,
+  type CapOptions,
+  type CapResult,
+  cap,
+  FileStore,
+  MemoryStore,
+  type RecallPage,
+  RedisStore,
+  recall,
+  recallAll,
+  type Store,
+  stash,
+} from './store/index.js';
+export {
+  type Content,
+  type ContentBlock,
+  formatTokenCount,
+  getTokenizer,
+  lookupModelLimit,
+  type ModelLimit,
+  measureContent,
+  type PruneConfig,
+  pruneContent,
+  type SnipOptions,
+  snip,
+  snipDetailed,
+  type Tokenizer,
+  type TokenizerName,
+  type ToolResult,
+} from './text/index.js';

@@ -44,7 +44,9 @@ describe('spillway session', () => {
       'would replace seq 2 (t1): 5000 -> 571 chars, as seq 4\nwould save 4429 chars in 1 tool result(s)\n',
     );
     expect(existsSync(dir)).toBe(false);
-    expect((await Session.open(path)).events).toHaveLength(4);
+    const untouched = await Session.open(path);
+    expect(untouched.events).toHaveLength(4);
+    await untouched.close();
     const real = await prune();
     expect(real.stdout).toBe(
       'replaced seq 2 (t1): 5000 -> 571 chars, as seq 4\nsaved 4429 chars in 1 tool result(s)\n',

@@ -1,5 +1,6 @@
-import type { ToolResult } from '../pipeline/types.js';
-import { asContent, isExpandTool, isRecord, seedOf, writeBack } from './shared.js';
+import { isRecord } from '../text/json-values.js';
+import type { ToolResult } from '../text/tool-result.js';
+import { asContent, isExpandTool, seedOf, writeBack } from './shared.js';
 import type { RequestAdapter, RequestView } from './types.js';
 
 /**

@@ -6,9 +6,15 @@ import type { ApiName, RequestAdapter } from './types.js';
 export { anthropicAdapter } from './anthropic.js';
 export { openaiChatAdapter } from './openai-chat.js';
 export { openaiResponsesAdapter } from './openai-responses.js';
+export { isExpandTool } from './shared.js';
 export * from './types.js';
 
-/** The adapter for an API. */
+/**
+ * The adapter for an API.
+ *
+ * @example
+ * ADAPTERS.anthropic.view(JSON.parse(body))?.results.length;
+ */
 export const ADAPTERS: Readonly<Record<ApiName, RequestAdapter>> = {
   anthropic: anthropicAdapter,
   'openai-chat': openaiChatAdapter,

@@ -1,6 +1,7 @@
-import type { ToolResult } from '../pipeline/types.js';
 import { type Content, type ContentBlock, isTextBlock } from '../text/blocks.js';
-import { isExpandTool, isRecord, seedOf, writeBack } from './shared.js';
+import { isRecord } from '../text/json-values.js';
+import type { ToolResult } from '../text/tool-result.js';
+import { isExpandTool, seedOf, writeBack } from './shared.js';
 import type { RequestAdapter, RequestView } from './types.js';
 
 const CALLS = new Set(['function_call', 'custom_tool_call']);

@@ -1,15 +1,5 @@
 import type { Content, ContentBlock } from '../text/blocks.js';
-
-/**
- * True for a plain object (not null, not an array).
- *
- * @example
- * isRecord({}); // true
- * isRecord([]); // false
- */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+import { isRecord } from '../text/json-values.js';
 
 /**
  * Content as the pipeline sees it, or null when the value is neither a string nor a block list.

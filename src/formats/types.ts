@@ -1,5 +1,5 @@
-import type { ToolResult } from '../pipeline/types.js';
 import type { Content } from '../text/blocks.js';
+import type { ToolResult } from '../text/tool-result.js';
 
 export const API_NAMES = ['anthropic', 'openai-chat', 'openai-responses'] as const;
 export type ApiName = (typeof API_NAMES)[number];

@@ -29,3 +29,16 @@ export async function handleMcpRequest(
   await server.connect(transport);
   await transport.handleRequest(req, res, body);
 }
+
+/**
+ * The proxy's `/mcp` handler over a store: what `spillway proxy` passes to `startProxy`.
+ *
+ * @example
+ * await startProxy({ pipeline, store, mcp: mcpHttpHandler(store) });
+ */
+export function mcpHttpHandler(
+  store: Store,
+  version?: string,
+): (req: IncomingMessage, res: ServerResponse, body: unknown) => Promise<void> {
+  return (req, res, body) => handleMcpRequest(store, req, res, body, version);
+}

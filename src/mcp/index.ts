@@ -1,3 +1,3 @@
 export { createExpandServer, EXPAND_DESCRIPTION, EXPAND_TOOL } from './expand-tool.js';
-export { handleMcpRequest } from './http.js';
+export { handleMcpRequest, mcpHttpHandler } from './http.js';
 export { serveStdio } from './stdio.js';

@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import { assertIdPart } from '../store/ids.js';
 import type { Store } from '../store/store.js';
 import type { Content } from '../text/blocks.js';
+import { stashId } from '../text/content-hash.js';
 
 /** A decision recorded so later turns replay the same bytes. */
 export interface FrozenEntry {
@@ -34,7 +34,7 @@ export class FrozenDecisions {
   }
 
   #name(callId: string, originalHash: string): string {
-    return `fz_${createHash('sha256').update(callId).update('\0').update(originalHash).digest().subarray(0, 16).toString('base64url')}`;
+    return `fz_${stashId(`${callId}\0${originalHash}`)}`;
   }
 
   /** The decision frozen for this call and original (`originalHash` from {@link contentHash}). */

@@ -1,36 +1,38 @@
 export {
   buildStage,
-  collapseBudget,
   type PipelineConfig,
+  PipelineConfigSchema,
   PRESET_NAMES,
   PRESETS,
   type PresetName,
   type ResolvedPipeline,
   resolvePipeline,
   type StageSpec,
+  StageSpecSchema,
 } from './config.js';
+export {
+  CACHE_TTL_MS,
+  ConversationEngine,
+  type ConversationOptions,
+  type TurnInput,
+  type TurnOutcome,
+} from './conversation.js';
 export { FrozenDecisions, type FrozenEntry } from './frozen.js';
-export { contentHash, type Original, originalOf } from './original.js';
+export type { ResultOutcome } from './run-item.js';
+export { type PipelineRun, type RunOptions, runPipeline } from './runner.js';
+export { addStats, type StageStats } from './stage-stats.js';
 export {
-  addStats,
-  type PipelineRun,
-  type ResultOutcome,
-  type RunOptions,
-  runPipeline,
-  type StageStats,
-  type ToolOverride,
-  toolOverride,
-} from './runner.js';
-export {
-  CHAR_FLOOR,
   type CollapseOptions,
-  type CollapseOutcome,
+  CollapseOptionsSchema,
+  collapseBudget,
   collapseStage,
   collapseText,
+  DEFAULT_COLLAPSE_MAX_TOKENS,
 } from './stages/collapse.js';
-export { type DedupOptions, dedupStage } from './stages/dedup.js';
-export { compactJson, formatStage } from './stages/format.js';
-export { isProtectedLine, type LinecapOptions, linecapStage, NEVER_TRUNCATE } from './stages/linecap.js';
-export { type MaskOptions, maskStage } from './stages/mask.js';
-export { cleanTerminalText, textcleanStage } from './stages/textclean.js';
+export { type DedupOptions, DedupOptionsSchema, dedupStage } from './stages/dedup.js';
+export { formatStage } from './stages/format.js';
+export { type LinecapOptions, LinecapOptionsSchema, linecapStage } from './stages/linecap.js';
+export { type MaskOptions, MaskOptionsSchema, maskStage } from './stages/mask.js';
+export { textcleanStage } from './stages/textclean.js';
+export { type ToolOverride, ToolOverrideSchema, toolOverride } from './tool-overrides.js';
 export * from './types.js';

@@ -1,47 +1,11 @@
-import { stashKey } from '../store/ids.js';
-import { type Content, contentBytes, contentText, textOf } from '../text/blocks.js';
-import { hasMarker } from '../text/markers.js';
-import { originalOf } from './original.js';
-import type {
-  DeclineReason,
-  RevertCause,
-  Stage,
-  StageContext,
-  StageItem,
-  StageName,
-  ToolResult,
-} from './types.js';
-
-/** Per-tool settings: a tool can be exempt, or get its own budget. */
-export interface ToolOverride {
-  exempt?: boolean;
-  maxTokens?: number;
-}
-
-/** Counters of one stage over one run (or summed over many). */
-export interface StageStats {
-  runs: number;
-  acted: number;
-  declined: Partial<Record<DeclineReason, number>>;
-  reverted: Partial<Record<RevertCause, number>>;
-  /** Acted without a recallable original (the stash failed; the note says so). */
-  fallbacks: { stash_failed?: number };
-  tokensBefore: number;
-  tokensAfter: number;
-}
-
-/** What happened to one result in one run. */
-export interface ResultOutcome {
-  id: string;
-  /** `frozen`: replayed from an earlier turn; `changed`: some stage acted this run. */
-  status: 'unchanged' | 'changed' | 'frozen';
-  /** The stages that acted, in order. */
-  actedBy: StageName[];
-  /** Recall id of the stashed original, when a stage stashed it. */
-  stashId?: string;
-  /** Each stage's decision: `acted`, a decline reason, or `reverted:<cause>`. */
-  trail: { stage: StageName; outcome: string }[];
-}
+import { toError } from '../errors.js';
+import { type Content, contentBytes, contentText } from '../text/blocks.js';
+import type { Tokenizer } from '../text/tokenizers/tokenizer.js';
+import type { ToolResult } from '../text/tool-result.js';
+import { type ResultOutcome, type RunItem, runItem } from './run-item.js';
+import { bump, emptyStats, type StageStats } from './stage-stats.js';
+import { type ToolOverride, toolOverride } from './tool-overrides.js';
+import type { Decision, DeclineReason, RevertCause, Stage, StageContext, StageName } from './types.js';
 
 export interface PipelineRun {
   results: ToolResult[];
@@ -50,42 +14,13 @@ export interface PipelineRun {
   /** Frozen decisions replayed, and new ones that could not be persisted. */
   frozenReplayed: number;
   freezeFailures: number;
+  /** Tokens of every result, as they came in and as they go out (the statistics tokenizer). */
+  tokensBefore: number;
+  tokensAfter: number;
 }
 
 export interface RunOptions {
   tools?: Readonly<Record<string, ToolOverride>>;
-}
-
-/**
- * The override for a tool: an exact name first, then the longest `prefix*` pattern.
- *
- * @example
- * toolOverride({ 'mcp__*': { exempt: true } }, 'mcp__github__get_issue'); // { exempt: true }
- */
-export function toolOverride(
-  tools: Readonly<Record<string, ToolOverride>> | undefined,
-  tool: string,
-): ToolOverride | undefined {
-  if (!tools) return undefined;
-  if (Object.hasOwn(tools, tool)) return tools[tool];
-  let best: string | undefined;
-  for (const pattern of Object.keys(tools)) {
-    if (
-      pattern.endsWith('*') &&
-      tool.startsWith(pattern.slice(0, -1)) &&
-      (!best || pattern.length > best.length)
-    )
-      best = pattern;
-  }
-  return best ? tools[best] : undefined;
-}
-
-function emptyStats(): StageStats {
-  return { runs: 0, acted: 0, declined: {}, reverted: {}, fallbacks: {}, tokensBefore: 0, tokensAfter: 0 };
-}
-
-function bump<K extends string>(map: Partial<Record<K, number>>, key: K): void {
-  map[key] = (map[key] ?? 0) + 1;
 }
 
 /**
@@ -95,7 +30,7 @@ function bump<K extends string>(map: Partial<Record<K, number>>, key: K): void {
  * stash-failed fallback); results that came in already marked are skipped by lossy stages.
  * Decisions of earlier turns (in `ctx.frozen`) are replayed byte for byte; new decisions touch
  * only results after `ctx.cachedPrefix` (pure stages also before it on a cold cache), and are
- * frozen for later turns.
+ * frozen for later turns. Most callers want {@link ConversationEngine}, which sets all of this.
  *
  * @example
  * const run = await runPipeline(results, resolvePipeline({ preset: 'balanced' }).stages, { store, tokenizer, cachedPrefix: 0 });
@@ -107,207 +42,162 @@ export async function runPipeline(
   ctx: StageContext,
   options: RunOptions = {},
 ): Promise<PipelineRun> {
-  const statsTokenizer = ctx.statsTokenizer ?? ctx.tokenizer;
-  // The heuristic is bytes / 4, and the bytes are already known: no second pass over the text.
-  const statsCount = (content: Content, bytes: number) =>
-    statsTokenizer.name === 'heuristic' ? Math.ceil(bytes / 4) : statsTokenizer.count(contentText(content));
-  const bytesOf = (item: { content: Content; bytes?: number }) => {
-    item.bytes ??= contentBytes(item.content);
-    return item.bytes;
-  };
+  const items: RunItem[] = [];
+  for (const result of input)
+    items.push(await runItem(result, ctx, toolOverride(options.tools, result.tool)));
   const stats: Partial<Record<StageName, StageStats>> = {};
-  let frozenReplayed = 0;
-  let freezeFailures = 0;
-
-  const items: (StageItem & {
-    frozen: boolean;
-    override?: ToolOverride;
-    cameMarked(): boolean;
-    bytes?: number;
-  })[] = [];
-  const outcomes: ResultOutcome[] = [];
-  for (const result of input) {
-    const original = originalOf(result.content);
-    const frozen = await ctx.frozen?.get(result.id, original.hash());
-    if (frozen) frozenReplayed++;
-    const override = toolOverride(options.tools, result.tool);
-    let stashed: Promise<string> | undefined;
-    let cameMarked: boolean | undefined;
-    const item = {
-      result,
-      content: frozen?.content ?? result.content,
-      original: result.content,
-      lossyActed: false,
-      frozen: frozen !== undefined,
-      override,
-      ...(override?.maxTokens !== undefined ? { maxTokens: override.maxTokens } : {}),
-      originalHash: () => original.hash(),
-      cameMarked: () => {
-        cameMarked ??= hasMarker(textOf(result.content) ?? '');
-        return cameMarked;
-      },
-      originalId: () => original.id(),
-      stashOriginal: () => {
-        stashed ??= (async () => {
-          const key = stashKey(original.id());
-          await ctx.store.putIfAbsent(key, original.body());
-          return key.name;
-        })();
-        // A failed stash may be retried by a later stage.
-        stashed.catch(() => {
-          stashed = undefined;
-        });
-        return stashed;
-      },
-    };
-    items.push(item);
-    outcomes.push({
-      id: result.id,
-      status: frozen ? 'frozen' : 'unchanged',
-      actedBy: [],
-      trail: [],
-      ...(frozen?.stashId ? { stashId: frozen.stashId } : {}),
-    });
-  }
-  const changedThisRun = new Set<number>();
-
+  const count = statsCounter(ctx.statsTokenizer ?? ctx.tokenizer);
   for (const stage of stages) {
     stats[stage.name] ??= emptyStats();
-    const s = stats[stage.name] as StageStats;
-    s.runs++;
-    const eligible: number[] = [];
-    for (let i = 0; i < items.length; i++) {
-      const item = items[i] as (typeof items)[number];
-      const outcome = outcomes[i] as ResultOutcome;
-      const decline = (reason: DeclineReason) => {
-        bump(s.declined, reason);
-        outcome.trail.push({ stage: stage.name, outcome: reason });
-      };
-      if (item.override?.exempt) decline('exempt_tool');
-      else if (item.frozen && !stage.actsOnPrefix) continue;
-      else if (
-        item.result.position < ctx.cachedPrefix &&
-        !stage.actsOnPrefix &&
-        !(stage.pure && ctx.coldCache)
-      )
-        decline('cached_prefix');
-      else if (stage.lossy && item.cameMarked()) decline('already_marked');
-      else eligible.push(i);
-    }
-    if (eligible.length === 0) continue;
-    let decisions: (import('./types.js').Decision | Error)[];
-    try {
-      decisions = await stage.run(
-        eligible.map((i) => items[i] as StageItem),
-        ctx,
-        items,
-      );
-    } catch (err) {
-      decisions = eligible.map(() => (err instanceof Error ? err : new Error(String(err))));
-    }
-    for (let k = 0; k < eligible.length; k++) {
-      const i = eligible[k] as number;
-      const item = items[i] as (typeof items)[number];
-      const outcome = outcomes[i] as ResultOutcome;
-      const decision = decisions[k] ?? new Error(`stage ${stage.name} returned no decision`);
-      const revert = (cause: RevertCause) => {
-        bump(s.reverted, cause);
-        outcome.trail.push({ stage: stage.name, outcome: `reverted:${cause}` });
-      };
-      if (decision instanceof Error) {
-        revert('threw');
-        continue;
-      }
-      if (decision.action === 'declined') {
-        bump(s.declined, decision.reason);
-        outcome.trail.push({ stage: stage.name, outcome: decision.reason });
-        continue;
-      }
-      // Sizes are measured once per content (a 15 MB original is not re-measured by every stage).
-      const beforeBytes = bytesOf(item);
-      const afterBytes = contentBytes(decision.content);
-      if (afterBytes > beforeBytes) {
-        revert('grew');
-        continue;
-      }
-      if (stage.lossy && !decision.stashId && decision.fallback !== 'stash_failed') {
-        revert('lossy_without_stash');
-        continue;
-      }
-      const before = item.content;
-      item.content = decision.content;
-      item.lossyActed ||= stage.lossy;
-      s.acted++;
-      if (decision.fallback) s.fallbacks.stash_failed = (s.fallbacks.stash_failed ?? 0) + 1;
-      item.bytes = afterBytes;
-      s.tokensBefore += statsCount(before, beforeBytes);
-      s.tokensAfter += statsCount(decision.content, afterBytes);
-      outcome.actedBy.push(stage.name);
-      outcome.trail.push({ stage: stage.name, outcome: decision.fallback ? 'stash_failed' : 'acted' });
-      if (decision.stashId) outcome.stashId = decision.stashId;
-      outcome.status = 'changed';
-      changedThisRun.add(i);
-    }
+    await runStage(stage, items, ctx, stats[stage.name] as StageStats, count);
   }
-
-  // Freeze what was decided now, so later turns replay the same bytes whatever the config.
-  if (ctx.frozen) {
-    for (let i = 0; i < items.length; i++) {
-      const item = items[i] as (typeof items)[number];
-      const outcome = outcomes[i] as ResultOutcome;
-      const inTail = item.result.position >= ctx.cachedPrefix;
-      if (item.frozen && !changedThisRun.has(i)) continue;
-      if (!inTail && !changedThisRun.has(i)) continue;
-      const entry =
-        changedThisRun.has(i) || item.frozen
-          ? {
-              content: item.content,
-              stage: outcome.actedBy.at(-1),
-              ...(outcome.stashId ? { stashId: outcome.stashId } : {}),
-            }
-          : {};
-      try {
-        await ctx.frozen.set(item.result.id, item.originalHash(), entry);
-      } catch {
-        freezeFailures++;
-      }
-    }
-  }
-
+  const freezeFailures = await freeze(items, ctx);
+  const tokens = measureAll(items, count);
   return {
     results: items.map((item) =>
       item.content === item.result.content ? item.result : { ...item.result, content: item.content },
     ),
-    outcomes,
+    outcomes: items.map((item) => item.outcome),
     stats,
-    frozenReplayed,
+    frozenReplayed: items.filter((item) => item.frozen).length,
     freezeFailures,
+    ...tokens,
   };
 }
 
-/**
- * Adds the counters of `b` into `a` (for totals over many runs).
- *
- * @example
- * const totals = {};
- * for (const run of runs) addStats(totals, run.stats);
- */
-export function addStats(
-  a: Partial<Record<StageName, StageStats>>,
-  b: Partial<Record<StageName, StageStats>>,
-): void {
-  for (const [name, sb] of Object.entries(b) as [StageName, StageStats][]) {
-    a[name] ??= emptyStats();
-    const sa = a[name] as StageStats;
-    sa.runs += sb.runs;
-    sa.acted += sb.acted;
-    sa.tokensBefore += sb.tokensBefore;
-    sa.tokensAfter += sb.tokensAfter;
-    for (const [k, v] of Object.entries(sb.declined))
-      sa.declined[k as DeclineReason] = (sa.declined[k as DeclineReason] ?? 0) + (v ?? 0);
-    for (const [k, v] of Object.entries(sb.reverted))
-      sa.reverted[k as RevertCause] = (sa.reverted[k as RevertCause] ?? 0) + (v ?? 0);
-    if (sb.fallbacks.stash_failed)
-      sa.fallbacks.stash_failed = (sa.fallbacks.stash_failed ?? 0) + sb.fallbacks.stash_failed;
+type Count = (content: Content, bytes: number) => number;
+
+/** Tokens for the statistics; the heuristic is bytes / 4, and the bytes are already known. */
+function statsCounter(tokenizer: Tokenizer): Count {
+  return (content, bytes) =>
+    tokenizer.name === 'heuristic' ? Math.ceil(bytes / 4) : tokenizer.count(contentText(content));
+}
+
+/** Why a stage may not look at an item (undefined: it may; 'skip': silently not, a frozen result). */
+function gate(stage: Stage, item: RunItem, ctx: StageContext): DeclineReason | 'skip' | undefined {
+  if (item.override?.exempt) return 'exempt_tool';
+  if (item.frozen && !stage.actsOnPrefix) return 'skip';
+  const cached = item.result.position < ctx.cachedPrefix;
+  if (cached && !stage.actsOnPrefix && !(stage.pure && ctx.coldCache)) return 'cached_prefix';
+  if (stage.lossy && item.cameMarked()) return 'already_marked';
+  return undefined;
+}
+
+async function runStage(
+  stage: Stage,
+  items: RunItem[],
+  ctx: StageContext,
+  s: StageStats,
+  count: Count,
+): Promise<void> {
+  s.runs++;
+  const eligible: RunItem[] = [];
+  for (const item of items) {
+    const reason = gate(stage, item, ctx);
+    if (reason === undefined) eligible.push(item);
+    else if (reason !== 'skip') record(stage, item, s, reason);
   }
+  if (eligible.length === 0) return;
+  let decisions: (Decision | Error)[];
+  try {
+    decisions = await stage.run(eligible, ctx, items);
+  } catch (err) {
+    decisions = eligible.map(() => toError(err));
+  }
+  eligible.forEach((item, k) => {
+    apply(stage, item, decisions[k] ?? new Error(`stage ${stage.name} returned no decision`), s, count);
+  });
+}
+
+function record(stage: Stage, item: RunItem, s: StageStats, outcome: DeclineReason): void {
+  bump(s.declined, outcome);
+  item.outcome.trail.push({ stage: stage.name, outcome });
+}
+
+function revert(stage: Stage, item: RunItem, s: StageStats, cause: RevertCause): void {
+  bump(s.reverted, cause);
+  item.outcome.trail.push({ stage: stage.name, outcome: `reverted:${cause}` });
+}
+
+/** Takes a stage's decision on one item, or reverts it under the runner's rules. */
+function apply(stage: Stage, item: RunItem, decision: Decision | Error, s: StageStats, count: Count): void {
+  if (decision instanceof Error) {
+    revert(stage, item, s, 'threw');
+    return;
+  }
+  if (decision.action === 'declined') {
+    record(stage, item, s, decision.reason);
+    return;
+  }
+  // Sizes are measured once per content (a 15 MB original is not re-measured by every stage).
+  const beforeBytes = item.bytes();
+  const afterBytes = contentBytes(decision.content);
+  const cause: RevertCause | undefined =
+    afterBytes > beforeBytes
+      ? 'grew'
+      : stage.lossy && !decision.stashId && decision.fallback !== 'stash_failed'
+        ? 'lossy_without_stash'
+        : undefined;
+  if (cause) {
+    revert(stage, item, s, cause);
+    return;
+  }
+  s.acted++;
+  s.tokensBefore += count(item.content, beforeBytes);
+  s.tokensAfter += count(decision.content, afterBytes);
+  if (decision.fallback) bump(s.fallbacks, 'stash_failed');
+  item.setContent(decision.content, afterBytes);
+  item.lossyActed ||= stage.lossy;
+  item.changed = true;
+  const { outcome } = item;
+  outcome.actedBy.push(stage.name);
+  outcome.trail.push({ stage: stage.name, outcome: decision.fallback ? 'stash_failed' : 'acted' });
+  if (decision.stashId) outcome.stashId = decision.stashId;
+  if (decision.detail) outcome.detail = decision.detail;
+  outcome.status = 'changed';
+}
+
+/**
+ * Freezes what was decided now, so later turns replay the same bytes whatever the config:
+ * every change, and every new result in the tail (an "unchanged" decision included).
+ * Returns how many could not be persisted (they still replay in this process).
+ */
+async function freeze(items: readonly RunItem[], ctx: StageContext): Promise<number> {
+  if (!ctx.frozen) return 0;
+  let failures = 0;
+  for (const item of items) {
+    if (!item.changed && (item.frozen || item.result.position < ctx.cachedPrefix)) continue;
+    const { outcome } = item;
+    const entry =
+      item.changed || item.frozen
+        ? {
+            content: item.content,
+            stage: outcome.actedBy.at(-1),
+            ...(outcome.stashId ? { stashId: outcome.stashId } : {}),
+          }
+        : {};
+    try {
+      await ctx.frozen.set(item.result.id, item.originalHash(), entry);
+    } catch {
+      failures++;
+    }
+  }
+  return failures;
+}
+
+/** Every result's tokens before and after, from the sizes already measured where it can. */
+function measureAll(items: readonly RunItem[], count: Count): { tokensBefore: number; tokensAfter: number } {
+  let tokensBefore = 0;
+  let tokensAfter = 0;
+  for (const item of items) {
+    const { outcome, result } = item;
+    outcome.tokensAfter = count(item.content, item.bytes());
+    outcome.tokensBefore =
+      item.content === result.content
+        ? outcome.tokensAfter
+        : count(result.content, contentBytes(result.content));
+    tokensBefore += outcome.tokensBefore;
+    tokensAfter += outcome.tokensAfter;
+  }
+  return { tokensBefore, tokensAfter };
 }

@@ -1,21 +1,8 @@
 import type { Store } from '../store/store.js';
 import type { Content } from '../text/blocks.js';
 import type { Tokenizer } from '../text/tokenizers/tokenizer.js';
+import type { ToolResult } from '../text/tool-result.js';
 import type { FrozenDecisions } from './frozen.js';
-
-/** One tool result of a conversation, as every adapter presents it to the pipeline. */
-export interface ToolResult {
-  /** The tool call id (`toolu_...`, `call_...`). */
-  id: string;
-  /** The tool's name, from the call that asked for it ('' when unknown). */
-  tool: string;
-  content: Content;
-  /** Index of the message that carries it; with `cachedPrefix`, says whether it is cached. */
-  position: number;
-  /** True for the output of a spillway_expand call: never shrunk again. */
-  isExpandOutput?: boolean;
-  isError?: boolean;
-}
 
 export const STAGE_NAMES = ['textclean', 'format', 'dedup', 'linecap', 'collapse', 'mask'] as const;
 export type StageName = (typeof STAGE_NAMES)[number];

@@ -1,12 +1,14 @@
-export { CACHE_TTL_MS, type RewriteDeps, type RewriteOutcome, rewriteRequest } from './rewrite.js';
+export type { LogLine, McpHandler } from './context.js';
+export { isLoopback } from './http.js';
+export { type RewriteDeps, type RewriteOutcome, rewriteRequest } from './rewrite.js';
+export { REWRITTEN } from './router.js';
 export {
   DEFAULT_MAX_BODY_BYTES,
   DEFAULT_PORT,
-  DEFAULT_UPSTREAMS,
-  isLoopback,
   type ProxyOptions,
   type RunningProxy,
   startProxy,
 } from './server.js';
-export { type SessionState, SessionTable, type SessionTableOptions, sessionKey } from './sessions.js';
-export { newStats, type ProxyStats, renderMetrics } from './stats.js';
+export { SessionTable, type SessionTableOptions, sessionKey } from './sessions.js';
+export { type ProxyStats, renderMetrics } from './stats.js';
+export { DEFAULT_UPSTREAMS, type Upstreams } from './upstreams.js';

@@ -7,7 +7,9 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mcpHttpHandler } from '../mcp/http.js';
 import { resolvePipeline } from '../pipeline/config.js';
+import type { Stage } from '../pipeline/types.js';
 import { FileStore } from '../store/file-store.js';
 import { recallAll } from '../store/recall.js';
 import { ANSWER_TEXT, ANSWERS, startUpstream, type TestUpstream } from '../test-support/upstream.js';
@@ -37,6 +39,7 @@ beforeAll(async () => {
     store,
     port: 0,
     upstreams: { anthropic: upstream.url, openai: upstream.url },
+    mcp: mcpHttpHandler(store),
     log: quiet,
   });
 });
@@ -315,12 +318,18 @@ describe('proxy failure behaviour', () => {
   });
 
   it('forwards the original request when the pipeline fails, and counts it', async () => {
+    // A custom stage with a bug: its output cannot even be measured (a BigInt in a block).
+    const broken: Stage = {
+      name: 'collapse',
+      lossy: false,
+      pure: true,
+      run: async (items) => items.map(() => ({ action: 'acted', content: [{ type: 'data', value: 1n }] })),
+    };
     const failing = await startProxy({
-      pipeline: resolvePipeline(),
+      pipeline: { ...resolvePipeline(), stages: [broken] },
       store,
       port: 0,
       upstreams: { anthropic: upstream.url },
-      failPipeline: true,
       log: quiet,
     });
     try {

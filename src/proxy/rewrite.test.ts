@@ -33,10 +33,7 @@ describe('rewriteRequest', () => {
   const make = () => {
     const store = new MemoryStore();
     return {
-      pipeline: resolvePipeline(),
-      store,
-      sessions: new SessionTable(store),
-      statsTokenizer: heuristicTokenizer,
+      sessions: new SessionTable({ pipeline: resolvePipeline(), store, statsTokenizer: heuristicTokenizer }),
     };
   };
 

@@ -1,27 +1,15 @@
+import { toError } from '../errors.js';
 import { ADAPTERS } from '../formats/index.js';
 import type { ApiName } from '../formats/types.js';
-import type { ResolvedPipeline } from '../pipeline/config.js';
-import { runPipeline, type StageStats } from '../pipeline/runner.js';
+import type { StageStats } from '../pipeline/stage-stats.js';
 import type { StageName } from '../pipeline/types.js';
-import type { Store } from '../store/store.js';
-import { type Content, contentText } from '../text/blocks.js';
-import { lookupModelLimit } from '../text/model-limit.js';
-import type { Tokenizer } from '../text/tokenizers/tokenizer.js';
+import type { Content } from '../text/blocks.js';
 import { type SessionTable, sessionKey } from './sessions.js';
 
-/** Past this idle time the provider's prompt cache is assumed cold (Anthropic's default TTL). */
-export const CACHE_TTL_MS = 5 * 60 * 1000;
-
 export interface RewriteDeps {
-  pipeline: ResolvedPipeline;
-  store: Store;
   sessions: SessionTable;
-  /** Counts the tokens /stats reports (the proxy uses bytes/4: cheap on a hot path). */
-  statsTokenizer: Tokenizer;
   /** Forward originals, only measure what would have been saved. */
   observe?: boolean;
-  /** Test hook: makes the pipeline throw, to exercise failing open. */
-  failPipeline?: boolean;
   now?: () => number;
 }
 
@@ -42,9 +30,9 @@ export interface RewriteOutcome {
 }
 
 /**
- * Rewrites one request body through the pipeline, with the session's cached-prefix boundary and
- * frozen decisions. Returns the original bytes when nothing changes, when the body is not the
- * API's shape, or when the pipeline fails (fail open).
+ * Rewrites one request body through its conversation's engine (the session's cached-prefix
+ * boundary and frozen decisions). Returns the original bytes when nothing changes, when the
+ * body is not the API's shape, or when the pipeline fails (fail open).
  *
  * @example
  * const out = await rewriteRequest('anthropic', bodyBytes, req.headers['x-spillway-session'], deps, { updateBoundary: true });
@@ -77,67 +65,33 @@ export async function rewriteRequest(
 
   const now = deps.now?.() ?? Date.now();
   const key = sessionKey(sessionHeader, view.sessionSeed);
-  const { state, isNew } = deps.sessions.get(key, now);
-  // A conversation that got shorter than the boundary was compacted or rewound: its old prefix
-  // is no longer the provider's cached prefix. Everything seen before keeps its frozen decision
-  // (unchanged ones included), so the boundary starts again and new results can be decided.
-  const shrank = !view.continuesServerState && view.messageCount < state.maxCachedIdx;
-  if (shrank && options.updateBoundary) state.maxCachedIdx = 0;
-  const coldCache = isNew || shrank || now - state.lastSeen > CACHE_TTL_MS;
-  const cachedPrefix = view.continuesServerState || shrank ? 0 : state.maxCachedIdx;
-  const finish = () => {
-    state.lastSeen = now;
-    if (options.updateBoundary && !view.continuesServerState)
-      state.maxCachedIdx = Math.max(state.maxCachedIdx, view.messageCount);
-  };
-  if (view.results.length === 0) {
-    finish();
-    return unchanged({ session: key });
-  }
-
-  const model =
-    typeof (parsed as { model?: unknown }).model === 'string'
-      ? lookupModelLimit((parsed as { model: string }).model)
-      : undefined;
+  const conversation = deps.sessions.get(key, now);
+  const model = (parsed as { model?: unknown }).model;
   try {
-    if (deps.failPipeline) throw new Error('pipeline failure forced for testing');
-    const run = await runPipeline(
-      view.results,
-      deps.pipeline.stages,
-      {
-        store: deps.store,
-        tokenizer: deps.pipeline.tokenizer,
-        statsTokenizer: deps.statsTokenizer,
-        cachedPrefix,
-        coldCache,
-        frozen: state.frozen,
-        ...(model?.found ? { modelWindow: model.limit } : {}),
-      },
-      { tools: deps.pipeline.tools },
-    );
-    const contents = new Map<number, Content>();
-    let tokensBefore = 0;
-    let tokensAfter = 0;
-    run.results.forEach((result, i) => {
-      const original = view.results[i]?.content as Content;
-      tokensBefore += deps.statsTokenizer.count(contentText(original));
-      tokensAfter += deps.statsTokenizer.count(contentText(result.content));
-      if (result.content !== original) contents.set(i, result.content);
+    const turn = await conversation.turn({
+      results: view.results,
+      messageCount: view.messageCount,
+      continuesServerState: view.continuesServerState,
+      advance: options.updateBoundary,
+      now,
+      ...(typeof model === 'string' ? { model } : {}),
     });
-    finish();
+    const contents = new Map<number, Content>();
+    turn.results.forEach((result, i) => {
+      if (result !== view.results[i]) contents.set(i, result.content);
+    });
     const base = {
       session: key,
-      tokensBefore,
-      tokensAfter,
-      stages: run.stats,
-      frozenReplayed: run.frozenReplayed,
-      freezeFailures: run.freezeFailures,
+      tokensBefore: turn.tokensBefore,
+      tokensAfter: turn.tokensAfter,
+      stages: turn.stats,
+      frozenReplayed: turn.frozenReplayed,
+      freezeFailures: turn.freezeFailures,
     };
     if (contents.size === 0 || deps.observe) return unchanged(base);
     view.apply(contents);
     return { ...base, body: Buffer.from(JSON.stringify(parsed), 'utf8'), changed: true };
   } catch (err) {
-    finish();
-    return unchanged({ session: key, failOpen: err instanceof Error ? err : new Error(String(err)) });
+    return unchanged({ session: key, failOpen: toError(err) });
   }
 }

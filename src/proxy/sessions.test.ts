@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { resolvePipeline } from '../pipeline/config.js';
 import { MemoryStore } from '../store/memory-store.js';
 import { SessionTable, sessionKey } from './sessions.js';
 
@@ -10,16 +11,20 @@ describe('sessions', () => {
     expect(sessionKey(undefined, 'seed')).not.toBe(sessionKey(undefined, 'other'));
   });
 
-  it('bounds memory by count and by age, least recently seen first', () => {
-    const table = new SessionTable(new MemoryStore(), { maxSessions: 3, maxAgeMs: 1000 });
-    for (const k of ['a', 'b', 'c']) table.get(k, 0).state.maxCachedIdx = 5;
-    table.get('a', 10);
-    table.get('d', 20);
+  it('bounds memory by count and by age, least recently seen first', async () => {
+    const table = new SessionTable(
+      { pipeline: resolvePipeline(), store: new MemoryStore() },
+      { maxSessions: 3, maxAgeMs: 1000 },
+    );
+    const see = (key: string, now: number) => table.get(key, now).turn({ results: [], messageCount: 5, now });
+    for (const k of ['a', 'b', 'c']) await see(k, 0);
+    await see('a', 10);
+    await see('d', 20);
     expect(table.size).toBe(3);
     // b was the least recently seen, so it went; a, c, d remain.
-    expect(table.get('a', 30).isNew).toBe(false);
-    expect(table.get('b', 40)).toMatchObject({ isNew: true, state: { maxCachedIdx: 0 } });
+    expect(table.get('a', 30).boundary).toBe(5);
+    expect(table.get('b', 40)).toMatchObject({ boundary: 0, lastSeen: undefined });
     // Past the age limit a session starts over (its frozen decisions stay in the store).
-    expect(table.get('a', 5000).isNew).toBe(true);
+    expect(table.get('a', 5000)).toMatchObject({ boundary: 0, lastSeen: undefined });
   });
 });

@@ -1,16 +1,6 @@
-import { createHash } from 'node:crypto';
-import { FrozenDecisions } from '../pipeline/frozen.js';
+import { ConversationEngine, type ConversationOptions } from '../pipeline/conversation.js';
 import { idPartProblem } from '../store/ids.js';
-import type { Store } from '../store/store.js';
-
-/** What the proxy remembers about one conversation. */
-export interface SessionState {
-  key: string;
-  /** The message count of the previous turn: results before it are in the provider's cache. */
-  maxCachedIdx: number;
-  lastSeen: number;
-  frozen: FrozenDecisions;
-}
+import { shortHash } from '../text/content-hash.js';
 
 export interface SessionTableOptions {
   /** At most this many sessions are remembered (least recently seen go first; default 10,000). */
@@ -29,29 +19,26 @@ export interface SessionTableOptions {
  */
 export function sessionKey(header: string | undefined, seed: string): string {
   if (header && !idPartProblem(header)) return header;
-  return `s_${createHash('sha256')
-    .update(header ?? seed)
-    .digest('base64url')
-    .slice(0, 22)}`;
+  return `s_${shortHash(header ?? seed)}`;
 }
 
 /**
- * Session state with bounded memory: a size limit and an age limit, least recently seen first
- * out. Forgetting a session loses only its in-memory boundary; its frozen decisions are in the
- * store, so a returning session still replays them.
+ * The proxy's conversations, one engine per session key, with bounded memory: a size limit and
+ * an age limit, least recently seen first out. Forgetting a session loses only its in-memory
+ * boundary; its frozen decisions are in the store, so a returning session still replays them.
  *
  * @example
- * const table = new SessionTable(store, { maxSessions: 1000 });
- * const { state, isNew } = table.get(sessionKey(header, seed));
+ * const table = new SessionTable({ pipeline, store }, { maxSessions: 1000 });
+ * const conversation = table.get(sessionKey(header, seed));
  */
 export class SessionTable {
-  readonly #sessions = new Map<string, SessionState>();
-  readonly #store: Store;
+  readonly #sessions = new Map<string, ConversationEngine>();
+  readonly #engine: Omit<ConversationOptions, 'session'>;
   readonly #maxSessions: number;
   readonly #maxAgeMs: number;
 
-  constructor(store: Store, options: SessionTableOptions = {}) {
-    this.#store = store;
+  constructor(engine: Omit<ConversationOptions, 'session'>, options: SessionTableOptions = {}) {
+    this.#engine = engine;
     this.#maxSessions = options.maxSessions ?? 10_000;
     this.#maxAgeMs = options.maxAgeMs ?? 24 * 60 * 60 * 1000;
   }
@@ -60,22 +47,23 @@ export class SessionTable {
     return this.#sessions.size;
   }
 
-  /** The state of a session (created on first sight), and whether it was new. */
-  get(key: string, now = Date.now()): { state: SessionState; isNew: boolean } {
-    let state = this.#sessions.get(key);
-    const isNew = !state || now - state.lastSeen > this.#maxAgeMs;
-    if (!state || isNew)
-      state = { key, maxCachedIdx: 0, lastSeen: now, frozen: new FrozenDecisions(this.#store, key) };
+  /** The conversation of a session key (a new one on first sight, or after it was forgotten). */
+  get(key: string, now = Date.now()): ConversationEngine {
+    let conversation = this.#sessions.get(key);
+    const lastSeen = conversation?.lastSeen;
+    if (!conversation || (lastSeen !== undefined && now - lastSeen > this.#maxAgeMs))
+      conversation = new ConversationEngine({ ...this.#engine, session: key });
     // Re-insert to keep the map in least-recently-seen order.
     this.#sessions.delete(key);
-    this.#sessions.set(key, state);
+    this.#sessions.set(key, conversation);
     this.#evict(now);
-    return { state, isNew };
+    return conversation;
   }
 
   #evict(now: number): void {
-    for (const [key, state] of this.#sessions) {
-      if (this.#sessions.size <= this.#maxSessions && now - state.lastSeen <= this.#maxAgeMs) break;
+    for (const [key, conversation] of this.#sessions) {
+      const idle = now - (conversation.lastSeen ?? now);
+      if (this.#sessions.size <= this.#maxSessions && idle <= this.#maxAgeMs) break;
       this.#sessions.delete(key);
     }
   }

@@ -1,6 +1,7 @@
 import type { ApiName } from '../formats/types.js';
-import { addStats, type StageStats } from '../pipeline/runner.js';
+import { addStats, type StageStats } from '../pipeline/stage-stats.js';
 import type { StageName } from '../pipeline/types.js';
+import type { RewriteOutcome } from './rewrite.js';
 
 /** What the proxy counts; `/stats` serves it as JSON and `/metrics` in Prometheus text. */
 export interface ProxyStats {
@@ -55,8 +56,35 @@ export function newStats(observeOnly: boolean): ProxyStats {
   };
 }
 
-export function addStageStats(stats: ProxyStats, stages: Partial<Record<StageName, StageStats>>): void {
-  addStats(stats.stages, stages);
+/**
+ * Counts one request that arrived, by API (`passthrough` for everything not rewritten).
+ *
+ * @example
+ * countRequest(stats, 'anthropic');
+ */
+export function countRequest(stats: ProxyStats, api: ApiName | undefined): void {
+  stats.requests++;
+  const key = api ?? 'passthrough';
+  stats.byApi[key] = (stats.byApi[key] ?? 0) + 1;
+}
+
+/**
+ * Adds what one rewrite did: the tokens its conversation's engine measured, its stages'
+ * counters, frozen replays, and whether it failed open or could not be read.
+ *
+ * @example
+ * recordRewrite(stats, await rewriteRequest(api, raw, header, deps, { updateBoundary: true }));
+ */
+export function recordRewrite(stats: ProxyStats, out: RewriteOutcome): void {
+  if (out.unparseable) stats.unparseable++;
+  if (out.failOpen) stats.failOpen++;
+  if (out.changed) stats.rewritten++;
+  stats.tokensBefore += out.tokensBefore;
+  stats.tokensAfter += out.tokensAfter;
+  stats.tokensSaved += out.tokensBefore - out.tokensAfter;
+  stats.frozenReplayed += out.frozenReplayed;
+  stats.freezeFailures += out.freezeFailures;
+  addStats(stats.stages, out.stages);
 }
 
 function label(value: string): string {

@@ -1,14 +1,17 @@
-import { createHash } from 'node:crypto';
-import { collapseBudget, type ResolvedPipeline } from '../pipeline/config.js';
-import { FrozenDecisions } from '../pipeline/frozen.js';
-import { addStats, runPipeline, type StageStats, toolOverride } from '../pipeline/runner.js';
-import type { StageName, ToolResult } from '../pipeline/types.js';
+import type { ResolvedPipeline } from '../pipeline/config.js';
+import { ConversationEngine } from '../pipeline/conversation.js';
+import type { ResultOutcome } from '../pipeline/run-item.js';
+import { addStats, type StageStats } from '../pipeline/stage-stats.js';
+import type { StageName } from '../pipeline/types.js';
 import { MemoryStore } from '../store/memory-store.js';
 import { recallAll } from '../store/recall.js';
 import type { Store } from '../store/store.js';
 import { type Content, contentText, textOf } from '../text/blocks.js';
+import { shortHash } from '../text/content-hash.js';
 import { markerIds } from '../text/markers.js';
 import { lookupModelLimit } from '../text/model-limit.js';
+import type { Tokenizer } from '../text/tokenizers/tokenizer.js';
+import type { ToolResult } from '../text/tool-result.js';
 import type { Conversation } from './transcript.js';
 
 export interface ReplayOptions {
@@ -75,18 +78,15 @@ export async function replayConversation(
   const store =
     options.store ??
     new MemoryStore({ maxTotalBytes: Number.MAX_SAFE_INTEGER, maxSessionBytes: Number.MAX_SAFE_INTEGER });
-  const session = `replay_${createHash('sha256').update(conversation.id).digest('base64url').slice(0, 22)}`;
-  const frozen = new FrozenDecisions(store, session);
-  const all: ToolResult[] = conversation.turns.flatMap((turn, position) =>
-    turn.map((r) => ({
-      id: r.id,
-      tool: r.tool,
-      content: r.content,
-      position,
-      ...(r.isExpandOutput ? { isExpandOutput: true } : {}),
-      ...(r.isError ? { isError: true } : {}),
-    })),
-  );
+  // One engine for the transcript, as the proxy keeps one per session. Counts are cached:
+  // every turn's request repeats the results of the turns before it.
+  const engine = new ConversationEngine({
+    pipeline,
+    store,
+    session: `replay_${shortHash(conversation.id)}`,
+    statsTokenizer: cachedCounts(tokenizer),
+  });
+  const all: ToolResult[] = conversation.turns.flat();
   const replay: ConversationReplay = {
     id: conversation.id,
     turns: conversation.turns.length,
@@ -101,45 +101,25 @@ export async function replayConversation(
     stats: {},
     results: [],
   };
-  const countCache = new Map<string, number>();
-  const count = (text: string) => {
-    let n = countCache.get(text);
-    if (n === undefined) {
-      n = tokenizer.count(text);
-      if (countCache.size > 10_000) countCache.clear();
-      countCache.set(text, n);
-    }
-    return n;
-  };
   const previous: Content[] = [];
   let seen = 0;
   for (let turn = 0; turn < conversation.turns.length; turn++) {
     seen += conversation.turns[turn]?.length ?? 0;
     const input = all.slice(0, seen);
-    const run = await runPipeline(
-      input,
-      pipeline.stages,
-      {
-        store,
-        tokenizer,
-        cachedPrefix: turn,
-        coldCache: turn === 0,
-        frozen,
-        ...(modelWindow ? { modelWindow } : {}),
-      },
-      { tools: pipeline.tools },
-    );
+    // A transcript has no clock: the cache is cold on the first turn only.
+    const run = await engine.turn({
+      results: input,
+      messageCount: turn + 1,
+      now: 0,
+      ...(modelWindow ? { modelWindow } : {}),
+    });
     addStats(replay.stats, run.stats);
-    let before = 0;
-    let after = 0;
     let prefixRewritten = false;
     for (let i = 0; i < run.results.length; i++) {
       const original = input[i] as ToolResult;
       const final = (run.results[i] as ToolResult).content;
       const outcome = run.outcomes[i];
       const finalText = contentText(final);
-      before += count(contentText(original.content));
-      after += count(finalText);
       if (original.position < turn) {
         if (contentText(previous[i] as Content) !== finalText) {
           prefixRewritten = true;
@@ -147,43 +127,69 @@ export async function replayConversation(
           else replay.prefixChanges.push({ turn, id: original.id });
         }
       } else {
-        // A new result: check its budget and every id its markers name.
-        const tokensBefore = count(contentText(original.content));
-        const tokensAfter = count(finalText);
-        replay.tokensBefore += tokensBefore;
-        replay.tokensAfter += tokensAfter;
-        replay.results.push({
-          id: original.id,
-          tool: original.tool,
-          turn,
-          tokensBefore,
-          tokensAfter,
-          actedBy: outcome?.actedBy ?? [],
-          before: contentText(original.content),
-          after: finalText,
-        });
-        const budget = collapseBudget(pipeline, original.tool);
-        const exempt = toolOverride(pipeline.tools, original.tool)?.exempt;
-        if (
-          budget !== undefined &&
-          !exempt &&
-          !original.isExpandOutput &&
-          textOf(original.content) !== null &&
-          tokensAfter > budget
-        ) {
-          // The character floor may exceed a budget under ~60 tokens by design; anything else is a violation.
-          replay.violations.push({ id: original.id, tokens: tokensAfter, budget });
-        }
-        for (const markerId of markerIds(finalText)) {
-          const body = await recallAll(markerId, { store }).catch(() => null);
-          const expected = Buffer.from(contentText(original.content), 'utf8');
-          if (!body?.equals(expected)) replay.recallFailures.push({ id: original.id, markerId });
-        }
+        await checkNewResult(replay, { engine, store, modelWindow, turn }, original, final, outcome);
       }
       previous[i] = final;
     }
-    replay.perTurn.push({ before, after, prefixRewritten });
+    replay.perTurn.push({ before: run.tokensBefore, after: run.tokensAfter, prefixRewritten });
     options.onTurn?.(turn + 1, conversation.turns.length);
   }
   return replay;
+}
+
+/** Records a result that arrived this turn, and checks its budget and every id its markers name. */
+async function checkNewResult(
+  replay: ConversationReplay,
+  at: { engine: ConversationEngine; store: Store; modelWindow: number | undefined; turn: number },
+  original: ToolResult,
+  final: Content,
+  outcome: ResultOutcome | undefined,
+): Promise<void> {
+  const finalText = contentText(final);
+  const tokensBefore = outcome?.tokensBefore ?? 0;
+  const tokensAfter = outcome?.tokensAfter ?? 0;
+  replay.tokensBefore += tokensBefore;
+  replay.tokensAfter += tokensAfter;
+  replay.results.push({
+    id: original.id,
+    tool: original.tool,
+    turn: at.turn,
+    tokensBefore,
+    tokensAfter,
+    actedBy: outcome?.actedBy ?? [],
+    before: contentText(original.content),
+    after: finalText,
+  });
+  const budget = at.engine.budgetFor(original.tool, at.modelWindow);
+  if (
+    budget !== undefined &&
+    !at.engine.isExempt(original.tool) &&
+    !original.isExpandOutput &&
+    textOf(original.content) !== null &&
+    tokensAfter > budget
+  )
+    replay.violations.push({ id: original.id, tokens: tokensAfter, budget });
+  const expected = Buffer.from(contentText(original.content), 'utf8');
+  for (const markerId of markerIds(finalText)) {
+    const body = await recallAll(markerId, { store: at.store }).catch(() => null);
+    if (!body?.equals(expected)) replay.recallFailures.push({ id: original.id, markerId });
+  }
+}
+
+/** A tokenizer that remembers the counts of recent texts (bounded). */
+function cachedCounts(tokenizer: Tokenizer): Tokenizer {
+  const counts = new Map<string, number>();
+  return {
+    name: tokenizer.name,
+    count(text: string) {
+      let n = counts.get(text);
+      if (n === undefined) {
+        n = tokenizer.count(text);
+        if (counts.size > 10_000) counts.clear();
+        counts.set(text, n);
+      }
+      return n;
+    },
+    countUpTo: (text: string, limit: number) => tokenizer.countUpTo(text, limit),
+  };
 }

@@ -1,4 +1,4 @@
-import { addStats, type StageStats } from '../pipeline/runner.js';
+import { addStats, type StageStats } from '../pipeline/stage-stats.js';
 import type { StageName } from '../pipeline/types.js';
 import type { ConversationReplay, ResultRecord } from './replay-conversation.js';
 import type { TranscriptFormat } from './transcript.js';

@@ -1,19 +1,13 @@
-import type { Content } from '../text/blocks.js';
+import type { ToolResult } from '../text/tool-result.js';
 
-/** One tool result as a transcript recorded it. */
-export interface TranscriptResult {
-  id: string;
-  tool: string;
-  content: Content;
-  isError?: boolean;
-  isExpandOutput?: boolean;
-}
-
-/** One conversation: its tool results grouped by the turn (request) they arrived in. */
+/**
+ * One conversation: its tool results grouped by the turn (request) they arrived in; each
+ * result's `position` is the index of its turn.
+ */
 export interface Conversation {
   id: string;
   model?: string;
-  turns: TranscriptResult[][];
+  turns: ToolResult[][];
 }
 
 export const TRANSCRIPT_FORMATS = [

@@ -1,4 +1,6 @@
+import { isExpandTool } from '../formats/shared.js';
 import type { Content, ContentBlock } from '../text/blocks.js';
+import type { ToolResult } from '../text/tool-result.js';
 
 /** A message of the conversation as the session records it. */
 export type MessageData =
@@ -40,4 +42,23 @@ export type ToolData = Extract<MessageData, { role: 'tool' }>;
  */
 export function isToolData(data: MessageData): data is ToolData {
   return data.role === 'tool';
+}
+
+/**
+ * A tool result event as the pipeline sees it.
+ *
+ * @example
+ * toolResultOf({ role: 'tool', toolCallId: 'toolu_01', toolName: 'Bash', content: log }, 3);
+ * // { id: 'toolu_01', tool: 'Bash', content: log, position: 3 }
+ */
+export function toolResultOf(data: ToolData, position: number): ToolResult {
+  const tool = data.toolName ?? '';
+  return {
+    id: data.toolCallId,
+    tool,
+    content: data.content,
+    position,
+    ...(data.isError ? { isError: true } : {}),
+    ...(isExpandTool(tool) ? { isExpandOutput: true } : {}),
+  };
 }

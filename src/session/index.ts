@@ -6,6 +6,7 @@ export {
   type Pruner,
   type PruneSessionOptions,
   type PruneSessionResult,
+  pipelinePruner,
   pruneSession,
 } from './prune-session.js';
 export { Session, type SessionOptions } from './session.js';

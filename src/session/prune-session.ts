@@ -1,13 +1,16 @@
-import { originalOf } from '../pipeline/original.js';
-import type { CollapseOptions } from '../pipeline/stages/collapse.js';
-import { collapseText } from '../pipeline/stages/collapse.js';
-import { stashKey } from '../store/ids.js';
-import { stash, stashId } from '../store/stash.js';
+import {
+  type CollapseOptions,
+  ConversationEngine,
+  type ResolvedPipeline,
+  resolvePipeline,
+} from '../pipeline/index.js';
+import { stash } from '../store/stash.js';
 import type { Store } from '../store/store.js';
-import { type Content, textOf, withText } from '../text/blocks.js';
+import type { Content } from '../text/blocks.js';
+import { stashId } from '../text/content-hash.js';
 import { measureContent, type PruneConfig, pruneContent, resolvePruneConfig } from '../text/prune-content.js';
-import type { Tokenizer } from '../text/tokenizers/tokenizer.js';
-import { isToolData, type ToolData } from './events.js';
+import type { TokenizerName } from '../text/tokenizers/tokenizer.js';
+import { isToolData, type ToolData, toolResultOf } from './events.js';
 import type { Session } from './session.js';
 
 /** Shrinks one tool result's content, or says null (leave it). */
@@ -60,29 +63,40 @@ export function contentPruner(config: Partial<PruneConfig> = {}, store?: Store, 
 }
 
 /**
- * A pruner that collapses results over `maxTokens` (the pipeline's collapse), stashing each
- * original whole so its marker recalls it.
+ * A pruner that runs a pipeline on each result, with the runner's guarantees (a stage that
+ * throws or grows a result is reverted, every lossy change stashes the original first, results
+ * already marked are skipped). Nothing is frozen: the session's replacement event is the record.
  *
  * @example
- * await pruneSession(session, { pruner: collapsePruner({ maxTokens: 2000 }, tokenizer, store) });
+ * await pruneSession(session, { pruner: pipelinePruner(resolvePipeline({ preset: 'safe' }), store) });
  */
-export function collapsePruner(options: CollapseOptions, tokenizer: Tokenizer, store: Store): Pruner {
-  return async (content) => {
-    const text = textOf(content);
-    if (text === null) return null;
-    const original = originalOf(text);
-    const out = await collapseText(
-      text,
-      { ...options, resolvedMaxTokens: options.maxTokens ?? 2000 },
-      {
-        tokenizer,
-        id: () => original.id(),
-        stash: () => store.putIfAbsent(stashKey(original.id()), original.body()),
-        ...(store.pathOf ? { pathOf: (id: string) => store.pathOf?.(stashKey(id)) } : {}),
-      },
-    );
-    return out.action === 'acted' ? withText(content, out.text) : null;
+export function pipelinePruner(pipeline: ResolvedPipeline, store: Store): Pruner {
+  const engine = new ConversationEngine({ pipeline, store });
+  return async (content, data) => {
+    const input = { ...toolResultOf(data, 0), content };
+    const turn = await engine.turn({ results: [input], messageCount: 0, advance: false });
+    const out = turn.results[0];
+    return out && out !== input ? out.content : null;
   };
+}
+
+/**
+ * A pruner that collapses results over their budget (the pipeline's collapse stage alone),
+ * each original stashed whole so its marker recalls it.
+ *
+ * @example
+ * await pruneSession(session, { pruner: collapsePruner({ maxTokens: 2000 }, store) });
+ */
+export function collapsePruner(
+  options: CollapseOptions & { tokenizer?: TokenizerName },
+  store: Store,
+): Pruner {
+  const { tokenizer, ...collapse } = options;
+  const pipeline = resolvePipeline({
+    stages: [{ name: 'collapse', ...collapse }],
+    ...(tokenizer ? { tokenizer } : {}),
+  });
+  return pipelinePruner(pipeline, store);
 }
 
 /**

@@ -121,7 +121,9 @@ describe('pruneSession (the dsh seed cases)', () => {
     const store = new MemoryStore();
     await conversation(s, [3000]);
     const o200k = getTokenizer('o200k');
-    const r = await pruneSession(s, { pruner: collapsePruner({ maxTokens: 500 }, o200k, store) });
+    const r = await pruneSession(s, {
+      pruner: collapsePruner({ maxTokens: 500, tokenizer: 'o200k' }, store),
+    });
     expect(r.pruned).toHaveLength(1);
     const content = s.surface().at(-1)?.data.content as string;
     expect(o200k.count(content)).toBeLessThanOrEqual(500);
@@ -173,7 +175,9 @@ describe('Session persistence', () => {
     expect(torn.events).toHaveLength(3);
     await torn.append({ role: 'user', content: 'after the crash' });
     await torn.close();
-    expect((await Session.open(path)).events.map((e) => e.seq)).toEqual([0, 1, 2, 3]);
+    const reopened = await Session.open(path);
+    expect(reopened.events.map((e) => e.seq)).toEqual([0, 1, 2, 3]);
+    await reopened.close();
     const lines = readFileSync(path, 'utf8').split('\n');
     lines[1] = '{corrupt';
     writeFileSync(path, lines.join('\n'));

@@ -244,8 +244,8 @@ describe('FileStore quota ledger', () => {
     // A file removed behind the store's back: the ledger is stale until a scan, which prune does.
     const { unlinkSync } = await import('node:fs');
     unlinkSync(join(base, 's', 'one.txt'));
-    const { prune } = await import('./retention.js');
-    await prune(base, {});
+    const { applyRetention } = await import('./retention.js');
+    await applyRetention(base, {});
     await b.put({ dir: 's', name: 'two' }, Buffer.alloc(60));
     expect(JSON.parse(readFileSync(join(base, '.usage.json'), 'utf8'))).toMatchObject({
       total: 60,

@@ -5,7 +5,7 @@ import { defaultBase } from './default-base.js';
 import { withLock } from './file-lock.js';
 import { assertIdPart, STASH_DIR, type StoreKey } from './ids.js';
 import { ensurePrivateDir, openPrivateForRead, writeFileAtomic } from './private-fs.js';
-import { prune, pruneLocked } from './retention.js';
+import { applyRetention, applyRetentionLocked } from './retention.js';
 import { scanBase, scanDir } from './scan.js';
 import {
   type ByteRange,
@@ -78,7 +78,7 @@ export class FileStore implements Store {
     const path = this.pathOf(key);
     if (this.#pruneOnFirstSpill && key.dir !== STASH_DIR && !prunedBases.has(this.base)) {
       prunedBases.add(this.base);
-      await prune(this.base, {
+      await applyRetention(this.base, {
         keep: key.dir,
         maxTotalBytes: this.limits.maxTotalBytes,
         lockTimeoutMs: this.#lockTimeoutMs,
@@ -104,7 +104,7 @@ export class FileStore implements Store {
         }
         if (ledger.total - replaced + stored.length > this.limits.maxTotalBytes) {
           // Make room the way retention would, then check again.
-          await pruneLocked(this.base, {
+          await applyRetentionLocked(this.base, {
             keep: key.dir,
             maxTotalBytes: this.limits.maxTotalBytes - stored.length,
           });

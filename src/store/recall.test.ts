@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { stashId } from '../text/content-hash.js';
 import { MemoryStore } from './memory-store.js';
 import { RECALL_PAGE_BYTES, recall, recallAll, recallFooter } from './recall.js';
-import { stash, stashId } from './stash.js';
+import { stash } from './stash.js';
 
 describe('recall', () => {
   it('pages a spill in pieces of at most 48 KiB, each with a footer naming the next offset', async () => {

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FileStore } from './file-store.js';
-import { DAY_MS, prune } from './retention.js';
+import { applyRetention, DAY_MS } from './retention.js';
 
 const MIN = 60_000;
 const now = Date.UTC(2026, 10, 30, 12);
@@ -32,7 +32,7 @@ function fixture() {
 
 describe('prune (retention)', () => {
   it('is fine with a missing base', async () => {
-    expect(await prune(join(tmpdir(), 'does-not-exist-spillway'), { now })).toEqual({
+    expect(await applyRetention(join(tmpdir(), 'does-not-exist-spillway'), { now })).toEqual({
       removed: [],
       freedBytes: 0,
       remainingBytes: 0,
@@ -47,7 +47,7 @@ describe('prune (retention)', () => {
     file('ancient/b.txt', 100, 35 * DAY_MS);
     file('mixed/a.txt', 100, 40 * DAY_MS);
     file('mixed/b.txt', 100, 2 * DAY_MS);
-    const report = await prune(base, { now });
+    const report = await applyRetention(base, { now });
     expect(report.removed.map((r) => [r.path.slice(base.length + 1), r.reason])).toEqual([
       ['pruned/old.txt', 'expired_stash'],
       ['ancient', 'old_session'],
@@ -64,7 +64,7 @@ describe('prune (retention)', () => {
   it('keeps the session running now even when it is old', async () => {
     const { base, file } = fixture();
     file('current/a.txt', 100, 40 * DAY_MS);
-    const report = await prune(base, { now, keep: 'current' });
+    const report = await applyRetention(base, { now, keep: 'current' });
     expect(report.removed).toEqual([]);
     expect(existsSync(join(base, 'current', 'a.txt'))).toBe(true);
   });
@@ -76,7 +76,7 @@ describe('prune (retention)', () => {
     file('kept/a.txt', 400, 10 * DAY_MS);
     file('active/a.txt', 400, 5 * MIN);
     file('idle/a.txt', 400, 20 * MIN);
-    const report = await prune(base, { now, keep: 'kept', maxTotalBytes: 1000 });
+    const report = await applyRetention(base, { now, keep: 'kept', maxTotalBytes: 1000 });
     expect(report.removed.map((r) => [r.path.slice(base.length + 1), r.reason])).toEqual([
       ['oldest', 'over_total'],
       ['older', 'over_total'],
@@ -91,7 +91,7 @@ describe('prune (retention)', () => {
   it('reports without removing on a dry run', async () => {
     const { base, file } = fixture();
     const path = file('ancient/a.txt', 100, 40 * DAY_MS);
-    const report = await prune(base, { now, dryRun: true });
+    const report = await applyRetention(base, { now, dryRun: true });
     expect(report.removed).toHaveLength(1);
     expect(report.freedBytes).toBe(100);
     expect(existsSync(path)).toBe(true);
@@ -106,7 +106,7 @@ describe('prune (retention)', () => {
     writeFileSync(join(base, 'ancient', 'notes.md'), 'not ours');
     symlinkSync(join(outside, 'precious.txt'), join(base, 'ancient', 'link.txt'));
     symlinkSync(outside, join(base, 'linked-session'));
-    await prune(base, { now });
+    await applyRetention(base, { now });
     expect(readFileSync(join(outside, 'precious.txt'), 'utf8')).toBe('keep me');
     expect(existsSync(join(base, 'ancient', 'a.txt'))).toBe(false);
     expect(existsSync(join(base, 'ancient', 'notes.md'))).toBe(true);
@@ -117,7 +117,7 @@ describe('prune (retention)', () => {
     const dead = file('sess/.c.txt.123.abc.tmp', 50, 2 * 60 * MIN);
     const live = file('sess/.d.txt.123.abd.tmp', 50, 1 * MIN);
     file('sess/a.txt', 10, 1 * MIN);
-    const report = await prune(base, { now });
+    const report = await applyRetention(base, { now });
     expect(report.removed.map((r) => r.reason)).toEqual(['stale_temp']);
     expect(existsSync(dead)).toBe(false);
     expect(existsSync(live)).toBe(true);

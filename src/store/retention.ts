@@ -6,7 +6,7 @@ import { ledgerFromScan, saveLedger } from './usage-ledger.js';
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
 
-export interface PruneOptions {
+export interface RetentionOptions {
   /** The session running now: never removed. */
   keep?: string;
   /** The clock, for tests and for replaying a decision (default now). */
@@ -23,10 +23,10 @@ export interface PruneOptions {
   lockTimeoutMs?: number;
 }
 
-export type PruneReason = 'expired_stash' | 'old_session' | 'over_total' | 'stale_temp';
+export type RetentionReason = 'expired_stash' | 'old_session' | 'over_total' | 'stale_temp';
 
-export interface PruneReport {
-  removed: { path: string; bytes: number; reason: PruneReason }[];
+export interface RetentionReport {
+  removed: { path: string; bytes: number; reason: RetentionReason }[];
   freedBytes: number;
   /** Bytes left under the base afterwards (as it would be, for a dry run). */
   remainingBytes: number;
@@ -36,16 +36,19 @@ export interface PruneReport {
 const STALE_TEMP_MS = 60 * 60 * 1000;
 
 /** The pass itself, for callers that already hold the lock. */
-export async function pruneLocked(base: string, options: PruneOptions = {}): Promise<PruneReport> {
+export async function applyRetentionLocked(
+  base: string,
+  options: RetentionOptions = {},
+): Promise<RetentionReport> {
   const now = options.now ?? Date.now();
   const keepAgeMs = options.keepAgeMs ?? 30 * DAY_MS;
   const activeAgeMs = options.activeAgeMs ?? 15 * 60 * 1000;
   const maxTotalBytes = options.maxTotalBytes ?? DEFAULT_LIMITS.maxTotalBytes;
-  const report: PruneReport = { removed: [], freedBytes: 0, remainingBytes: 0 };
+  const report: RetentionReport = { removed: [], freedBytes: 0, remainingBytes: 0 };
   const scan = await scanBase(base);
   let total = totalBytes(scan);
 
-  const removeFile = async (path: string, bytes: number, reason: PruneReason) => {
+  const removeFile = async (path: string, bytes: number, reason: RetentionReason) => {
     if (!options.dryRun) {
       try {
         await unlink(path);
@@ -58,7 +61,7 @@ export async function pruneLocked(base: string, options: PruneOptions = {}): Pro
     report.freedBytes += bytes;
     total -= bytes;
   };
-  const removeSession = async (session: DirScan, reason: PruneReason) => {
+  const removeSession = async (session: DirScan, reason: RetentionReason) => {
     if (!options.dryRun) {
       for (const f of session.files) await unlink(f.path).catch(() => {});
       // Only empties what spillway wrote; a directory holding anything else stays.
@@ -113,7 +116,7 @@ export async function pruneLocked(base: string, options: PruneOptions = {}): Pro
  * const report = await prune(defaultBase(), { keep: currentSession });
  * console.log(`freed ${report.freedBytes} bytes`);
  */
-export async function prune(base: string, options: PruneOptions = {}): Promise<PruneReport> {
+export async function applyRetention(base: string, options: RetentionOptions = {}): Promise<RetentionReport> {
   try {
     await stat(base);
   } catch (err) {
@@ -121,5 +124,7 @@ export async function prune(base: string, options: PruneOptions = {}): Promise<P
       return { removed: [], freedBytes: 0, remainingBytes: 0 };
     throw err;
   }
-  return withLock(`${base}.lock`, () => pruneLocked(base, options), { timeoutMs: options.lockTimeoutMs });
+  return withLock(`${base}.lock`, () => applyRetentionLocked(base, options), {
+    timeoutMs: options.lockTimeoutMs,
+  });
 }

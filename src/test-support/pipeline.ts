@@ -1,8 +1,9 @@
 import { runPipeline } from '../pipeline/runner.js';
-import type { Stage, StageContext, ToolResult } from '../pipeline/types.js';
+import type { Stage, StageContext } from '../pipeline/types.js';
 import { MemoryStore } from '../store/memory-store.js';
 import type { Content } from '../text/blocks.js';
 import { getTokenizer } from '../text/tokenizers/index.js';
+import type { ToolResult } from '../text/tool-result.js';
 
 /** A context over a fresh memory store, o200k, nothing cached. */
 export function testContext(overrides: Partial<StageContext> = {}): StageContext {

@@ -79,3 +79,29 @@ export function graphemeBoundaryAtOrAfter(text: string, pos: number): number {
     if (ahead >= MAX_WINDOW) return codePointCeil(text, pos);
   }
 }
+
+const SEGMENT_CHUNK = 4096;
+
+/**
+ * Number of user-perceived characters (extended grapheme clusters). The string is segmented in
+ * bounded chunks that end on cluster boundaries, because Intl.Segmenter over one huge string is
+ * super-linear on Node 20.
+ *
+ * @example
+ * graphemeLength('👩‍👩‍👧e\u0301'); // 2
+ */
+export function graphemeLength(text: string): number {
+  const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+  let count = 0;
+  let start = 0;
+  while (start < text.length) {
+    let end = text.length;
+    if (text.length - start > SEGMENT_CHUNK) {
+      end = graphemeBoundaryAtOrBefore(text, start + SEGMENT_CHUNK);
+      if (end <= start) end = Math.min(text.length, start + SEGMENT_CHUNK);
+    }
+    for (const _ of segmenter.segment(text.slice(start, end))) count++;
+    start = end;
+  }
+  return count;
+}

@@ -1,12 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { trickyString } from '../test-support/arbitraries.js';
-import { graphemeBoundaryAtOrAfter, graphemeBoundaryAtOrBefore } from './grapheme.js';
+import { graphemeBoundaryAtOrAfter, graphemeBoundaryAtOrBefore, graphemeLength } from './grapheme.js';
 import {
   codePointLength,
   codePointPrefixEnd,
   codePointSuffixStart,
-  graphemeLength,
   isInsidePair,
   utf8Length,
   utf8PrefixEnd,

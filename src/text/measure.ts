@@ -1,5 +1,3 @@
-import { graphemeBoundaryAtOrBefore } from './grapheme.js';
-
 /**
  * UTF-8 length of a string in bytes (a lone surrogate counts 3, as it encodes to U+FFFD).
  *
@@ -39,32 +37,6 @@ export function utf8Bytes(text: string): Buffer {
   const out = Buffer.allocUnsafe(Buffer.byteLength(text, 'utf8'));
   out.write(text, 'utf8');
   return out;
-}
-
-const SEGMENT_CHUNK = 4096;
-
-/**
- * Number of user-perceived characters (extended grapheme clusters). The string is segmented in
- * bounded chunks that end on cluster boundaries, because Intl.Segmenter over one huge string is
- * super-linear on Node 20.
- *
- * @example
- * graphemeLength('👩‍👩‍👧e\u0301'); // 2
- */
-export function graphemeLength(text: string): number {
-  const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
-  let count = 0;
-  let start = 0;
-  while (start < text.length) {
-    let end = text.length;
-    if (text.length - start > SEGMENT_CHUNK) {
-      end = graphemeBoundaryAtOrBefore(text, start + SEGMENT_CHUNK);
-      if (end <= start) end = Math.min(text.length, start + SEGMENT_CHUNK);
-    }
-    for (const _ of segmenter.segment(text.slice(start, end))) count++;
-    start = end;
-  }
-  return count;
 }
 
 /**

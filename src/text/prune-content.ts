@@ -1,19 +1,22 @@
+import { z } from 'zod';
+import { flag, parseConfig, wholeNumber } from '../config-schema.js';
 import { SpillwayError } from '../errors.js';
 import { type Content, type ContentBlock, isTextBlock, type TextBlock } from './blocks.js';
 import { graphemeBoundaryAtOrAfter, graphemeBoundaryAtOrBefore } from './grapheme.js';
 import { pruneMarker } from './markers.js';
 import { codePointLength, codePointPrefixEnd } from './measure.js';
 
-/** Character budgets of {@link pruneContent}, in Unicode code points. */
-export interface PruneConfig {
+/** Character budgets of {@link pruneContent}, in Unicode code points; every key optional. */
+export const PruneConfigSchema = z.strictObject({
   /** Content at or under this many code points is left alone (default 8192). */
-  thresholdChars: number;
+  thresholdChars: wholeNumber(0).optional(),
   /** Code points kept from the start (default 4096) and from the end (default 1024). */
-  headChars: number;
-  tailChars: number;
+  headChars: wholeNumber(0).optional(),
+  tailChars: wholeNumber(0).optional(),
   /** Move cuts to grapheme-cluster boundaries (never split an emoji or an accent). */
-  graphemes: boolean;
-}
+  graphemes: flag().optional(),
+});
+export type PruneConfig = Required<z.infer<typeof PruneConfigSchema>>;
 
 export const DEFAULT_PRUNE_CONFIG: Readonly<PruneConfig> = Object.freeze({
   thresholdChars: 8192,
@@ -21,8 +24,6 @@ export const DEFAULT_PRUNE_CONFIG: Readonly<PruneConfig> = Object.freeze({
   tailChars: 1024,
   graphemes: false,
 });
-
-const KEYS = Object.keys(DEFAULT_PRUNE_CONFIG);
 
 // The widest marker any input can need: N up to 2^53 and a 22-character id.
 const WIDEST_MARKER = codePointLength(pruneMarker(Number.MAX_SAFE_INTEGER, 'x'.repeat(22)));
@@ -37,24 +38,9 @@ const WIDEST_MARKER = codePointLength(pruneMarker(Number.MAX_SAFE_INTEGER, 'x'.r
 export function resolvePruneConfig(
   config: Partial<PruneConfig> | Record<string, unknown> = {},
 ): Readonly<PruneConfig> {
-  for (const key of Object.keys(config)) {
-    if (!KEYS.includes(key))
-      throw new SpillwayError(
-        'SPILLWAY_BAD_CONFIG',
-        `prune config: unknown key "${key}"; allowed: ${KEYS.join(', ')}`,
-      );
-  }
-  const merged = { ...DEFAULT_PRUNE_CONFIG, ...config } as PruneConfig;
-  for (const key of ['thresholdChars', 'headChars', 'tailChars'] as const) {
-    const v = merged[key];
-    if (!Number.isSafeInteger(v) || v < 0)
-      throw new SpillwayError(
-        'SPILLWAY_BAD_CONFIG',
-        `prune config: "${key}" must be a whole number >= 0, got ${JSON.stringify(v)}`,
-      );
-  }
-  if (typeof merged.graphemes !== 'boolean')
-    throw new SpillwayError('SPILLWAY_BAD_CONFIG', `prune config: "graphemes" must be true or false`);
+  const given = parseConfig(PruneConfigSchema, config, 'prune config');
+  const set = Object.entries(given).filter(([, value]) => value !== undefined);
+  const merged: PruneConfig = { ...DEFAULT_PRUNE_CONFIG, ...Object.fromEntries(set) };
   if (merged.headChars + WIDEST_MARKER + merged.tailChars > merged.thresholdChars) {
     throw new SpillwayError(
       'SPILLWAY_BAD_CONFIG',

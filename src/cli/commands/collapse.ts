@@ -1,7 +1,7 @@
 import { SpillwayError } from '../../errors.js';
-import { collapseText } from '../../pipeline/stages/collapse.js';
-import { stashKey } from '../../store/ids.js';
-import { stashId } from '../../store/stash.js';
+import { resolvePipeline } from '../../pipeline/config.js';
+import { ConversationEngine } from '../../pipeline/conversation.js';
+import { DEFAULT_COLLAPSE_MAX_TOKENS, DEFAULT_WINDOW_LINES } from '../../pipeline/stages/collapse.js';
 import { getTokenizer } from '../../text/tokenizers/index.js';
 import { intOption, parseCommandArgs } from '../args.js';
 import { type CliIo, readInputBytes, write } from '../io.js';
@@ -15,9 +15,9 @@ marker when that at least halves the size and fits, else a head and tail of char
 exactly to the budget. The full original is stashed; the marker's <<sw:ID>> names the id for
 "spillway expand ID". Input within the budget is printed unchanged.
 
-  --tokens N       token budget (default 2000)
-  --head-lines N   lines kept at the start by the line window (default 20)
-  --tail-lines N   lines kept at the end (default 20)
+  --tokens N       token budget (default ${DEFAULT_COLLAPSE_MAX_TOKENS})
+  --head-lines N   lines kept at the start by the line window (default ${DEFAULT_WINDOW_LINES})
+  --tail-lines N   lines kept at the end (default ${DEFAULT_WINDOW_LINES})
   --tokenizer T    o200k (default), cl100k or heuristic
 ${STORE_HELP}
   --json           print {"action","reason","window","id","tokensBefore","tokensAfter","text"}
@@ -39,55 +39,55 @@ export async function collapseCommand(argv: string[], io: CliIo): Promise<number
   }
   if (positionals.length > 1)
     throw new SpillwayError('SPILLWAY_USAGE', `collapse takes one FILE, got ${positionals.length}`);
-  const maxTokens = intOption('--tokens', values.tokens) ?? 2000;
-  const headLines = intOption('--head-lines', values['head-lines']) ?? 20;
-  const tailLines = intOption('--tail-lines', values['tail-lines']) ?? 20;
-  const tokenizer = getTokenizer(values.tokenizer);
-  const raw = await readInputBytes(io, positionals[0]);
-  const text = raw.toString('utf8');
-  const id = stashId(raw);
-  let stashError: unknown;
-  const out = await withStore(values, io.env, (store) =>
-    collapseText(
-      text,
-      { resolvedMaxTokens: maxTokens, headLines, tailLines },
+  // The collapse stage alone, through the engine: the runner's guarantees, one stash function.
+  const pipeline = resolvePipeline({
+    stages: [
       {
-        tokenizer,
-        id: () => id,
-        stash: async () => {
-          try {
-            await store.putIfAbsent(stashKey(id), raw);
-          } catch (err) {
-            stashError = err;
-            throw err;
-          }
-        },
-        ...(store.pathOf ? { pathOf: (i: string) => store.pathOf?.(stashKey(i)) } : {}),
+        name: 'collapse',
+        maxTokens: intOption('--tokens', values.tokens) ?? DEFAULT_COLLAPSE_MAX_TOKENS,
+        headLines: intOption('--head-lines', values['head-lines']) ?? DEFAULT_WINDOW_LINES,
+        tailLines: intOption('--tail-lines', values['tail-lines']) ?? DEFAULT_WINDOW_LINES,
       },
-    ),
+    ],
+    tokenizer: getTokenizer(values.tokenizer).name,
+  });
+  const raw = await readInputBytes(io, positionals[0]);
+  const input = {
+    id: 'stdin',
+    tool: '',
+    content: raw.toString('utf8'),
+    position: 0,
+    // The stash keeps the bytes as read, even where they are not valid UTF-8.
+    originalBytes: raw,
+  };
+  const turn = await withStore(values, io.env, (store) =>
+    new ConversationEngine({ pipeline, store }).turn({ results: [input], messageCount: 1 }),
   );
-  const result = out.action === 'acted' ? out.text : text;
+  const outcome = turn.outcomes[0];
+  const step = outcome?.trail.find((t) => t.stage === 'collapse')?.outcome ?? 'below_max_tokens';
+  const acted = step === 'acted' || step === 'stash_failed';
+  const text = turn.results[0]?.content as string;
   if (values.json) {
-    const tokensBefore = tokenizer.count(text);
     await write(
       io.stdout,
       `${JSON.stringify({
-        action: out.action,
-        reason: out.action === 'declined' ? out.reason : (out.fallback ?? null),
-        window: out.action === 'acted' ? out.window : null,
-        id: out.action === 'acted' ? (out.id ?? null) : null,
-        tokensBefore,
-        tokensAfter: out.action === 'acted' ? tokenizer.count(result) : tokensBefore,
-        text: result,
+        action: acted ? 'acted' : 'declined',
+        reason: step === 'acted' ? null : step,
+        window: acted ? (outcome?.detail?.window ?? null) : null,
+        id: outcome?.stashId ?? null,
+        tokensBefore: outcome?.tokensBefore,
+        tokensAfter: outcome?.tokensAfter,
+        text,
       })}\n`,
     );
   } else {
-    await write(io.stdout, result);
+    await write(io.stdout, text);
   }
-  if (stashError) {
+  const stashError = outcome?.detail?.stashError;
+  if (stashError !== undefined) {
     await write(
       io.stderr,
-      `spillway: the original could not be stashed (${(stashError as Error).message}); the output was snipped and cannot be recalled\n`,
+      `spillway: the original could not be stashed (${stashError}); the output was snipped and cannot be recalled\n`,
     );
     return 1;
   }

@@ -1,5 +1,7 @@
 import { SpillwayError } from '../../errors.js';
-import { DEFAULT_MAX_BODY_BYTES, DEFAULT_PORT, DEFAULT_UPSTREAMS, startProxy } from '../../proxy/server.js';
+import { mcpHttpHandler } from '../../mcp/http.js';
+import { DEFAULT_MAX_BODY_BYTES, DEFAULT_PORT, startProxy } from '../../proxy/server.js';
+import { DEFAULT_UPSTREAMS } from '../../proxy/upstreams.js';
 import { intOption, parseCommandArgs } from '../args.js';
 import { type CliIo, write } from '../io.js';
 import { PIPELINE_HELP, PIPELINE_OPTIONS, pipelineFromOptions } from '../pipeline-options.js';
@@ -69,6 +71,7 @@ export async function proxyCommand(argv: string[], io: CliIo): Promise<number> {
       token: values.token ?? io.env.SPILLWAY_TOKEN,
       maxBodyBytes: intOption('--max-body-bytes', values['max-body-bytes'], 1) ?? DEFAULT_MAX_BODY_BYTES,
       version: version(),
+      mcp: mcpHttpHandler(store, version()),
       log: values.quiet
         ? () => {}
         : (line) => io.stderr.write(`${JSON.stringify({ ts: new Date().toISOString(), ...line })}\n`),

@@ -1,7 +1,7 @@
 import { SpillwayError } from '../../errors.js';
 import { defaultBase } from '../../store/default-base.js';
 import { assertIdPart } from '../../store/ids.js';
-import { prune } from '../../store/retention.js';
+import { applyRetention } from '../../store/retention.js';
 import { parseCommandArgs } from '../args.js';
 import { type CliIo, write } from '../io.js';
 import { STORE_HELP, STORE_OPTIONS } from '../store-option.js';
@@ -54,7 +54,7 @@ export async function pruneCommand(argv: string[], io: CliIo): Promise<number> {
   // Over a large store a scan takes a while: say so on a terminal, and clear the line after.
   const progress = io.stderr as NodeJS.WritableStream & { isTTY?: boolean };
   if (progress.isTTY) progress.write(`scanning ${base} ...`);
-  const report = await prune(base, { keep: values.keep, dryRun });
+  const report = await applyRetention(base, { keep: values.keep, dryRun });
   if (progress.isTTY) progress.write('\r\x1b[K');
   if (values.json) {
     await write(io.stdout, `${JSON.stringify(report)}\n`);

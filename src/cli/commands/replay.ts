@@ -1,10 +1,10 @@
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { SpillwayError } from '../../errors.js';
 import { renderHtmlReport } from '../../replay/html-report.js';
 import { readTranscript } from '../../replay/readers/index.js';
 import { replayConversation } from '../../replay/replay-conversation.js';
-import { ReportBuilder } from '../../replay/report.js';
+import { type ReplayReport, ReportBuilder } from '../../replay/report.js';
 import { renderSummary } from '../../replay/summary.js';
 import { TRANSCRIPT_FORMATS } from '../../replay/transcript.js';
 import { lookupModelLimit } from '../../text/model-limit.js';
@@ -63,19 +63,7 @@ export async function replayCommand(argv: string[], io: CliIo): Promise<number> 
   }
   const pipeline = await pipelineFromOptions(values);
   // Read and parse everything first: a bad file stops the run before any work or output.
-  const inputs = [];
-  for (const file of positionals) {
-    let text: string;
-    try {
-      text = await readFile(file, 'utf8');
-    } catch (err) {
-      throw new SpillwayError(
-        'SPILLWAY_BAD_INPUT',
-        `cannot read "${file}": ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
-      );
-    }
-    inputs.push({ file, ...readTranscript(text, file, values.format) });
-  }
+  const inputs = await readInputs(positionals, values.format);
   const progress = io.stderr as NodeJS.WritableStream & { isTTY?: boolean };
   const builder = new ReportBuilder(pipeline.preset, pipeline.tokenizer.name);
   for (const [n, input] of inputs.entries()) {
@@ -101,44 +89,65 @@ export async function replayCommand(argv: string[], io: CliIo): Promise<number> 
   }
   if (progress.isTTY) progress.write('\r\x1b[K');
   const report = builder.build();
-  if (values.report) {
-    // Written beside its final name and renamed, so a reader never sees half a report.
-    const temp = join(dirname(values.report), `.${basename(values.report)}.${process.pid}.tmp`);
-    try {
-      await writeFile(temp, renderHtmlReport(report));
-      await rename(temp, values.report);
-    } catch (err) {
-      throw new SpillwayError(
-        'SPILLWAY_IO',
-        `cannot write the report "${values.report}": ${(err as Error).message}`,
-      );
-    }
-  }
+  if (values.report) await writeReport(values.report, report);
   if (values.json) {
-    const { totals, files, stages, tools, priceModel, preset, tokenizer } = report;
-    const brief = (r: (typeof report.largestBefore)[number]) => ({
-      id: r.id,
-      tool: r.tool,
-      turn: r.turn,
-      tokensBefore: r.tokensBefore,
-      tokensAfter: r.tokensAfter,
-      actedBy: r.actedBy,
-    });
-    const largest = { before: report.largestBefore.map(brief), after: report.largestAfter.map(brief) };
-    const json = {
-      preset,
-      tokenizer,
-      priceModel,
-      totals: { files: files.length, ...totals },
-      files,
-      stages,
-      tools,
-      largest,
-    };
-    await write(io.stdout, `${JSON.stringify(json, null, 2)}\n`);
+    await write(io.stdout, `${JSON.stringify(reportJson(report), null, 2)}\n`);
   } else {
     await write(io.stdout, renderSummary(report));
     if (values.report) await write(io.stdout, `report written to ${values.report}\n`);
   }
   return report.totals.violations + report.totals.recallFailures + report.totals.prefixChanges === 0 ? 0 : 1;
+}
+
+async function readInputs(files: string[], format: string | undefined) {
+  const inputs = [];
+  for (const file of files) {
+    let text: string;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch (err) {
+      throw new SpillwayError(
+        'SPILLWAY_BAD_INPUT',
+        `cannot read "${file}": ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+      );
+    }
+    inputs.push({ file, ...readTranscript(text, file, format) });
+  }
+  return inputs;
+}
+
+/** Written beside its final name and renamed, so a reader never sees half a report. */
+async function writeReport(path: string, report: ReplayReport): Promise<void> {
+  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
+  try {
+    await writeFile(temp, renderHtmlReport(report));
+    await rename(temp, path);
+  } catch (err) {
+    await rm(temp, { force: true });
+    throw new SpillwayError('SPILLWAY_IO', `cannot write the report "${path}": ${(err as Error).message}`);
+  }
+}
+
+/** What --json prints: the report less the full texts of the largest results. */
+function reportJson(report: ReplayReport) {
+  const { totals, files, stages, tools, priceModel, preset, tokenizer } = report;
+  const brief = (r: (typeof report.largestBefore)[number]) => ({
+    id: r.id,
+    tool: r.tool,
+    turn: r.turn,
+    tokensBefore: r.tokensBefore,
+    tokensAfter: r.tokensAfter,
+    actedBy: r.actedBy,
+  });
+  const largest = { before: report.largestBefore.map(brief), after: report.largestAfter.map(brief) };
+  return {
+    preset,
+    tokenizer,
+    priceModel,
+    totals: { files: files.length, ...totals },
+    files,
+    stages,
+    tools,
+    largest,
+  };
 }

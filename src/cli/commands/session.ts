@@ -57,72 +57,92 @@ export async function sessionCommand(argv: string[], io: CliIo): Promise<number>
         io.stderr,
         `spillway: ${file}: dropped a torn last line (line ${session.torn.line}, ${session.torn.bytes} bytes) left by an interrupted write\n`,
       );
-    if (action === 'show') {
-      const shadowed = session.shadowedBy();
-      const rows = session.events.map((e) => ({
-        seq: e.seq,
-        role: e.data.role,
-        tool: isToolData(e.data) ? (e.data.toolName ?? e.data.toolCallId) : '',
-        size: measureContent(e.data.content as never),
-        op: e.op.type === 'replace' ? `replace ${e.op.start}-${e.op.end}` : 'append',
-        shadowedBy: shadowed.get(e.seq) ?? null,
-      }));
-      if (values.json) {
-        await write(io.stdout, `${JSON.stringify(rows, null, 2)}\n`);
-        return 0;
-      }
-      const lines = [
-        ['seq', 'role', 'tool', 'size', 'op', 'shadowed-by'],
-        ...rows.map((r) => [
-          String(r.seq),
-          r.role,
-          r.tool,
-          String(r.size),
-          r.op,
-          r.shadowedBy === null ? '' : String(r.shadowedBy),
-        ]),
-      ];
-      const widths = lines[0]?.map((_, i) => Math.max(...lines.map((l) => (l[i] as string).length))) ?? [];
-      await write(
-        io.stdout,
-        `${lines
-          .map((l) =>
-            l
-              .map((c, i) =>
-                i === 3 || i === 0 ? c.padStart(widths[i] as number) : c.padEnd(widths[i] as number),
-              )
-              .join('  ')
-              .trimEnd(),
-          )
-          .join('\n')}\n`,
-      );
-      return 0;
-    }
-    const config = {
-      ...(values.threshold !== undefined
-        ? { thresholdChars: intOption('--threshold', values.threshold) as number }
-        : {}),
-      ...(values.head !== undefined ? { headChars: intOption('--head', values.head) as number } : {}),
-      ...(values.tail !== undefined ? { tailChars: intOption('--tail', values.tail) as number } : {}),
-    };
-    const dryRun = values['dry-run'] ?? false;
-    const protectRecent = intOption('--protect-recent', values['protect-recent']) ?? 0;
-    const result = await withStore(values, io.env, (store) =>
-      pruneSession(session, { config, store, protectRecent, dryRun }),
-    );
-    const verb = dryRun ? 'would replace' : 'replaced';
-    const lines = result.pruned.map(
-      (p) =>
-        `${verb} seq ${p.originalSeq} (${p.callId}): ${p.charsBefore} -> ${p.charsAfter} chars, as seq ${p.replacementSeq}`,
-    );
-    lines.push(
-      result.pruned.length === 0
-        ? 'nothing to prune'
-        : `${dryRun ? 'would save' : 'saved'} ${result.saved} chars in ${result.pruned.length} tool result(s)`,
-    );
-    await write(io.stdout, `${lines.join('\n')}\n`);
-    return 0;
+    return action === 'show'
+      ? await showSession(session, values, io)
+      : await pruneEvents(session, values, io);
   } finally {
     await session.close();
   }
+}
+
+type SessionValues = {
+  json?: boolean;
+  threshold?: string;
+  head?: string;
+  tail?: string;
+  'protect-recent'?: string;
+  'dry-run'?: boolean;
+  dir?: string;
+  store?: string;
+};
+
+/** `session show`: every event, its size, its operation and what shadows it. */
+async function showSession(session: Session, values: SessionValues, io: CliIo): Promise<number> {
+  const shadowed = session.shadowedBy();
+  const rows = session.events.map((e) => ({
+    seq: e.seq,
+    role: e.data.role,
+    tool: isToolData(e.data) ? (e.data.toolName ?? e.data.toolCallId) : '',
+    size: measureContent(e.data.content as never),
+    op: e.op.type === 'replace' ? `replace ${e.op.start}-${e.op.end}` : 'append',
+    shadowedBy: shadowed.get(e.seq) ?? null,
+  }));
+  if (values.json) {
+    await write(io.stdout, `${JSON.stringify(rows, null, 2)}\n`);
+    return 0;
+  }
+  const lines = [
+    ['seq', 'role', 'tool', 'size', 'op', 'shadowed-by'],
+    ...rows.map((r) => [
+      String(r.seq),
+      r.role,
+      r.tool,
+      String(r.size),
+      r.op,
+      r.shadowedBy === null ? '' : String(r.shadowedBy),
+    ]),
+  ];
+  const widths = lines[0]?.map((_, i) => Math.max(...lines.map((l) => (l[i] as string).length))) ?? [];
+  await write(
+    io.stdout,
+    `${lines
+      .map((l) =>
+        l
+          .map((c, i) =>
+            i === 3 || i === 0 ? c.padStart(widths[i] as number) : c.padEnd(widths[i] as number),
+          )
+          .join('  ')
+          .trimEnd(),
+      )
+      .join('\n')}\n`,
+  );
+  return 0;
+}
+
+/** `session prune`: replaces over-budget tool results (or says what it would replace). */
+async function pruneEvents(session: Session, values: SessionValues, io: CliIo): Promise<number> {
+  const config = {
+    ...(values.threshold !== undefined
+      ? { thresholdChars: intOption('--threshold', values.threshold) as number }
+      : {}),
+    ...(values.head !== undefined ? { headChars: intOption('--head', values.head) as number } : {}),
+    ...(values.tail !== undefined ? { tailChars: intOption('--tail', values.tail) as number } : {}),
+  };
+  const dryRun = values['dry-run'] ?? false;
+  const protectRecent = intOption('--protect-recent', values['protect-recent']) ?? 0;
+  const result = await withStore(values, io.env, (store) =>
+    pruneSession(session, { config, store, protectRecent, dryRun }),
+  );
+  const verb = dryRun ? 'would replace' : 'replaced';
+  const lines = result.pruned.map(
+    (p) =>
+      `${verb} seq ${p.originalSeq} (${p.callId}): ${p.charsBefore} -> ${p.charsAfter} chars, as seq ${p.replacementSeq}`,
+  );
+  lines.push(
+    result.pruned.length === 0
+      ? 'nothing to prune'
+      : `${dryRun ? 'would save' : 'saved'} ${result.saved} chars in ${result.pruned.length} tool result(s)`,
+  );
+  await write(io.stdout, `${lines.join('\n')}\n`);
+  return 0;
 }

@@ -2,11 +2,12 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MemoryStore } from '../../store/memory-store.js';
 import { recallAll } from '../../store/recall.js';
-import { stashId } from '../../store/stash.js';
 import { jsonLine, logLines, runOne, testContext } from '../../test-support/pipeline.js';
+import { stashId } from '../../text/content-hash.js';
 import { markerIds } from '../../text/markers.js';
 import { getTokenizer } from '../../text/tokenizers/index.js';
-import { CHAR_FLOOR, collapseStage, collapseText } from './collapse.js';
+import { collapseStage, collapseText } from './collapse.js';
+import { CHAR_FLOOR } from './collapse-windows.js';
 
 const o200k = getTokenizer('o200k');
 

@@ -1,29 +1,32 @@
+import { z } from 'zod';
+import { fraction, wholeNumber } from '../../config-schema.js';
+import { toError } from '../../errors.js';
 import { stashKey } from '../../store/ids.js';
 import { textOf, withText } from '../../text/blocks.js';
-import { collapseCharMarker, collapseLineMarker, hasMarker, STASH_FAILED_NOTE } from '../../text/markers.js';
-import { codePointCeil, codePointFloor, codePointLength, utf8Length } from '../../text/measure.js';
+import { hasMarker, STASH_FAILED_NOTE } from '../../text/markers.js';
+import { utf8Length } from '../../text/measure.js';
 import { snip } from '../../text/snip.js';
 import type { Tokenizer } from '../../text/tokenizers/tokenizer.js';
 import type { Decision, Stage, StageContext, StageItem } from '../types.js';
+import { CHAR_FLOOR, fitCharWindow, lineWindow } from './collapse-windows.js';
 import { perItem } from './per-item.js';
 
-export interface CollapseOptions {
-  /** Token budget of a collapsed result (default 2000). */
-  maxTokens?: number;
-  /** When set and the model's window is known: the budget is this fraction of the window. */
-  maxFrac?: number;
-  /** Lines kept at the start and end by the line window (default 20 each; negatives clamp to 0). */
-  headLines?: number;
-  tailLines?: number;
-}
+/** The budget of a collapsed result when nothing sets one. */
+export const DEFAULT_COLLAPSE_MAX_TOKENS = 2000;
+/** Lines the line window keeps at the start and at the end when nothing sets them. */
+export const DEFAULT_WINDOW_LINES = 20;
 
-/**
- * When the budget leaves fewer than {@link MIN_CONTENT} characters beside the marker, the
- * character window is this many characters instead, so even `maxTokens: 0` leaves a cue about
- * what to expand. Any larger budget is honoured exactly.
- */
-export const CHAR_FLOOR = 200;
-export const MIN_CONTENT = 64;
+/** collapse's options; negative line counts clamp to 0. */
+export const CollapseOptionsSchema = z.strictObject({
+  /** Token budget of a collapsed result (default {@link DEFAULT_COLLAPSE_MAX_TOKENS}). */
+  maxTokens: wholeNumber(0).optional(),
+  /** When set and the model's window is known: the budget is this fraction of the window. */
+  maxFrac: fraction().optional(),
+  /** Lines kept at the start and end by the line window (default 20 each). */
+  headLines: wholeNumber().optional(),
+  tailLines: wholeNumber().optional(),
+});
+export type CollapseOptions = z.infer<typeof CollapseOptionsSchema>;
 
 /** What collapse decided about one text, with the facts a report or the CLI shows. */
 export type CollapseOutcome =
@@ -35,42 +38,27 @@ export type CollapseOutcome =
       id?: string;
       tokenizerCalls: number;
       fallback?: 'stash_failed';
+      /** Why the stash failed, with the fallback. */
+      stashError?: string;
     };
 
-function resolvedMaxTokens(
+/**
+ * The token budget collapse gives a result: the tool's own budget when it has one, else
+ * `maxFrac` of the model's window when both are known, else `maxTokens`, else the default. The
+ * one place a budget is decided: the stage, the replay's checks and session pruning all ask it.
+ *
+ * @example
+ * collapseBudget({ maxFrac: 0.02 }, { modelWindow: 200_000 }); // 4000
+ * collapseBudget({ maxTokens: 1500 }, { toolMaxTokens: 4000 }); // 4000
+ */
+export function collapseBudget(
   options: CollapseOptions,
-  ctx: Pick<StageContext, 'modelWindow'>,
-  override?: number,
+  context: { modelWindow?: number | undefined; toolMaxTokens?: number | undefined } = {},
 ): number {
-  if (override !== undefined) return override;
-  if (options.maxFrac !== undefined && ctx.modelWindow) return Math.floor(options.maxFrac * ctx.modelWindow);
-  return options.maxTokens ?? 2000;
-}
-
-/** Index just after the n-th newline from the start (n >= 1), or -1. */
-function afterNthNewline(text: string, n: number): number {
-  let at = -1;
-  for (let i = 0; i < n; i++) {
-    at = text.indexOf('\n', at + 1);
-    if (at < 0) return -1;
-  }
-  return at + 1;
-}
-
-/** Index of the n-th newline from the end (n >= 1), or -1. */
-function nthNewlineFromEnd(text: string, n: number): number {
-  let at = text.length;
-  for (let i = 0; i < n; i++) {
-    at = text.lastIndexOf('\n', at - 1);
-    if (at < 0) return -1;
-  }
-  return at;
-}
-
-function countNewlines(text: string): number {
-  let n = 0;
-  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) n++;
-  return n;
+  if (context.toolMaxTokens !== undefined) return context.toolMaxTokens;
+  if (options.maxFrac !== undefined && context.modelWindow)
+    return Math.floor(options.maxFrac * context.modelWindow);
+  return options.maxTokens ?? DEFAULT_COLLAPSE_MAX_TOKENS;
 }
 
 /**
@@ -102,8 +90,8 @@ export async function collapseText(
     return tokenizer.countUpTo(s, limit);
   };
   const maxTokens = Math.max(0, options.resolvedMaxTokens);
-  const headLines = Math.max(0, Math.floor(options.headLines ?? 20));
-  const tailLines = Math.max(0, Math.floor(options.tailLines ?? 20));
+  const headLines = Math.max(0, Math.floor(options.headLines ?? DEFAULT_WINDOW_LINES));
+  const tailLines = Math.max(0, Math.floor(options.tailLines ?? DEFAULT_WINDOW_LINES));
 
   if (hasMarker(options.original ?? text)) return { action: 'declined', reason: 'already_marked' };
   if (options.isExpandOutput) return { action: 'declined', reason: 'kept_verbatim_after_expand' };
@@ -125,94 +113,22 @@ export async function collapseText(
 
   // Line window: only when it at least halves the bytes and fits the budget (decided on bytes,
   // so the same content always gets the same window).
-  const lines = countNewlines(text) + 1;
-  // With no lines to keep there is no line window: the character window keeps a cue.
-  if (headLines + tailLines > 0 && lines > headLines + tailLines) {
-    const headEnd = headLines === 0 ? 0 : afterNthNewline(text, headLines);
-    const tailStart = tailLines === 0 ? text.length : nthNewlineFromEnd(text, tailLines) + 1;
-    if (headEnd >= 0 && tailStart > 0 && tailStart >= headEnd) {
-      const head = text.slice(0, headEnd);
-      const tail = text.slice(tailStart);
-      const omitted = lines - headLines - tailLines;
-      for (const path of paths) {
-        const make = (id: string) =>
-          `${head}${collapseLineMarker(omitted, id, path)}${tailLines > 0 ? `\n${tail}` : ''}`;
-        const candidate = make(id);
-        if (utf8Length(candidate) * 2 <= bytes() && count(candidate, maxTokens) <= maxTokens) {
-          window = 'line';
-          build = make;
-          break;
-        }
-      }
-    }
+  const line = lineWindow(text, headLines, tailLines, paths, (candidate) => {
+    if (utf8Length(candidate(id)) * 2 > bytes()) return false;
+    return count(candidate(id), maxTokens) <= maxTokens;
+  });
+  if (line) {
+    window = 'line';
+    build = line;
   }
 
   if (!build) {
     if (text.length <= CHAR_FLOOR) return { action: 'declined', reason: 'too_few_lines_and_chars' };
     const ratio = headLines + tailLines === 0 ? 0.5 : headLines / (headLines + tailLines);
-    let totalChars = -1;
-    const totalCharsOf = () => {
-      if (totalChars < 0) totalChars = codePointLength(text);
-      return totalChars;
-    };
-    // The file path is named only when the marker with it still leaves the floor's worth of
-    // content within budget; otherwise the marker drops it rather than crowd out the content.
-    let path = paths[paths.length - 1];
-    if (paths.length > 1) {
-      const withPath = paths[0];
-      path = undefined;
-      const probe = Math.min(CHAR_FLOOR, text.length - 1);
-      const headEnd = codePointFloor(text, Math.round(probe * ratio));
-      const sample =
-        text.slice(0, headEnd) +
-        collapseCharMarker(totalCharsOf(), id, withPath) +
-        text.slice(codePointCeil(text, text.length - (probe - headEnd)));
-      if (count(sample, maxTokens) <= maxTokens) path = withPath;
-    }
-    const charWindow = (c: number) => {
-      const headEnd = codePointFloor(text, Math.round(c * ratio));
-      const tailStart = Math.max(headEnd, codePointCeil(text, text.length - (c - Math.round(c * ratio))));
-      const head = text.slice(0, headEnd);
-      const tail = text.slice(tailStart);
-      const omitted = totalCharsOf() - codePointLength(head) - codePointLength(tail);
-      return (id: string) => head + collapseCharMarker(omitted, id, path) + tail;
-    };
-    // Exact counts of whole windows (each a few KB), never of the input.
-    const measure = (c: number) => {
-      calls++;
-      return tokenizer.count(charWindow(c)(id));
-    };
-    const most = text.length - 1;
-    const markerTokens = Math.min(maxTokens, measure(0));
-    // Secant steps on "tokens grow about linearly with characters" land within a few percent
-    // of the answer in 2-4 counts; bisection then closes the gap. good always fits (0 is the
-    // bare marker, accepted only through the floor below); bad never does.
-    let good = 0;
-    let bad = Number.POSITIVE_INFINITY;
-    let c = Math.max(1, Math.min(maxTokens * 4, most));
-    for (let step = 0; step < 6 && bad - good > 1; step++) {
-      const t = measure(c);
-      if (t <= maxTokens) good = Math.max(good, c);
-      else bad = Math.min(bad, c);
-      if (t === maxTokens || good >= most) break;
-      const perChar = Math.max(1e-9, (t - markerTokens) / c);
-      let next = Math.floor((maxTokens - markerTokens) / perChar);
-      next = Math.min(next, most, bad - 1);
-      if (next <= good) next = good + 1;
-      if (next >= bad || next === c) break;
-      c = next;
-    }
-    if (bad === Number.POSITIVE_INFINITY) bad = good >= most ? good : most + 1;
-    while (bad - good > 1) {
-      const mid = (good + bad) >>> 1;
-      if (measure(mid) <= maxTokens) good = mid;
-      else bad = mid;
-    }
-    // A budget that leaves almost no room beside the marker (maxTokens 0 or 50) would give a
-    // bare marker with no cue about what to expand: then the window is the 200-character floor.
-    if (good < MIN_CONTENT) good = Math.min(CHAR_FLOOR, most);
+    const fit = fitCharWindow(text, ratio, maxTokens, id, paths, tokenizer);
+    calls += fit.calls;
     window = 'char';
-    build = charWindow(good);
+    build = fit.build;
   }
 
   // Smaller for certain when the output has under a third of the input's UTF-16 units (3 bytes
@@ -222,7 +138,7 @@ export async function collapseText(
     return { action: 'declined', reason: 'marker_no_win' };
   try {
     await deps.stash();
-  } catch {
+  } catch (err) {
     // The request must still fit: snip to the budget, and say nothing can be recalled.
     const text2 = snip(text, {
       budget: Math.max(maxTokens, 1),
@@ -230,7 +146,14 @@ export async function collapseText(
       tokenizer,
       note: STASH_FAILED_NOTE,
     });
-    return { action: 'acted', text: text2, window: 'snip', tokenizerCalls: calls, fallback: 'stash_failed' };
+    return {
+      action: 'acted',
+      text: text2,
+      window: 'snip',
+      tokenizerCalls: calls,
+      fallback: 'stash_failed',
+      stashError: toError(err).message,
+    };
   }
   return { action: 'acted', text: built, window: window as 'line' | 'char', id, tokenizerCalls: calls };
 }
@@ -255,7 +178,10 @@ export function collapseStage(options: CollapseOptions = {}): Stage {
         text,
         {
           ...options,
-          resolvedMaxTokens: resolvedMaxTokens(options, ctx, item.maxTokens),
+          resolvedMaxTokens: collapseBudget(options, {
+            modelWindow: ctx.modelWindow,
+            toolMaxTokens: item.maxTokens,
+          }),
           isExpandOutput: item.result.isExpandOutput,
           original: textOf(item.original) ?? text,
         },
@@ -272,7 +198,11 @@ export function collapseStage(options: CollapseOptions = {}): Stage {
         content: withText(item.content, out.text),
         ...(out.id ? { stashId: out.id } : {}),
         ...(out.fallback ? { fallback: out.fallback } : {}),
-        detail: { window: out.window, tokenizerCalls: out.tokenizerCalls },
+        detail: {
+          window: out.window,
+          tokenizerCalls: out.tokenizerCalls,
+          ...(out.stashError ? { stashError: out.stashError } : {}),
+        },
       };
     }),
   };

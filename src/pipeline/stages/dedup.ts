@@ -1,11 +1,16 @@
+import { z } from 'zod';
+import { wholeNumber } from '../../config-schema.js';
+import { toError } from '../../errors.js';
 import { contentBytes } from '../../text/blocks.js';
 import { dedupPointer } from '../../text/markers.js';
 import type { Decision, Stage, StageItem } from '../types.js';
 
-export interface DedupOptions {
+/** dedup's options. */
+export const DedupOptionsSchema = z.strictObject({
   /** Results smaller than this many bytes are left alone: a pointer would not save much. */
-  minBytes?: number;
-}
+  minBytes: wholeNumber(0).optional(),
+});
+export type DedupOptions = z.infer<typeof DedupOptionsSchema>;
 
 /**
  * dedup: a result byte-identical to an earlier one in the conversation (and at least
@@ -49,7 +54,7 @@ export function dedupStage(options: DedupOptions = {}): Stage {
             stashId: id,
           });
         } catch (err) {
-          out.push(err instanceof Error ? err : new Error(String(err)));
+          out.push(toError(err));
         }
       }
       return out;

@@ -1,16 +1,20 @@
+import { z } from 'zod';
+import { wholeNumber } from '../../config-schema.js';
 import { textOf, withText } from '../../text/blocks.js';
 import { linecapMarker } from '../../text/markers.js';
 import { codePointCeil, codePointFloor, codePointLength } from '../../text/measure.js';
 import type { Stage } from '../types.js';
 import { perItem } from './per-item.js';
 
-export interface LinecapOptions {
+/** linecap's options. */
+export const LinecapOptionsSchema = z.strictObject({
   /** Lines longer than this many characters are cut (default 2000). */
-  maxLineChars?: number;
+  maxLineChars: wholeNumber(1).optional(),
   /** Characters of a cut line kept at its start (default 1000) and end (default 500). */
-  headChars?: number;
-  tailChars?: number;
-}
+  headChars: wholeNumber(0).optional(),
+  tailChars: wholeNumber(0).optional(),
+});
+export type LinecapOptions = z.infer<typeof LinecapOptionsSchema>;
 
 /**
  * Lines that must stay whole because cutting them loses what makes them useful. Each pattern

@@ -1,13 +1,18 @@
+import { z } from 'zod';
+import { wholeNumber } from '../../config-schema.js';
+import { toError } from '../../errors.js';
 import { textOf } from '../../text/blocks.js';
 import { MASK_PREFIX, maskPlaceholder } from '../../text/markers.js';
 import type { Decision, Stage, StageItem } from '../types.js';
 
-export interface MaskOptions {
+/** mask's options. */
+export const MaskOptionsSchema = z.strictObject({
   /** The newest this many results are never masked (default 10). */
-  keepRecent?: number;
+  keepRecent: wholeNumber(0).optional(),
   /** Old results are masked only once this many are waiting, all together (default 10). */
-  batch?: number;
-}
+  batch: wholeNumber(1).optional(),
+});
+export type MaskOptions = z.infer<typeof MaskOptionsSchema>;
 
 function isMasked(item: StageItem): boolean {
   return (textOf(item.content) ?? '').startsWith(MASK_PREFIX);
@@ -53,7 +58,7 @@ export function maskStage(options: MaskOptions = {}): Stage {
             });
           }
         } catch (err) {
-          out.push(err instanceof Error ? err : new Error(String(err)));
+          out.push(toError(err));
         }
       }
       return out;

@@ -1,3 +1,4 @@
+import { toError } from '../../errors.js';
 import type { Decision, StageContext, StageItem } from '../types.js';
 
 /**
@@ -27,7 +28,7 @@ export function perItem(
         try {
           return await decide(item, ctx, conversation);
         } catch (err) {
-          return err instanceof Error ? err : new Error(String(err));
+          return toError(err);
         }
       }),
     );

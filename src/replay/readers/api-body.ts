@@ -1,8 +1,9 @@
 import { SpillwayError } from '../../errors.js';
 import { ADAPTERS } from '../../formats/index.js';
 import type { ApiName } from '../../formats/types.js';
-import type { TranscriptFormat, TranscriptReader, TranscriptResult } from '../transcript.js';
-import { asRecord } from './json-lines.js';
+import { asRecord } from '../../text/json-values.js';
+import type { ToolResult } from '../../text/tool-result.js';
+import type { TranscriptFormat, TranscriptReader } from '../transcript.js';
 
 function parse(text: string): Record<string, unknown> | undefined {
   if (!text.trimStart().startsWith('{')) return undefined;
@@ -46,18 +47,12 @@ function bodyReader(api: ApiName, format: TranscriptFormat, expects: string): Tr
       const view = body && apiOfBody(body) === api ? ADAPTERS[api].view(body) : null;
       if (!view) throw new SpillwayError('SPILLWAY_BAD_INPUT', `${name}: not ${expects}`);
       // One turn per message: the results that arrived together.
-      const turns: TranscriptResult[][] = [];
+      const turns: ToolResult[][] = [];
       let last = -1;
       for (const r of view.results) {
         if (r.position !== last) turns.push([]);
         last = r.position;
-        turns.at(-1)?.push({
-          id: r.id,
-          tool: r.tool,
-          content: r.content,
-          ...(r.isError ? { isError: true } : {}),
-          ...(r.isExpandOutput ? { isExpandOutput: true } : {}),
-        });
+        turns.at(-1)?.push({ ...r, position: turns.length - 1 });
       }
       const model = typeof body?.model === 'string' ? body.model : undefined;
       return [{ id: name, ...(model ? { model } : {}), turns }];

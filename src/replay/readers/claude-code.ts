@@ -1,6 +1,8 @@
 import type { Content, ContentBlock } from '../../text/blocks.js';
-import { isExpandTool, type TranscriptReader, type TranscriptResult } from '../transcript.js';
-import { asRecord, asString, firstJsonLines, parseJsonLines } from './json-lines.js';
+import { asRecord } from '../../text/json-values.js';
+import type { ToolResult } from '../../text/tool-result.js';
+import { isExpandTool, type TranscriptReader } from '../transcript.js';
+import { asString, firstJsonLines, parseJsonLines } from './json-lines.js';
 
 /**
  * Claude Code session JSONL: `message.content[]` with `tool_use` blocks in assistant lines and
@@ -17,7 +19,7 @@ export const claudeCodeReader: TranscriptReader = {
   },
   read(text, name) {
     const names = new Map<string, string>();
-    const turns: TranscriptResult[][] = [];
+    const turns: ToolResult[][] = [];
     let model: string | undefined;
     let id = name;
     for (const value of parseJsonLines(text, name)) {
@@ -35,7 +37,7 @@ export const claudeCodeReader: TranscriptReader = {
         }
         continue;
       }
-      const turn: TranscriptResult[] = [];
+      const turn: ToolResult[] = [];
       for (const block of content) {
         const b = asRecord(block);
         if (b?.type !== 'tool_result' || typeof b.tool_use_id !== 'string') continue;
@@ -47,6 +49,7 @@ export const claudeCodeReader: TranscriptReader = {
           id: b.tool_use_id,
           tool,
           content: result,
+          position: turns.length,
           isError: b.is_error === true,
           isExpandOutput: isExpandTool(tool),
         });

@@ -1,6 +1,8 @@
-import type { Conversation, TranscriptReader, TranscriptResult } from '../transcript.js';
+import { asRecord } from '../../text/json-values.js';
+import type { ToolResult } from '../../text/tool-result.js';
+import type { Conversation, TranscriptReader } from '../transcript.js';
 import { isExpandTool } from '../transcript.js';
-import { asRecord, asString, firstJsonLines, parseJsonLines } from './json-lines.js';
+import { asString, firstJsonLines, parseJsonLines } from './json-lines.js';
 
 const CALLS = new Set(['function_call', 'custom_tool_call', 'local_shell_call']);
 const OUTPUTS = new Set(['function_call_output', 'custom_tool_call_output']);
@@ -18,8 +20,8 @@ export const codexReader: TranscriptReader = {
   },
   read(text, name) {
     const names = new Map<string, string>();
-    const turns: TranscriptResult[][] = [];
-    let current: TranscriptResult[] = [];
+    const turns: ToolResult[][] = [];
+    let current: ToolResult[] = [];
     let id = name;
     let model: string | undefined;
     for (const value of parseJsonLines(text, name)) {
@@ -35,7 +37,13 @@ export const codexReader: TranscriptReader = {
         const tool = names.get(callId) ?? '';
         const output = payload.output;
         const content = typeof output === 'string' ? output : JSON.stringify(output ?? '');
-        current.push({ id: callId, tool, content, isExpandOutput: isExpandTool(tool) });
+        current.push({
+          id: callId,
+          tool,
+          content,
+          position: turns.length,
+          isExpandOutput: isExpandTool(tool),
+        });
         continue;
       }
       if (current.length > 0) {

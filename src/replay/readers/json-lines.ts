@@ -49,12 +49,6 @@ export function firstJsonLines(text: string, count = 20): Record<string, unknown
   return out;
 }
 
-export function asRecord(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : undefined;
-}
-
 export function asString(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }

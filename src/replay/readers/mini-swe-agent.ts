@@ -1,6 +1,7 @@
 import { SpillwayError } from '../../errors.js';
-import type { TranscriptReader, TranscriptResult } from '../transcript.js';
-import { asRecord } from './json-lines.js';
+import { asRecord } from '../../text/json-values.js';
+import type { ToolResult } from '../../text/tool-result.js';
+import type { TranscriptReader } from '../transcript.js';
 
 function messagesOf(text: string): Record<string, unknown>[] | undefined {
   const trimmed = text.trimStart();
@@ -38,13 +39,13 @@ export const miniSweAgentReader: TranscriptReader = {
         'SPILLWAY_BAD_INPUT',
         `${name}: not a mini-swe-agent trajectory (expected a JSON list of {role, content} messages)`,
       );
-    const turns: TranscriptResult[][] = [];
+    const turns: ToolResult[][] = [];
     let seenAssistant = false;
     messages.forEach((m, i) => {
       if (m.role === 'assistant') seenAssistant = true;
       else if (m.role === 'user' && seenAssistant) {
         const content = typeof m.content === 'string' ? m.content : JSON.stringify(m.content ?? '');
-        turns.push([{ id: `step-${i}`, tool: 'bash', content }]);
+        turns.push([{ id: `step-${i}`, tool: 'bash', content, position: turns.length }]);
       }
     });
     return [{ id: name, turns }];

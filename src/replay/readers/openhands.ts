@@ -1,6 +1,8 @@
 import { SpillwayError } from '../../errors.js';
-import type { Conversation, TranscriptReader, TranscriptResult } from '../transcript.js';
-import { asRecord, asString, firstJsonLines, parseJsonLines } from './json-lines.js';
+import { asRecord } from '../../text/json-values.js';
+import type { ToolResult } from '../../text/tool-result.js';
+import type { Conversation, TranscriptReader } from '../transcript.js';
+import { asString, firstJsonLines, parseJsonLines } from './json-lines.js';
 
 // Observations that are bookkeeping, not a tool's output.
 const NOT_TOOL_OUTPUT = new Set([
@@ -43,7 +45,7 @@ export const openHandsReader: TranscriptReader = {
       if (!line || !Array.isArray(line.history)) {
         throw new SpillwayError('SPILLWAY_BAD_INPUT', `${name}: instance ${index + 1} has no "history" list`);
       }
-      const turns: TranscriptResult[][] = [];
+      const turns: ToolResult[][] = [];
       line.history.forEach((event, i) => {
         const e = asRecord(event);
         const kind = asString(e?.observation);
@@ -54,6 +56,7 @@ export const openHandsReader: TranscriptReader = {
             id: asString(meta?.tool_call_id) ?? `event-${asString(e.id) ?? i}`,
             tool: asString(meta?.function_name) ?? kind,
             content: e.content,
+            position: turns.length,
           },
         ]);
       });

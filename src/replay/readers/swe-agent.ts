@@ -1,6 +1,8 @@
 import { SpillwayError } from '../../errors.js';
-import type { TranscriptReader, TranscriptResult } from '../transcript.js';
-import { asRecord, asString } from './json-lines.js';
+import { asRecord } from '../../text/json-values.js';
+import type { ToolResult } from '../../text/tool-result.js';
+import type { TranscriptReader } from '../transcript.js';
+import { asString } from './json-lines.js';
 
 function parseObject(text: string): Record<string, unknown> | undefined {
   const trimmed = text.trimStart();
@@ -34,7 +36,7 @@ export const sweAgentReader: TranscriptReader = {
     }
     const model = asString(asRecord(asRecord(asRecord(obj.replay_config)?.agent)?.model)?.name);
     const history = Array.isArray(obj.history) ? obj.history.map(asRecord) : [];
-    const turns: TranscriptResult[][] = [];
+    const turns: ToolResult[][] = [];
     if (history.some((m) => m?.role === 'tool')) {
       const names = new Map<string, string>();
       for (const m of history) {
@@ -51,7 +53,7 @@ export const sweAgentReader: TranscriptReader = {
           (Array.isArray(m.tool_call_ids) ? asString(m.tool_call_ids[0]) : asString(m.tool_call_id)) ??
           `tool-${turns.length}`;
         const content = typeof m.content === 'string' ? m.content : JSON.stringify(m.content ?? '');
-        turns.push([{ id, tool: names.get(id) ?? '', content }]);
+        turns.push([{ id, tool: names.get(id) ?? '', content, position: turns.length }]);
       }
     } else {
       obj.trajectory.forEach((step, i) => {
@@ -59,7 +61,14 @@ export const sweAgentReader: TranscriptReader = {
         if (!s) throw new SpillwayError('SPILLWAY_BAD_INPUT', `${name}: trajectory[${i}] is not an object`);
         if (typeof s.observation !== 'string') return;
         const action = asString(s.action) ?? '';
-        turns.push([{ id: `step-${i}`, tool: action.trim().split(/\s+/)[0] ?? '', content: s.observation }]);
+        turns.push([
+          {
+            id: `step-${i}`,
+            tool: action.trim().split(/\s+/)[0] ?? '',
+            content: s.observation,
+            position: turns.length,
+          },
+        ]);
       });
     }
     return [{ id: name, ...(model ? { model } : {}), turns }];

@@ -1,0 +1,138 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+// The layers of DESIGN.md, lowest first. A module may import its own layer and the ones below;
+// proxy and mcp are surfaces side by side that only the CLI (and the root export) wire together.
+const LAYERS: readonly (readonly string[])[] = [
+  ['errors', 'config-schema'],
+  ['text'],
+  ['store'],
+  ['formats'],
+  ['pipeline'],
+  ['session'],
+  ['replay'],
+  ['proxy', 'mcp'],
+  ['cli', 'index'],
+];
+
+const SRC = resolve(import.meta.dirname);
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name === 'test-support' ? [] : sourceFiles(path);
+    return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') ? [path] : [];
+  });
+}
+
+/** The part of src/ a file belongs to: its top folder, or its own name at the top. */
+function unitOf(file: string): string {
+  return (relative(SRC, file).split('/')[0] as string).replace(/\.ts$/, '');
+}
+
+function layerOf(file: string): number {
+  const unit = unitOf(file);
+  const layer = LAYERS.findIndex((units) => units.includes(unit));
+  if (layer < 0) throw new Error(`${relative(SRC, file)} is in no layer; add "${unit}" to LAYERS`);
+  return layer;
+}
+
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  const specifiers = [...text.matchAll(/^(?:import|export)\s[^;]*?from\s+'(\.[^']+)'/gms)].map(
+    (m) => m[1] as string,
+  );
+  return specifiers.map((s) => resolve(dirname(file), s.replace(/\.js$/, '.ts')));
+}
+
+const files = sourceFiles(SRC);
+const graph = new Map(files.map((file) => [file, importsOf(file)]));
+
+describe('architecture', () => {
+  it('finds the source files and their imports', () => {
+    expect(files.length).toBeGreaterThan(50);
+    expect([...graph.values()].flat().length).toBeGreaterThan(100);
+  });
+
+  it('imports only sideways within a layer or downwards, never up', () => {
+    const wrong: string[] = [];
+    for (const [file, imports] of graph) {
+      for (const target of imports) {
+        const from = layerOf(file);
+        const to = layerOf(target);
+        const sameUnit = unitOf(file) === unitOf(target);
+        if (to > from || (to === from && !sameUnit && from !== 0))
+          wrong.push(`${relative(SRC, file)} -> ${relative(SRC, target)}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('has no import cycles', () => {
+    const cycles: string[] = [];
+    const state = new Map<string, 'open' | 'done'>();
+    const visit = (file: string, path: string[]) => {
+      if (state.get(file) === 'done') return;
+      if (state.get(file) === 'open') {
+        cycles.push([...path.slice(path.indexOf(file)), file].map((f) => relative(SRC, f)).join(' -> '));
+        return;
+      }
+      state.set(file, 'open');
+      for (const target of graph.get(file) ?? []) visit(target, [...path, file]);
+      state.set(file, 'done');
+    };
+    for (const file of files) visit(file, []);
+    expect(cycles).toEqual([]);
+  });
+
+  it('keeps files under about 300 lines', () => {
+    const long = files
+      .map((file) => ({ file: relative(SRC, file), lines: readFileSync(file, 'utf8').split('\n').length }))
+      .filter(({ lines }) => lines > 320);
+    expect(long).toEqual([]);
+  });
+
+  it('keeps functions under about 80 lines, or says beside them why not', () => {
+    const long: string[] = [];
+    for (const file of files) {
+      const text = readFileSync(file, 'utf8');
+      const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+      const visit = (node: ts.Node) => {
+        if (ts.isFunctionLike(node) && 'body' in node && node.body) {
+          const start = source.getLineAndCharacterOfPosition(node.getStart()).line;
+          const end = source.getLineAndCharacterOfPosition(node.getEnd()).line;
+          // The reason is a comment starting "Long:" just before the function (or its statement).
+          const around = text.slice(Math.max(0, node.getFullStart() - 600), node.getStart());
+          if (end - start > 85 && !/\/\/ Long: /.test(around))
+            long.push(`${relative(SRC, file)}:${start + 1} (${end - start} lines)`);
+        }
+        ts.forEachChild(node, visit);
+      };
+      visit(source);
+    }
+    expect(long).toEqual([]);
+  });
+
+  it('exports a curated root and one subpath per layer, each backed by its index', async () => {
+    const root = await import('./index.js');
+    expect(Object.keys(root).length).toBeLessThan(45);
+    for (const name of ['MiB', 'DAY_MS', 'redactUrl', 'recallFooter']) expect(root).not.toHaveProperty(name);
+    const pkg = JSON.parse(readFileSync(join(SRC, '../package.json'), 'utf8')) as {
+      exports: Record<string, string | { import: string }>;
+    };
+    const subpaths = Object.entries(pkg.exports).filter(
+      ([path]) => path !== '.' && path !== './package.json',
+    );
+    expect(subpaths.map(([path]) => path).sort()).toEqual(
+      ['formats', 'mcp', 'pipeline', 'proxy', 'replay', 'session', 'store', 'text'].map((l) => `./${l}`),
+    );
+    for (const [path, target] of subpaths) {
+      const built = typeof target === 'string' ? target : target.import;
+      expect(built).toBe(`./dist/${path.slice(2)}/index.js`);
+      const layer = await import(`./${path.slice(2)}/index.ts`);
+      expect(Object.keys(layer).length, path).toBeGreaterThan(0);
+    }
+  });
+});

@@ -1,0 +1,178 @@
+import type { Store } from '../store/store.js';
+import { lookupModelLimit } from '../text/model-limit.js';
+import type { Tokenizer } from '../text/tokenizers/tokenizer.js';
+import type { ToolResult } from '../text/tool-result.js';
+import type { ResolvedPipeline } from './config.js';
+import { FrozenDecisions } from './frozen.js';
+import { type PipelineRun, runPipeline } from './runner.js';
+import { type CollapseOptions, collapseBudget } from './stages/collapse.js';
+import { toolOverride } from './tool-overrides.js';
+
+/** Past this idle time the provider's prompt cache is assumed cold (Anthropic's default TTL). */
+export const CACHE_TTL_MS = 5 * 60 * 1000;
+
+export interface ConversationOptions {
+  pipeline: ResolvedPipeline;
+  /** Where originals are stashed and decisions frozen. */
+  store: Store;
+  /**
+   * The conversation's id: decisions are frozen under it and replayed on later turns (after a
+   * restart too). Without one nothing is frozen: a one-shot run (`spillway collapse`).
+   */
+  session?: string;
+  /** Counts the tokens the statistics report (default: the pipeline's tokenizer). */
+  statsTokenizer?: Tokenizer;
+  /** Idle time after which the provider's cache counts as cold (default {@link CACHE_TTL_MS}). */
+  cacheTtlMs?: number;
+}
+
+/** One request of the conversation, as the engine needs to see it. */
+export interface TurnInput {
+  /** Its tool results, in order, each with its position (message index). */
+  results: readonly ToolResult[];
+  /** How many messages (or input items) the request holds: where the next turn's cache ends. */
+  messageCount: number;
+  /** The request continues server-side state (Responses `previous_response_id`): no local prefix. */
+  continuesServerState?: boolean;
+  /** The model, for `maxFrac` budgets (ignored when `modelWindow` is given). */
+  model?: string;
+  /** The model's context window in tokens, when known. */
+  modelWindow?: number;
+  /** False for a request that does not advance the conversation (`count_tokens`). Default true. */
+  advance?: boolean;
+  /** The time of the request (default: now); decides whether the cache went cold. */
+  now?: number;
+}
+
+/** What one turn did: the pipeline's run, and the cache policy it ran under. */
+export interface TurnOutcome extends PipelineRun {
+  /** Results with a position below this were in the provider's cached prefix. */
+  cachedPrefix: number;
+  /** The cache was provably cold: pure stages could act on the prefix. */
+  coldCache: boolean;
+}
+
+/**
+ * The engine of one conversation, and the one front door to the pipeline: it owns the
+ * cached-prefix boundary and the cold-cache rule, the frozen decisions, stashing (through the
+ * runner and the store's one stash function), budgets and statistics. The proxy keeps one per
+ * session; the replay one per transcript; `spillway collapse` and session pruning use one for
+ * a single run.
+ *
+ * The boundary is the previous turn's message count and never shrinks, except when the
+ * conversation itself got shorter (compacted or rewound): its old prefix is then no longer
+ * the provider's, so the boundary starts again. Everything seen before keeps its frozen
+ * decision either way.
+ *
+ * @example
+ * const conversation = new ConversationEngine({ pipeline: resolvePipeline(), store, session: 'sess-1' });
+ * const turn = await conversation.turn({ results, messageCount: 12, model: 'claude-sonnet-4-5' });
+ * turn.results; // same order, new content where a stage acted
+ */
+export class ConversationEngine {
+  readonly pipeline: ResolvedPipeline;
+  readonly session: string | undefined;
+  readonly #store: Store;
+  readonly #frozen: FrozenDecisions | undefined;
+  readonly #statsTokenizer: Tokenizer;
+  readonly #cacheTtlMs: number;
+  #boundary = 0;
+  #lastSeen: number | undefined;
+
+  constructor(options: ConversationOptions) {
+    this.pipeline = options.pipeline;
+    this.session = options.session;
+    this.#store = options.store;
+    this.#frozen =
+      options.session === undefined ? undefined : new FrozenDecisions(options.store, options.session);
+    this.#statsTokenizer = options.statsTokenizer ?? options.pipeline.tokenizer;
+    this.#cacheTtlMs = options.cacheTtlMs ?? CACHE_TTL_MS;
+  }
+
+  /** The message count results must reach to be decided anew: the previous turn's end. */
+  get boundary(): number {
+    return this.#boundary;
+  }
+
+  /** When the conversation was last seen (undefined before its first turn). */
+  get lastSeen(): number | undefined {
+    return this.#lastSeen;
+  }
+
+  /**
+   * The collapse budget a tool's results get in this conversation (undefined when the pipeline
+   * has no collapse). The stage, the replay's checks and session pruning all use this.
+   *
+   * @example
+   * conversation.budgetFor('Bash', 200_000); // 2000 with balanced
+   */
+  budgetFor(tool: string, modelWindow?: number): number | undefined {
+    const spec = this.pipeline.specs.find((s) => s.name === 'collapse');
+    if (!spec) return undefined;
+    return collapseBudget(spec as CollapseOptions, {
+      modelWindow,
+      toolMaxTokens: toolOverride(this.pipeline.tools, tool)?.maxTokens,
+    });
+  }
+
+  /** True when a tool is exempt from every stage. */
+  isExempt(tool: string): boolean {
+    return toolOverride(this.pipeline.tools, tool)?.exempt === true;
+  }
+
+  /**
+   * Runs one request's tool results through the pipeline under the conversation's cache
+   * policy, and moves the boundary to this request's end (unless `advance` is false). A
+   * failure of the run still counts the turn as seen, and rejects: the caller fails open.
+   */
+  async turn(input: TurnInput): Promise<TurnOutcome> {
+    const now = input.now ?? Date.now();
+    const advance = input.advance ?? true;
+    const serverState = input.continuesServerState === true;
+    const shrank = !serverState && input.messageCount < this.#boundary;
+    if (shrank && advance) this.#boundary = 0;
+    const coldCache = this.#lastSeen === undefined || shrank || now - this.#lastSeen > this.#cacheTtlMs;
+    const cachedPrefix = serverState || shrank ? 0 : this.#boundary;
+    try {
+      const run =
+        input.results.length === 0
+          ? emptyRun()
+          : await runPipeline(
+              input.results,
+              this.pipeline.stages,
+              {
+                store: this.#store,
+                tokenizer: this.pipeline.tokenizer,
+                statsTokenizer: this.#statsTokenizer,
+                cachedPrefix,
+                coldCache,
+                ...(this.#frozen ? { frozen: this.#frozen } : {}),
+                ...windowOf(input),
+              },
+              { tools: this.pipeline.tools },
+            );
+      return { ...run, cachedPrefix, coldCache };
+    } finally {
+      this.#lastSeen = now;
+      if (advance && !serverState) this.#boundary = Math.max(this.#boundary, input.messageCount);
+    }
+  }
+}
+
+function windowOf(input: TurnInput): { modelWindow?: number } {
+  if (input.modelWindow !== undefined) return { modelWindow: input.modelWindow };
+  const known = input.model ? lookupModelLimit(input.model) : undefined;
+  return known?.found ? { modelWindow: known.limit } : {};
+}
+
+function emptyRun(): PipelineRun {
+  return {
+    results: [],
+    outcomes: [],
+    stats: {},
+    frozenReplayed: 0,
+    freezeFailures: 0,
+    tokensBefore: 0,
+    tokensAfter: 0,
+  };
+}

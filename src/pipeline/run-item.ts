@@ -1,0 +1,104 @@
+import { stashOriginal } from '../store/stash.js';
+import type { Store } from '../store/store.js';
+import { type Content, contentBytes, textOf } from '../text/blocks.js';
+import { originalOf } from '../text/content-hash.js';
+import { hasMarker } from '../text/markers.js';
+import type { ToolResult } from '../text/tool-result.js';
+import type { FrozenDecisions } from './frozen.js';
+import type { ToolOverride } from './tool-overrides.js';
+import type { StageItem, StageName } from './types.js';
+
+/** What happened to one result in one run. */
+export interface ResultOutcome {
+  id: string;
+  /** `frozen`: replayed from an earlier turn; `changed`: some stage acted this run. */
+  status: 'unchanged' | 'changed' | 'frozen';
+  /** The stages that acted, in order. */
+  actedBy: StageName[];
+  /** Recall id of the stashed original, when a stage stashed it. */
+  stashId?: string;
+  /** Each stage's decision: `acted`, a decline reason, or `reverted:<cause>`. */
+  trail: { stage: StageName; outcome: string }[];
+  /** Facts the last acting stage reported (collapse: its window). */
+  detail?: Record<string, string | number>;
+  /** Tokens of the result as it came in and as it goes out (the statistics tokenizer). */
+  tokensBefore: number;
+  tokensAfter: number;
+}
+
+/** A result as the runner carries it through the stages. */
+export interface RunItem extends StageItem {
+  /** Replayed from a frozen decision: only stages that act on the prefix see it. */
+  readonly frozen: boolean;
+  readonly override: ToolOverride | undefined;
+  readonly outcome: ResultOutcome;
+  /** Changed by a stage in this run (so its decision is frozen anew). */
+  changed: boolean;
+  /** True when the result came in carrying a spillway marker. */
+  cameMarked(): boolean;
+  /** UTF-8 bytes of `content`, measured once per content. */
+  bytes(): number;
+  /** Replaces the content, with its size when already known. */
+  setContent(content: Content, bytes?: number): void;
+}
+
+/**
+ * Prepares one result for a run: its original (hashed at most once), its frozen decision if
+ * any, its tool override, and a stash that runs once however many stages ask.
+ *
+ * @example
+ * const item = await runItem(result, { store, frozen }, override);
+ */
+export async function runItem(
+  result: ToolResult,
+  ctx: { store: Store; frozen?: FrozenDecisions | undefined },
+  override: ToolOverride | undefined,
+): Promise<RunItem> {
+  const original = originalOf(result.content, result.originalBytes);
+  const frozen = await ctx.frozen?.get(result.id, original.hash());
+  let stashed: Promise<string> | undefined;
+  let cameMarked: boolean | undefined;
+  let bytes: number | undefined;
+  const item: RunItem = {
+    result,
+    content: frozen?.content ?? result.content,
+    original: result.content,
+    lossyActed: false,
+    frozen: frozen !== undefined,
+    override,
+    changed: false,
+    outcome: {
+      id: result.id,
+      status: frozen ? 'frozen' : 'unchanged',
+      actedBy: [],
+      trail: [],
+      ...(frozen?.stashId ? { stashId: frozen.stashId } : {}),
+      tokensBefore: 0,
+      tokensAfter: 0,
+    },
+    ...(override?.maxTokens !== undefined ? { maxTokens: override.maxTokens } : {}),
+    originalHash: () => original.hash(),
+    originalId: () => original.id(),
+    cameMarked: () => {
+      cameMarked ??= hasMarker(textOf(result.content) ?? '');
+      return cameMarked;
+    },
+    stashOriginal: () => {
+      stashed ??= stashOriginal(ctx.store, original);
+      // A failed stash may be retried by a later stage.
+      stashed.catch(() => {
+        stashed = undefined;
+      });
+      return stashed;
+    },
+    bytes: () => {
+      bytes ??= contentBytes(item.content);
+      return bytes;
+    },
+    setContent: (content, size) => {
+      item.content = content;
+      bytes = size;
+    },
+  };
+  return item;
+}

@@ -1,0 +1,142 @@
+import { collapseCharMarker, collapseLineMarker } from '../../text/markers.js';
+import { codePointCeil, codePointFloor, codePointLength } from '../../text/measure.js';
+import type { Tokenizer } from '../../text/tokenizers/tokenizer.js';
+
+/**
+ * When the budget leaves fewer than {@link MIN_CONTENT} characters beside the marker, the
+ * character window is this many characters instead, so even `maxTokens: 0` leaves a cue about
+ * what to expand. Any larger budget is honoured exactly.
+ */
+export const CHAR_FLOOR = 200;
+export const MIN_CONTENT = 64;
+
+/** Index just after the n-th newline from the start (n >= 1), or -1. */
+function afterNthNewline(text: string, n: number): number {
+  let at = -1;
+  for (let i = 0; i < n; i++) {
+    at = text.indexOf('\n', at + 1);
+    if (at < 0) return -1;
+  }
+  return at + 1;
+}
+
+/** Index of the n-th newline from the end (n >= 1), or -1. */
+function nthNewlineFromEnd(text: string, n: number): number {
+  let at = text.length;
+  for (let i = 0; i < n; i++) {
+    at = text.lastIndexOf('\n', at - 1);
+    if (at < 0) return -1;
+  }
+  return at;
+}
+
+function countNewlines(text: string): number {
+  let n = 0;
+  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) n++;
+  return n;
+}
+
+/**
+ * The line window: the first `headLines` and last `tailLines` lines around a marker that says
+ * how many lines it stands for, with the file path when `accept` takes it, else without.
+ * Undefined when there are not more lines than that, or `accept` takes no candidate.
+ */
+export function lineWindow(
+  text: string,
+  headLines: number,
+  tailLines: number,
+  paths: (string | undefined)[],
+  accept: (build: (id: string) => string) => boolean,
+): ((id: string) => string) | undefined {
+  const lines = countNewlines(text) + 1;
+  // With no lines to keep there is no line window: the character window keeps a cue.
+  if (headLines + tailLines === 0 || lines <= headLines + tailLines) return undefined;
+  const headEnd = headLines === 0 ? 0 : afterNthNewline(text, headLines);
+  const tailStart = tailLines === 0 ? text.length : nthNewlineFromEnd(text, tailLines) + 1;
+  if (headEnd < 0 || tailStart <= 0 || tailStart < headEnd) return undefined;
+  const head = text.slice(0, headEnd);
+  const tail = text.slice(tailStart);
+  const omitted = lines - headLines - tailLines;
+  for (const path of paths) {
+    const build = (id: string) =>
+      `${head}${collapseLineMarker(omitted, id, path)}${tailLines > 0 ? `\n${tail}` : ''}`;
+    if (accept(build)) return build;
+  }
+  return undefined;
+}
+
+/**
+ * The character window: head and tail in `ratio`, around a marker, fitted exactly to
+ * `maxTokens` by counting whole windows (each a few KB, never the input). Secant steps on
+ * "tokens grow about linearly with characters" land within a few percent in 2-4 counts;
+ * bisection closes the gap. The file path is named only when the marker with it still leaves
+ * the floor's worth of content within budget.
+ */
+export function fitCharWindow(
+  text: string,
+  ratio: number,
+  maxTokens: number,
+  id: string,
+  paths: (string | undefined)[],
+  tokenizer: Tokenizer,
+): { build: (id: string) => string; calls: number } {
+  let calls = 0;
+  let totalChars = -1;
+  const totalCharsOf = () => {
+    if (totalChars < 0) totalChars = codePointLength(text);
+    return totalChars;
+  };
+  let path = paths[paths.length - 1];
+  if (paths.length > 1) {
+    const withPath = paths[0];
+    path = undefined;
+    const probe = Math.min(CHAR_FLOOR, text.length - 1);
+    const headEnd = codePointFloor(text, Math.round(probe * ratio));
+    const sample =
+      text.slice(0, headEnd) +
+      collapseCharMarker(totalCharsOf(), id, withPath) +
+      text.slice(codePointCeil(text, text.length - (probe - headEnd)));
+    calls++;
+    if (tokenizer.countUpTo(sample, maxTokens) <= maxTokens) path = withPath;
+  }
+  const charWindow = (c: number) => {
+    const headEnd = codePointFloor(text, Math.round(c * ratio));
+    const tailStart = Math.max(headEnd, codePointCeil(text, text.length - (c - Math.round(c * ratio))));
+    const head = text.slice(0, headEnd);
+    const tail = text.slice(tailStart);
+    const omitted = totalCharsOf() - codePointLength(head) - codePointLength(tail);
+    return (id: string) => head + collapseCharMarker(omitted, id, path) + tail;
+  };
+  const measure = (c: number) => {
+    calls++;
+    return tokenizer.count(charWindow(c)(id));
+  };
+  const most = text.length - 1;
+  const markerTokens = Math.min(maxTokens, measure(0));
+  // good always fits (0 is the bare marker, accepted only through the floor below); bad never does.
+  let good = 0;
+  let bad = Number.POSITIVE_INFINITY;
+  let c = Math.max(1, Math.min(maxTokens * 4, most));
+  for (let step = 0; step < 6 && bad - good > 1; step++) {
+    const t = measure(c);
+    if (t <= maxTokens) good = Math.max(good, c);
+    else bad = Math.min(bad, c);
+    if (t === maxTokens || good >= most) break;
+    const perChar = Math.max(1e-9, (t - markerTokens) / c);
+    let next = Math.floor((maxTokens - markerTokens) / perChar);
+    next = Math.min(next, most, bad - 1);
+    if (next <= good) next = good + 1;
+    if (next >= bad || next === c) break;
+    c = next;
+  }
+  if (bad === Number.POSITIVE_INFINITY) bad = good >= most ? good : most + 1;
+  while (bad - good > 1) {
+    const mid = (good + bad) >>> 1;
+    if (measure(mid) <= maxTokens) good = mid;
+    else bad = mid;
+  }
+  // A budget that leaves almost no room beside the marker (maxTokens 0 or 50) would give a
+  // bare marker with no cue about what to expand: then the window is the 200-character floor.
+  if (good < MIN_CONTENT) good = Math.min(CHAR_FLOOR, most);
+  return { build: charWindow(good), calls };
+}

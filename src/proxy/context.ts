@@ -1,0 +1,27 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Agent } from 'undici';
+import type { Store } from '../store/store.js';
+import type { SessionTable } from './sessions.js';
+import type { ProxyStats } from './stats.js';
+import type { Upstreams } from './upstreams.js';
+
+/** Serves MCP over streamable HTTP at `/mcp`, with the request's parsed JSON body. */
+export type McpHandler = (req: IncomingMessage, res: ServerResponse, body: unknown) => Promise<void>;
+
+/** One structured log line; never bodies or keys. */
+export type LogLine = (line: Record<string, unknown>) => void;
+
+/** What every route of a running proxy shares. */
+export interface ProxyContext {
+  readonly store: Store;
+  readonly sessions: SessionTable;
+  readonly stats: ProxyStats;
+  readonly upstreams: Upstreams;
+  readonly agent: Agent;
+  readonly log: LogLine;
+  readonly maxBodyBytes: number;
+  readonly observe: boolean;
+  readonly token: string | undefined;
+  readonly mcp: McpHandler | undefined;
+  readonly version: string | undefined;
+}

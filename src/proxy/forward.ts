@@ -1,0 +1,98 @@
+import { once } from 'node:events';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { request as undiciRequest } from 'undici';
+import type { ApiName } from '../formats/types.js';
+import type { ProxyContext } from './context.js';
+import { apiError, sendJson } from './http.js';
+import { responseHeaders, upstreamFor, upstreamHeaders } from './upstreams.js';
+
+/** How one request is forwarded. */
+export interface ForwardOptions {
+  /** The API it was rewritten for; undefined for a pass-through. */
+  api: ApiName | undefined;
+  /** The (possibly rewritten) body to send; undefined streams the client's own body. */
+  body: Buffer | undefined;
+  /** performance.now() when the request arrived, for the log's duration. */
+  started: number;
+  /** More fields for the request's log line. */
+  logFields: Record<string, unknown>;
+}
+
+/**
+ * Forwards a request to its upstream and pipes the answer back as it arrives (every SSE event
+ * reaches the client when the upstream sends it). A client that goes away aborts the upstream
+ * request; an unreachable upstream is a 502 in the API's error shape.
+ *
+ * @example
+ * await forward(ctx, req, res, { api: undefined, body: undefined, started: performance.now(), logFields: {} });
+ */
+export async function forward(
+  ctx: ProxyContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  options: ForwardOptions,
+): Promise<void> {
+  const { api, body } = options;
+  const base = new URL(upstreamFor(ctx.upstreams, req.url ?? '/', req.headers, api));
+  const target = new URL(base.href.replace(/\/$/, '') + (req.url ?? '/'));
+  const controller = new AbortController();
+  let bytesOut = 0;
+  const logLine = (fields: Record<string, unknown>) =>
+    ctx.log({
+      ...options.logFields,
+      method: req.method,
+      path: req.url,
+      ...fields,
+      ms: Math.round(performance.now() - options.started),
+    });
+  const onClose = () => {
+    if (!res.writableFinished) {
+      ctx.stats.clientAborts++;
+      controller.abort();
+    }
+  };
+  res.on('close', onClose);
+  // A rewritten request sends its (possibly new) bytes; any other one streams its own body.
+  const streamed = req.method === 'GET' || req.method === 'HEAD' ? undefined : req;
+  const upstreamBody = body === undefined ? streamed : body.length > 0 ? body : undefined;
+  try {
+    const upstream = await undiciRequest(target, {
+      method: (req.method ?? 'GET') as 'GET',
+      headers: upstreamHeaders(req.headers, body?.length),
+      body: upstreamBody,
+      signal: controller.signal,
+      dispatcher: ctx.agent,
+    });
+    res.writeHead(upstream.statusCode, responseHeaders(upstream.headers));
+    for await (const chunk of upstream.body as AsyncIterable<Buffer>) {
+      bytesOut += chunk.length;
+      if (!res.write(chunk)) await once(res, 'drain');
+    }
+    res.end();
+    logLine({ status: upstream.statusCode, bytesOut });
+  } catch (err) {
+    if (controller.signal.aborted) {
+      logLine({ status: 499, bytesOut, aborted: true });
+      return;
+    }
+    if (res.headersSent) {
+      res.destroy(err as Error);
+      return;
+    }
+    ctx.stats.upstreamErrors++;
+    const reason = (err as { code?: string }).code ?? (err as Error).message;
+    const flag = api === 'anthropic' ? 'anthropic' : 'openai';
+    sendJson(
+      res,
+      502,
+      apiError(
+        api,
+        'upstream_unreachable',
+        `spillway could not reach the upstream ${base.origin}: ${reason}; check that it is up and that --${flag}-upstream is right`,
+      ),
+    );
+    logLine({ status: 502, error: reason });
+  } finally {
+    res.off('close', onClose);
+  }
+}

@@ -1,0 +1,44 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ApiName } from '../formats/types.js';
+import type { ProxyContext } from './context.js';
+import { forward } from './forward.js';
+import { expandRoute } from './routes/expand.js';
+import { mcpRoute } from './routes/mcp.js';
+import { healthRoute, isAuthorized, metricsRoute, statsRoute, unauthorized } from './routes/observe.js';
+import { rewriteRoute } from './routes/rewrite.js';
+import { countRequest } from './stats.js';
+
+/** The model API paths whose bodies are rewritten (POST only). */
+export const REWRITTEN: Readonly<Record<string, ApiName>> = {
+  '/v1/messages': 'anthropic',
+  '/v1/messages/count_tokens': 'anthropic',
+  '/v1/chat/completions': 'openai-chat',
+  '/v1/responses': 'openai-responses',
+};
+
+const GUARDED = new Set(['/stats', '/metrics', '/expand', '/mcp']);
+
+/**
+ * Routes one request: health; the guarded routes (stats, metrics, expand, mcp) behind the
+ * token; model API requests rewritten; everything else passed through untouched.
+ *
+ * @example
+ * createServer((req, res) => route(ctx, req, res));
+ */
+export async function route(ctx: ProxyContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const started = performance.now();
+  const url = new URL(req.url ?? '/', 'http://localhost');
+  const path = url.pathname;
+  if (req.method === 'GET' && path === '/healthz') return healthRoute(ctx, res);
+  if (GUARDED.has(path)) {
+    if (!isAuthorized(ctx, req)) return unauthorized(res, path);
+    if (path === '/stats') return statsRoute(ctx, res);
+    if (path === '/metrics') return metricsRoute(ctx, res);
+    if (path === '/expand') return expandRoute(ctx, url, res);
+    return mcpRoute(ctx, req, res);
+  }
+  const api = req.method === 'POST' ? REWRITTEN[path] : undefined;
+  countRequest(ctx.stats, api);
+  if (api) return rewriteRoute(ctx, req, res, api, path, started);
+  return forward(ctx, req, res, { api: undefined, body: undefined, started, logFields: {} });
+}

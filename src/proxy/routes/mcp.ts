@@ -1,0 +1,35 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ProxyContext } from '../context.js';
+import { readBody, sendJson } from '../http.js';
+
+/**
+ * `/mcp`: MCP over streamable HTTP, served by the handler the proxy was given (the CLI wires
+ * spillway's own MCP server in); a proxy started without one answers 404.
+ *
+ * @example
+ * if (path === '/mcp') return mcpRoute(ctx, req, res);
+ */
+export async function mcpRoute(ctx: ProxyContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  if (!ctx.mcp) {
+    req.resume();
+    return sendJson(res, 404, {
+      error: {
+        type: 'not_found',
+        message: 'this proxy serves no MCP; start it with an mcp handler (spillway proxy does)',
+      },
+    });
+  }
+  let body: unknown;
+  if (req.method === 'POST') {
+    try {
+      body = JSON.parse((await readBody(req, ctx.maxBodyBytes)).toString('utf8'));
+    } catch {
+      return sendJson(res, 400, {
+        jsonrpc: '2.0',
+        error: { code: -32700, message: 'Parse error: the body is not JSON' },
+        id: null,
+      });
+    }
+  }
+  return ctx.mcp(req, res, body);
+}

@@ -1,0 +1,98 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { SpillwayError } from '../errors.js';
+import type { ApiName } from '../formats/types.js';
+
+export const DEFAULT_UPSTREAMS = {
+  anthropic: 'https://api.anthropic.com',
+  openai: 'https://api.openai.com',
+} as const;
+
+export type Upstreams = { readonly anthropic: string; readonly openai: string };
+
+// Hop-by-hop headers (RFC 9110 7.6.1) are never forwarded; on requests, neither are the ones
+// the proxy sets itself.
+const HOP_BY_HOP = [
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'upgrade',
+  'te',
+  'trailer',
+];
+const DROP_REQUEST = new Set([...HOP_BY_HOP, 'host', 'content-length', 'expect']);
+const DROP_RESPONSE = new Set(HOP_BY_HOP);
+
+/**
+ * The upstreams with defaults filled in; a value that is not a URL is a clear error.
+ *
+ * @example
+ * resolveUpstreams({ openai: 'http://127.0.0.1:8080' }).anthropic; // 'https://api.anthropic.com'
+ */
+export function resolveUpstreams(given: Partial<Upstreams> = {}): Upstreams {
+  const upstreams = { ...DEFAULT_UPSTREAMS, ...given };
+  for (const [name, url] of Object.entries(upstreams)) {
+    if (!URL.canParse(url))
+      throw new SpillwayError(
+        'SPILLWAY_BAD_CONFIG',
+        `the ${name} upstream "${url}" is not a URL; give one like https://api.${name}.com`,
+      );
+  }
+  return upstreams;
+}
+
+/**
+ * Where a request goes: Anthropic for its API's paths and headers, OpenAI for the rest.
+ *
+ * @example
+ * upstreamFor(upstreams, '/v1/models', req.headers, undefined);
+ */
+export function upstreamFor(
+  upstreams: Upstreams,
+  path: string,
+  headers: IncomingHttpHeaders,
+  api: ApiName | undefined,
+): string {
+  const anthropic =
+    api === 'anthropic' ||
+    (!api &&
+      (path.startsWith('/v1/messages') ||
+        path.startsWith('/v1/complete') ||
+        headers['anthropic-version'] !== undefined));
+  return anthropic ? upstreams.anthropic : upstreams.openai;
+}
+
+/**
+ * The headers a request is forwarded with: the client's, less hop-by-hop and spillway's own.
+ *
+ * @example
+ * upstreamHeaders(req.headers, body.length);
+ */
+export function upstreamHeaders(
+  headers: IncomingHttpHeaders,
+  bodyLength: number | undefined,
+): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined || DROP_REQUEST.has(name) || name.startsWith('x-spillway-')) continue;
+    out[name] = value;
+  }
+  if (bodyLength !== undefined) out['content-length'] = String(bodyLength);
+  return out;
+}
+
+/**
+ * The headers an upstream answer is passed back with: all but hop-by-hop.
+ *
+ * @example
+ * res.writeHead(upstream.statusCode, responseHeaders(upstream.headers));
+ */
+export function responseHeaders(
+  headers: Record<string, string | string[] | undefined>,
+): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined && !DROP_RESPONSE.has(name)) out[name] = value;
+  }
+  return out;
+}

@@ -1,0 +1,23 @@
+export { renderHtmlReport } from './html-report.js';
+export { READERS, readTranscript } from './readers/index.js';
+export {
+  type ConversationReplay,
+  type ReplayOptions,
+  type ResultRecord,
+  replayConversation,
+} from './replay-conversation.js';
+export {
+  type FileReport,
+  PRICE_MODEL,
+  type ReplayReport,
+  ReportBuilder,
+  requestCost,
+  type Totals,
+} from './report.js';
+export { renderSummary } from './summary.js';
+export {
+  type Conversation,
+  TRANSCRIPT_FORMATS,
+  type TranscriptFormat,
+  type TranscriptReader,
+} from './transcript.js';
