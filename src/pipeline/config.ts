@@ -3,7 +3,7 @@ import { parseConfig } from '../config-schema.js';
 import { SpillwayError } from '../errors.js';
 import { isRecord } from '../text/json-values.js';
 import { getTokenizer, TOKENIZER_NAMES, type Tokenizer } from '../text/tokenizers/index.js';
-import { CollapseOptionsSchema, collapseStage } from './stages/collapse.js';
+import { CollapseOptionsSchema, collapseStage } from './stages/collapse/index.js';
 import { DedupOptionsSchema, dedupStage } from './stages/dedup.js';
 import { formatStage } from './stages/format.js';
 import { LinecapOptionsSchema, linecapStage } from './stages/linecap.js';

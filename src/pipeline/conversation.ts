@@ -5,7 +5,7 @@ import type { ToolResult } from '../text/tool-result.js';
 import type { ResolvedPipeline } from './config.js';
 import { FrozenDecisions } from './frozen.js';
 import { type PipelineRun, runPipeline } from './runner.js';
-import { type CollapseOptions, collapseBudget } from './stages/collapse.js';
+import { type CollapseOptions, collapseBudget } from './stages/collapse/index.js';
 import { toolOverride } from './tool-overrides.js';
 
 /** Past this idle time the provider's prompt cache is assumed cold (Anthropic's default TTL). */

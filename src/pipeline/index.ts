@@ -28,7 +28,7 @@ export {
   collapseStage,
   collapseText,
   DEFAULT_COLLAPSE_MAX_TOKENS,
-} from './stages/collapse.js';
+} from './stages/collapse/index.js';
 export { type DedupOptions, DedupOptionsSchema, dedupStage } from './stages/dedup.js';
 export { formatStage } from './stages/format.js';
 export { type LinecapOptions, LinecapOptionsSchema, linecapStage } from './stages/linecap.js';

@@ -1,8 +1,9 @@
+import { stashKey } from '../store/ids.js';
 import { stashOriginal } from '../store/stash.js';
 import type { Store } from '../store/store.js';
 import { type Content, contentBytes, textOf } from '../text/blocks.js';
 import { originalOf } from '../text/content-hash.js';
-import { hasMarker } from '../text/markers.js';
+import { hasMarker, markerIds } from '../text/markers.js';
 import type { ToolResult } from '../text/tool-result.js';
 import type { FrozenDecisions } from './frozen.js';
 import type { ToolOverride } from './tool-overrides.js';
@@ -34,8 +35,11 @@ export interface RunItem extends StageItem {
   readonly outcome: ResultOutcome;
   /** Changed by a stage in this run (so its decision is frozen anew). */
   changed: boolean;
-  /** True when the result came in carrying a spillway marker. */
-  cameMarked(): boolean;
+  /**
+   * True when the result came in carrying a spillway marker whose id resolves in the store:
+   * text that merely looks like a marker is content like any other.
+   */
+  cameMarked(): Promise<boolean>;
   /** UTF-8 bytes of `content`, measured once per content. */
   bytes(): number;
   /** Replaces the content, with its size when already known. */
@@ -57,7 +61,7 @@ export async function runItem(
   const original = originalOf(result.content, result.originalBytes);
   const frozen = await ctx.frozen?.get(result.id, original.hash());
   let stashed: Promise<string> | undefined;
-  let cameMarked: boolean | undefined;
+  let cameMarked: Promise<boolean> | undefined;
   let bytes: number | undefined;
   const item: RunItem = {
     result,
@@ -80,7 +84,7 @@ export async function runItem(
     originalHash: () => original.hash(),
     originalId: () => original.id(),
     cameMarked: () => {
-      cameMarked ??= hasMarker(textOf(result.content) ?? '');
+      cameMarked ??= resolvesMarker(ctx.store, textOf(result.content) ?? '');
       return cameMarked;
     },
     stashOriginal: () => {
@@ -101,4 +105,22 @@ export async function runItem(
     },
   };
   return item;
+}
+
+// Enough to recognise spillway's own output (one id, or a few); a text full of marker-shaped
+// strings costs at most this many lookups.
+const MARKER_LOOKUPS = 4;
+
+/** True when one of the first few marker ids in the text names something stored. */
+async function resolvesMarker(store: Store, text: string): Promise<boolean> {
+  if (!hasMarker(text)) return false;
+  const ids = [...new Set(markerIds(text))].slice(0, MARKER_LOOKUPS);
+  for (const id of ids) {
+    try {
+      if (await store.stat(stashKey(id))) return true;
+    } catch {
+      // An id the store cannot look up (not a valid key, the store is down) is not spillway's.
+    }
+  }
+  return false;
 }

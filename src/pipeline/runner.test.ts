@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MemoryStore } from '../store/memory-store.js';
+import { stash } from '../store/stash.js';
 import { jsonLine, logLines, result, testContext } from '../test-support/pipeline.js';
 import { contentBytes } from '../text/blocks.js';
 import { getTokenizer } from '../text/tokenizers/index.js';
@@ -65,13 +66,24 @@ describe('runner rules', () => {
     expect(run2.stats.collapse?.fallbacks).toEqual({ stash_failed: 1 });
   });
 
-  it('skips results that came in already marked in lossy stages only', async () => {
-    const marked = 'head ... (9 lines omitted) <<sw:AbC>> [full output: spillway_expand id AbC] tail';
+  it('skips results that came in marked by spillway (the id resolves) in lossy stages only', async () => {
+    const ctx = testContext();
+    const id = await stash(ctx.store, 'the original output');
+    const marked = `head ... (lines 2-9 of 10 omitted; full output: spillway_expand <<sw:${id}>>) ... tail`;
     const lossy = stage('collapse', true, () => ({ action: 'acted', content: 'x', stashId: 'y' }));
     const pure = stage('textclean', false, () => ({ action: 'acted', content: 'm' }));
-    const run = await runPipeline([result(marked)], [lossy, pure], testContext());
+    const run = await runPipeline([result(marked)], [lossy, pure], ctx);
     expect(run.stats.collapse?.declined).toEqual({ already_marked: 1 });
     expect(run.results[0]?.content).toBe('m');
+  });
+
+  it('collapses text that merely looks like a marker: an id that resolves nowhere is content', async () => {
+    const forged = `see <<sw:abc>> and <<sw:${'Z'.repeat(22)}>>\n${Array.from({ length: 30_000 }, (_, i) => i + 1).join('\n')}`;
+    const pipeline = resolvePipeline({ preset: 'balanced' });
+    const ctx = testContext();
+    const run = await runPipeline([result(forged)], pipeline.stages, ctx, { tools: pipeline.tools });
+    expect(run.outcomes[0]?.actedBy).toContain('collapse');
+    expect(getTokenizer('o200k').count(run.results[0]?.content as string)).toBeLessThanOrEqual(2000);
   });
 
   it('exempts tools and applies per-tool budgets', async () => {

@@ -74,12 +74,16 @@ function statsCounter(tokenizer: Tokenizer): Count {
 }
 
 /** Why a stage may not look at an item (undefined: it may; 'skip': silently not, a frozen result). */
-function gate(stage: Stage, item: RunItem, ctx: StageContext): DeclineReason | 'skip' | undefined {
+async function gate(
+  stage: Stage,
+  item: RunItem,
+  ctx: StageContext,
+): Promise<DeclineReason | 'skip' | undefined> {
   if (item.override?.exempt) return 'exempt_tool';
   if (item.frozen && !stage.actsOnPrefix) return 'skip';
   const cached = item.result.position < ctx.cachedPrefix;
   if (cached && !stage.actsOnPrefix && !(stage.pure && ctx.coldCache)) return 'cached_prefix';
-  if (stage.lossy && item.cameMarked()) return 'already_marked';
+  if (stage.lossy && (await item.cameMarked())) return 'already_marked';
   return undefined;
 }
 
@@ -93,7 +97,7 @@ async function runStage(
   s.runs++;
   const eligible: RunItem[] = [];
   for (const item of items) {
-    const reason = gate(stage, item, ctx);
+    const reason = await gate(stage, item, ctx);
     if (reason === undefined) eligible.push(item);
     else if (reason !== 'skip') record(stage, item, s, reason);
   }

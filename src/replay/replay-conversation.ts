@@ -6,7 +6,7 @@ import type { StageName } from '../pipeline/types.js';
 import { MemoryStore } from '../store/memory-store.js';
 import { recallAll } from '../store/recall.js';
 import type { Store } from '../store/store.js';
-import { type Content, contentText, textOf } from '../text/blocks.js';
+import { type Content, contentText, isTextBlock, textOf } from '../text/blocks.js';
 import { shortHash } from '../text/content-hash.js';
 import { markerIds } from '../text/markers.js';
 import { lookupModelLimit } from '../text/model-limit.js';
@@ -161,19 +161,33 @@ async function checkNewResult(
     after: finalText,
   });
   const budget = at.engine.budgetFor(original.tool, at.modelWindow);
+  // Beside images and documents only the text is budgeted: count the text blocks.
+  const textTokens =
+    textOf(original.content) !== null ? tokensAfter : textBlockTokens(final, at.engine.pipeline.tokenizer);
   if (
     budget !== undefined &&
     !at.engine.isExempt(original.tool) &&
     !original.isExpandOutput &&
-    textOf(original.content) !== null &&
-    tokensAfter > budget
+    textTokens > budget
   )
-    replay.violations.push({ id: original.id, tokens: tokensAfter, budget });
-  const expected = Buffer.from(contentText(original.content), 'utf8');
+    replay.violations.push({ id: original.id, tokens: textTokens, budget });
+  // A marker recalls the whole original, or (beside rich blocks) the text block it stands in.
+  const originals = [contentText(original.content), ...textBlocksOf(original.content)].map((t) =>
+    Buffer.from(t, 'utf8'),
+  );
   for (const markerId of markerIds(finalText)) {
     const body = await recallAll(markerId, { store: at.store }).catch(() => null);
-    if (!body?.equals(expected)) replay.recallFailures.push({ id: original.id, markerId });
+    if (!body || !originals.some((o) => o.equals(body)))
+      replay.recallFailures.push({ id: original.id, markerId });
   }
+}
+
+function textBlocksOf(content: Content): string[] {
+  return typeof content === 'string' ? [] : content.filter(isTextBlock).map((b) => b.text);
+}
+
+function textBlockTokens(content: Content, tokenizer: Tokenizer): number {
+  return textBlocksOf(content).reduce((n, text) => n + tokenizer.count(text), 0);
 }
 
 /** A tokenizer that remembers the counts of recent texts (bounded). */

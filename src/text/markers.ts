@@ -67,20 +67,20 @@ export function markerIds(text: string): string[] {
   return [...text.matchAll(/<<sw:([A-Za-z0-9_-]{1,64})>>/g)].map((m) => m[1] as string);
 }
 
-function expandHint(id: string, path?: string): string {
-  return path
-    ? `[full output: spillway_expand id ${id}, or the file ${path}]`
-    : `[full output: spillway_expand id ${id}]`;
-}
-
 /**
- * The line collapse puts between the kept head and tail lines.
+ * The line collapse puts where a run of lines was omitted, numbered from 1 as an editor
+ * numbers them. The first gap of a result names the recall id (and the file, when there is
+ * one) and how many lines the original has; the others only their range, since the same id
+ * recalls every one of them.
  *
  * @example
- * collapseLineMarker(1960, 'Ab3'); // '... (1960 lines omitted) <<sw:Ab3>> [full output: spillway_expand id Ab3]'
+ * lineGapMarker(21, 1480, 3000, 'Ab3'); // '... (lines 21-1480 of 3000 omitted; full output: spillway_expand <<sw:Ab3>>) ...'
+ * lineGapMarker(1502, 2980, 3000); // '... (lines 1502-2980 omitted) ...'
  */
-export function collapseLineMarker(lines: number, id: string, path?: string): string {
-  return `... (${lines} lines omitted) ${markerTag(id)} ${expandHint(id, path)}`;
+export function lineGapMarker(from: number, to: number, total: number, id?: string, path?: string): string {
+  const range = from === to ? `line ${from}` : `lines ${from}-${to}`;
+  if (id === undefined) return `... (${range} omitted) ...`;
+  return `... (${range} of ${total} omitted; full output: spillway_expand ${markerTag(id)}${path ? ` or ${path}` : ''}) ...`;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { SpillwayError } from '../../errors.js';
 import { resolvePipeline } from '../../pipeline/config.js';
 import { ConversationEngine } from '../../pipeline/conversation.js';
-import { DEFAULT_COLLAPSE_MAX_TOKENS, DEFAULT_WINDOW_LINES } from '../../pipeline/stages/collapse.js';
+import { DEFAULT_COLLAPSE_MAX_TOKENS, DEFAULT_WINDOW_LINES } from '../../pipeline/stages/collapse/index.js';
 import { getTokenizer } from '../../text/tokenizers/index.js';
 import { intOption, parseCommandArgs } from '../args.js';
 import { type CliIo, readInputBytes, write } from '../io.js';

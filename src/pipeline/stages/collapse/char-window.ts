@@ -1,6 +1,6 @@
-import { collapseCharMarker, collapseLineMarker } from '../../text/markers.js';
-import { codePointCeil, codePointFloor, codePointLength } from '../../text/measure.js';
-import type { Tokenizer } from '../../text/tokenizers/tokenizer.js';
+import { collapseCharMarker } from '../../../text/markers.js';
+import { codePointCeil, codePointFloor, codePointLength } from '../../../text/measure.js';
+import type { Tokenizer } from '../../../text/tokenizers/tokenizer.js';
 
 /**
  * When the budget leaves fewer than {@link MIN_CONTENT} characters beside the marker, the
@@ -9,61 +9,6 @@ import type { Tokenizer } from '../../text/tokenizers/tokenizer.js';
  */
 export const CHAR_FLOOR = 200;
 export const MIN_CONTENT = 64;
-
-/** Index just after the n-th newline from the start (n >= 1), or -1. */
-function afterNthNewline(text: string, n: number): number {
-  let at = -1;
-  for (let i = 0; i < n; i++) {
-    at = text.indexOf('\n', at + 1);
-    if (at < 0) return -1;
-  }
-  return at + 1;
-}
-
-/** Index of the n-th newline from the end (n >= 1), or -1. */
-function nthNewlineFromEnd(text: string, n: number): number {
-  let at = text.length;
-  for (let i = 0; i < n; i++) {
-    at = text.lastIndexOf('\n', at - 1);
-    if (at < 0) return -1;
-  }
-  return at;
-}
-
-function countNewlines(text: string): number {
-  let n = 0;
-  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) n++;
-  return n;
-}
-
-/**
- * The line window: the first `headLines` and last `tailLines` lines around a marker that says
- * how many lines it stands for, with the file path when `accept` takes it, else without.
- * Undefined when there are not more lines than that, or `accept` takes no candidate.
- */
-export function lineWindow(
-  text: string,
-  headLines: number,
-  tailLines: number,
-  paths: (string | undefined)[],
-  accept: (build: (id: string) => string) => boolean,
-): ((id: string) => string) | undefined {
-  const lines = countNewlines(text) + 1;
-  // With no lines to keep there is no line window: the character window keeps a cue.
-  if (headLines + tailLines === 0 || lines <= headLines + tailLines) return undefined;
-  const headEnd = headLines === 0 ? 0 : afterNthNewline(text, headLines);
-  const tailStart = tailLines === 0 ? text.length : nthNewlineFromEnd(text, tailLines) + 1;
-  if (headEnd < 0 || tailStart <= 0 || tailStart < headEnd) return undefined;
-  const head = text.slice(0, headEnd);
-  const tail = text.slice(tailStart);
-  const omitted = lines - headLines - tailLines;
-  for (const path of paths) {
-    const build = (id: string) =>
-      `${head}${collapseLineMarker(omitted, id, path)}${tailLines > 0 ? `\n${tail}` : ''}`;
-    if (accept(build)) return build;
-  }
-  return undefined;
-}
 
 /**
  * The character window: head and tail in `ratio`, around a marker, fitted exactly to
@@ -79,7 +24,7 @@ export function fitCharWindow(
   id: string,
   paths: (string | undefined)[],
   tokenizer: Tokenizer,
-): { build: (id: string) => string; calls: number } {
+): { build: (id: string) => string; calls: number; tokens: number } {
   let calls = 0;
   let totalChars = -1;
   const totalCharsOf = () => {
@@ -107,9 +52,15 @@ export function fitCharWindow(
     const omitted = totalCharsOf() - codePointLength(head) - codePointLength(tail);
     return (id: string) => head + collapseCharMarker(omitted, id, path) + tail;
   };
+  const counted = new Map<number, number>();
   const measure = (c: number) => {
-    calls++;
-    return tokenizer.count(charWindow(c)(id));
+    let t = counted.get(c);
+    if (t === undefined) {
+      calls++;
+      t = tokenizer.count(charWindow(c)(id));
+      counted.set(c, t);
+    }
+    return t;
   };
   const most = text.length - 1;
   const markerTokens = Math.min(maxTokens, measure(0));
@@ -138,5 +89,5 @@ export function fitCharWindow(
   // A budget that leaves almost no room beside the marker (maxTokens 0 or 50) would give a
   // bare marker with no cue about what to expand: then the window is the 200-character floor.
   if (good < MIN_CONTENT) good = Math.min(CHAR_FLOOR, most);
-  return { build: charWindow(good), calls };
+  return { build: charWindow(good), calls, tokens: measure(good) };
 }

@@ -1,0 +1,78 @@
+import { stash } from '../../../store/stash.js';
+import { type ContentBlock, isTextBlock, type TextBlock } from '../../../text/blocks.js';
+import { stashId } from '../../../text/content-hash.js';
+import type { Tokenizer } from '../../../text/tokenizers/tokenizer.js';
+import type { Decision, StageContext } from '../../types.js';
+import type { CollapseOptions } from './options.js';
+import { collapseText } from './text.js';
+
+/**
+ * How a budget is shared by text blocks of these sizes: blocks that fit their fair share keep
+ * all of it; the rest split what is left evenly. Undefined for a block that is kept whole.
+ *
+ * @example
+ * shareBudget([100, 9000, 40], 2000); // [undefined, 1860, undefined]
+ */
+export function shareBudget(tokens: readonly number[], budget: number): (number | undefined)[] {
+  const order = tokens.map((t, i) => ({ t, i })).sort((a, b) => a.t - b.t || a.i - b.i);
+  const shares: (number | undefined)[] = tokens.map(() => undefined);
+  let left = budget;
+  for (let k = 0; k < order.length; k++) {
+    const { t } = order[k] as { t: number };
+    const fair = Math.floor(left / (order.length - k));
+    if (t <= fair) {
+      left -= t;
+      continue;
+    }
+    // This block and every larger one share what is left.
+    for (const rest of order.slice(k)) shares[rest.i] = fair;
+    break;
+  }
+  return shares;
+}
+
+/**
+ * Collapse of a result that holds text beside images, documents or other blocks: the text
+ * blocks share the budget (the small ones stay whole), each large one is collapsed on its own
+ * with its own text stashed under its own id, and every other block keeps its place untouched.
+ *
+ * @example
+ * await collapseBlocks(blocks, { resolvedMaxTokens: 2000 }, ctx); // [text collapsed, image as it was]
+ */
+export async function collapseBlocks(
+  blocks: readonly ContentBlock[],
+  options: CollapseOptions & { resolvedMaxTokens: number; isExpandOutput?: boolean | undefined },
+  ctx: Pick<StageContext, 'store'> & { tokenizer: Tokenizer },
+): Promise<Decision> {
+  const texts = blocks.flatMap((b, i) => (isTextBlock(b) ? [{ i, text: b.text }] : []));
+  if (texts.length === 0) return { action: 'declined', reason: 'non_text_blocks' };
+  if (options.isExpandOutput) return { action: 'declined', reason: 'kept_verbatim_after_expand' };
+  const budget = Math.max(0, options.resolvedMaxTokens);
+  const tokens = texts.map(({ text }) => ctx.tokenizer.countUpTo(text, budget));
+  if (tokens.reduce((a, b) => a + b, 0) <= budget) return { action: 'declined', reason: 'below_max_tokens' };
+  const shares = shareBudget(tokens, budget);
+  const out = [...blocks];
+  let firstId: string | undefined;
+  let fallback = false;
+  for (const [k, { i, text }] of texts.entries()) {
+    const share = shares[k];
+    if (share === undefined) continue;
+    const result = await collapseText(
+      text,
+      { ...options, resolvedMaxTokens: share },
+      { tokenizer: ctx.tokenizer, id: () => stashId(text), stash: () => stash(ctx.store, text) },
+    );
+    if (result.action === 'declined') continue;
+    out[i] = { ...(blocks[i] as TextBlock), text: result.text };
+    firstId ??= result.id;
+    fallback ||= result.fallback === 'stash_failed';
+  }
+  if (firstId === undefined && !fallback) return { action: 'declined', reason: 'marker_no_win' };
+  return {
+    action: 'acted',
+    content: out,
+    ...(firstId ? { stashId: firstId } : {}),
+    ...(fallback && !firstId ? { fallback: 'stash_failed' as const } : {}),
+    detail: { window: 'blocks' },
+  };
+}

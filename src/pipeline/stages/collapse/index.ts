@@ -1,0 +1,69 @@
+import { stashKey } from '../../../store/ids.js';
+import { type ContentBlock, textOf, withText } from '../../../text/blocks.js';
+import type { Decision, Stage, StageContext, StageItem } from '../../types.js';
+import { perItem } from '../per-item.js';
+import { collapseBlocks } from './blocks.js';
+import { type CollapseOptions, collapseBudget } from './options.js';
+import { collapseText } from './text.js';
+
+export { CHAR_FLOOR } from './char-window.js';
+export {
+  type CollapseOptions,
+  CollapseOptionsSchema,
+  collapseBudget,
+  DEFAULT_COLLAPSE_MAX_TOKENS,
+  DEFAULT_WINDOW_LINES,
+} from './options.js';
+export { type CollapseOutcome, collapseText } from './text.js';
+
+/**
+ * collapse: the content-agnostic last resort. Keeps a head/tail window under a token budget
+ * (a line window when that at least halves the bytes and fits, else a character window fitted
+ * exactly to the budget) and stashes the full original behind a `<<sw:ID>>` marker.
+ *
+ * @example
+ * const stage = collapseStage({ maxTokens: 2000, headLines: 20, tailLines: 20 });
+ */
+export function collapseStage(options: CollapseOptions = {}): Stage {
+  return {
+    name: 'collapse',
+    lossy: true,
+    pure: false,
+    run: perItem(async (item: StageItem, ctx: StageContext): Promise<Decision> => {
+      const resolvedMaxTokens = collapseBudget(options, {
+        modelWindow: ctx.modelWindow,
+        toolMaxTokens: item.maxTokens,
+      });
+      const isExpandOutput = item.result.isExpandOutput;
+      const text = textOf(item.content);
+      if (text === null)
+        return collapseBlocks(
+          item.content as readonly ContentBlock[],
+          { ...options, resolvedMaxTokens, isExpandOutput },
+          ctx,
+        );
+      const out = await collapseText(
+        text,
+        { ...options, resolvedMaxTokens, isExpandOutput },
+        {
+          tokenizer: ctx.tokenizer,
+          id: () => item.originalId(),
+          stash: () => item.stashOriginal(),
+          pathOf: ctx.store.pathOf ? (id) => ctx.store.pathOf?.(stashKey(id)) : undefined,
+        },
+      );
+      if (out.action === 'declined') return out;
+      return {
+        action: 'acted',
+        content: withText(item.content, out.text),
+        ...(out.id ? { stashId: out.id } : {}),
+        ...(out.fallback ? { fallback: out.fallback } : {}),
+        detail: {
+          window: out.window,
+          tokenizerCalls: out.tokenizerCalls,
+          ...(out.stashError ? { stashError: out.stashError } : {}),
+        },
+      };
+    }),
+  };
+}

@@ -1,0 +1,138 @@
+import { toError } from '../../../errors.js';
+import { STASH_FAILED_NOTE } from '../../../text/markers.js';
+import { utf8Length } from '../../../text/measure.js';
+import { snip } from '../../../text/snip.js';
+import type { Tokenizer } from '../../../text/tokenizers/tokenizer.js';
+import type { Decision } from '../../types.js';
+import { CHAR_FLOOR, fitCharWindow } from './char-window.js';
+import { selectLines } from './lines.js';
+import { type CollapseOptions, DEFAULT_WINDOW_LINES } from './options.js';
+
+/** Below this budget the file path is left out of the marker: it would crowd out content. */
+const PATH_MIN_TOKENS = 200;
+
+/** What collapse decided about one text, with the facts a report or the CLI shows. */
+export type CollapseOutcome =
+  | { action: 'declined'; reason: Extract<Decision, { action: 'declined' }>['reason'] }
+  | {
+      action: 'acted';
+      text: string;
+      window: 'line' | 'char' | 'snip';
+      id?: string;
+      tokenizerCalls: number;
+      fallback?: 'stash_failed';
+      /** Why the stash failed, with the fallback. */
+      stashError?: string;
+    };
+
+/**
+ * The collapse algorithm on one text, without the pipeline around it. `id` gives the recall id
+ * (the original's content hash); `stash` saves the original, before any marker is returned.
+ *
+ * Tokenizer calls, all on windows (never on the whole input) except the first, which stops
+ * early: 1 for the budget gate, 1 for the line window, 1-2 for the path probe and the bare
+ * marker, at most 6 secant steps, then bisection of whatever gap is left (log2 of it, usually
+ * 0-4 calls; log2(n) in the worst case). A 15 MB one-line JSON takes about 10.
+ *
+ * @example
+ * const out = await collapseText(log, { resolvedMaxTokens: 2000 }, { tokenizer, id: () => stashId(log), stash: () => stash(store, log) });
+ */
+export async function collapseText(
+  text: string,
+  options: CollapseOptions & { resolvedMaxTokens: number; isExpandOutput?: boolean | undefined },
+  deps: {
+    tokenizer: Tokenizer;
+    id: () => string;
+    stash: () => Promise<unknown>;
+    pathOf?: (id: string) => string | undefined;
+  },
+): Promise<CollapseOutcome> {
+  const { tokenizer } = deps;
+  let calls = 0;
+  const count = (s: string, limit: number) => {
+    calls++;
+    return tokenizer.countUpTo(s, limit);
+  };
+  const maxTokens = Math.max(0, options.resolvedMaxTokens);
+  const headLines = Math.max(0, Math.floor(options.headLines ?? DEFAULT_WINDOW_LINES));
+  const tailLines = Math.max(0, Math.floor(options.tailLines ?? DEFAULT_WINDOW_LINES));
+
+  if (options.isExpandOutput) return { action: 'declined', reason: 'kept_verbatim_after_expand' };
+  if (count(text, maxTokens) <= maxTokens) return { action: 'declined', reason: 'below_max_tokens' };
+
+  // The id is the original's hash, known before anything is stored, so every window is
+  // measured with the real marker; the stash itself is written before the marker is returned.
+  const id = deps.id();
+  const chosen = chooseWindow(text, {
+    maxTokens,
+    headLines,
+    tailLines,
+    tokenizer,
+    id,
+    path: deps.pathOf?.(id),
+  });
+  calls += chosen.calls;
+  if (!chosen.built) return { action: 'declined', reason: 'too_few_lines_and_chars' };
+  const { built, window } = chosen;
+
+  // Smaller for certain when the output has under a third of the input's UTF-16 units (3 bytes
+  // a unit at most); only otherwise are the input's bytes counted.
+  if (built.length * 3 >= text.length && utf8Length(built) >= utf8Length(text))
+    return { action: 'declined', reason: 'marker_no_win' };
+  try {
+    await deps.stash();
+  } catch (err) {
+    // The request must still fit: snip to the budget, and say nothing can be recalled.
+    const text2 = snip(text, {
+      budget: Math.max(maxTokens, 1),
+      unit: 'tokens',
+      tokenizer,
+      note: STASH_FAILED_NOTE,
+    });
+    return {
+      action: 'acted',
+      text: text2,
+      window: 'snip',
+      tokenizerCalls: calls,
+      fallback: 'stash_failed',
+      stashError: toError(err).message,
+    };
+  }
+  return { action: 'acted', text: built, window, id, tokenizerCalls: calls };
+}
+
+/**
+ * Lines first: the ends and the lines that matter, filling the budget (the file path named only
+ * when the budget is roomy enough that it does not crowd out content). A character window
+ * when there are too few lines, or when whole lines leave a tenth of the budget unused and
+ * nothing in them stands out; then the larger of the two is kept.
+ */
+function chooseWindow(
+  text: string,
+  o: {
+    maxTokens: number;
+    headLines: number;
+    tailLines: number;
+    tokenizer: Tokenizer;
+    id: string;
+    path?: string | undefined;
+  },
+): { built?: string; window: 'line' | 'char'; calls: number } {
+  const lines = selectLines(text, { ...o, path: o.maxTokens >= PATH_MIN_TOKENS ? o.path : undefined });
+  let calls = lines?.tokenizerCalls ?? 0;
+  if (lines && (lines.tokens >= o.maxTokens * 0.9 || lines.important > 0))
+    return { built: lines.text, window: 'line', calls };
+  if (text.length <= CHAR_FLOOR) return { ...(lines ? { built: lines.text } : {}), window: 'line', calls };
+  const ratio = o.headLines + o.tailLines === 0 ? 0.5 : o.headLines / (o.headLines + o.tailLines);
+  const fit = fitCharWindow(
+    text,
+    ratio,
+    o.maxTokens,
+    o.id,
+    o.path ? [o.path, undefined] : [undefined],
+    o.tokenizer,
+  );
+  calls += fit.calls;
+  if (lines && lines.tokens >= fit.tokens) return { built: lines.text, window: 'line', calls };
+  return { built: fit.build(o.id), window: 'char', calls };
+}
