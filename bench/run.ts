@@ -1,3 +1,4 @@
+import { benchFidelity } from './fidelity.bench.js';
 import { benchCollapse } from './pipeline.bench.js';
 import { benchProxy } from './proxy.bench.js';
 import { benchReplay } from './replay.bench.js';
@@ -12,6 +13,7 @@ const suites: Record<string, () => void | Promise<void>> = {
   tokens: benchTokens,
   cap: benchCap,
   collapse: benchCollapse,
+  fidelity: benchFidelity,
   proxy: benchProxy,
   replay: benchReplay,
   session: benchSession,

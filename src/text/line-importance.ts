@@ -45,7 +45,7 @@ const RULES: readonly [LineKind, RegExp][] = [
     'failure',
     /^\s*(?:FAIL(?:ED|URE)?\b|[✗✘×]\s|not ok\b|--- FAIL:|AssertionError|assert(?:ion)? failed|Expected\b.*\b(?:to|but)\b|E\s{2,}\S)/,
   ],
-  ['failure', /\b(?:FAILED|FAILURE)\b|\bfailed\b(?!\s*[:=]?\s*0\b)/],
+  ['failure', /\b(?:FAILED|FAILURE)\b|(?<!\b0 )\bfailed\b(?!\s*[:=]?\s*0\b)/],
   // Errors: a word "error" that is not "0 errors", npm's ERR!, fatal, segfaults.
   [
     'error',
@@ -61,15 +61,18 @@ const RULES: readonly [LineKind, RegExp][] = [
     'summary',
     /^\s*(?:Tests?:|Test Files|Test Suites:|Ran \d+ tests?|test result:|=+ .*\b(?:passed|failed|errors?)\b.*=+|(?:OK|FAILED) \(|BUILD (?:SUCCESS|FAILED|SUCCESSFUL)|\d+ (?:passing|failing|pending)\b|Found \d+ errors?|\d+ (?:errors?|warnings?) generated|error: could not compile)/,
   ],
-  ['summary', /\b\d+ (?:passed|failed|skipped|errors?)(?:,| in |\s*$)/],
-  // Compiler diagnostics: file:line:col, file(line,col), rustc's -->.
-  ['diagnostic', /[\w@~.\-/\\]+\.[A-Za-z0-9]{1,10}(?::\d+:\d+|\(\d+,\d+\))|^\s*--> \S+:\d+:\d+/],
+  [
+    'summary',
+    /\b[1-9]\d* (?:passed|failed|skipped|errors?)(?:,| in |\s*$)|^# (?:tests|pass|fail|cancelled) \d+\s*$/,
+  ],
   ['warning', /\b(?:warn(?:ing)?|WARN(?:ING)?|[Dd]eprecat(?:ed|ion))\b/],
   // Stack frames.
   [
     'frame',
     /^\s*(?:at\s+\S.*(?::\d+|\(.*\))\)?\s*$|File "[^"]+", line \d+|\d+: 0x[0-9a-f]+ - |#\d+\s+0x[0-9a-f]+ in )/,
   ],
+  // Compiler diagnostics: file:line:col, file(line,col), rustc's -->.
+  ['diagnostic', /\.[A-Za-z0-9]{1,10}(?::\d+:\d+|\(\d+,\d+\))|^\s*--> \S+:\d+:\d+/],
   // Diff structure.
   ['diff', /^(?:diff --git |@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@|\+\+\+ \S|--- \S)/],
 ];
@@ -88,9 +91,17 @@ export function lineKind(line: string): LineKind | undefined {
   return undefined;
 }
 
-// A cheap first pass over a whole text: every line a rule can match contains one of these.
+// A cheap first pass: every line a rule can match contains one of these (case as written).
 const CANDIDATE =
-  /error|err!|fail|fatal|panic|exception|traceback|assert|expected|warn|deprecat|exit|killed|abort|segmentation|dumped|not found|no such|denied|undefined reference|caused by|uncaught|unhandled|command|make: |passed|passing|pending|skipped|tests?[: ]|ran \d|ok \(|build |found \d|generated|could not|[✗✘×]|not ok|-{3} |\+{3} |@@ -|diff --git|:\d+:\d+|\(\d+,\d+\)|--> | at |file "|0x[0-9a-f]|^e\s{2}/gim;
+  /rror|RROR|ERR!|FAIL|ail(?:ed|ure|ing)|xception|raceback|anic|atal|FATAL|ssert|xpected|arn|ARN|eprecat|xit|Killed|bort|egmentation|dumped|not found|No such|denied|undefined reference|Caused by|ncaught|nhandled|make: |ommand failed|non-zero|passed|passing|pending|skipped|Tests?[: ]|Ran \d|test result|OK \(|BUILD|Found \d|generated|could not|[✗✘×]|not ok|--- |\+\+\+ |@@ -|diff --git|:\d+:\d+|\(\d+,\d+\)|--> |at |File "|0x[0-9a-f]|^E {2}|^# (?:tests|pass|fail|cancelled) /gm;
+
+/**
+ * How much of a text is searched for lines that matter: all of it up to this many characters;
+ * past that the first quarter and the last three quarters of this window around the middle's
+ * ends (where a failure's cause and its final report usually are). The rest stays recallable;
+ * the bound keeps collapse of a 15 MB output within a few hashes of it.
+ */
+export const IMPORTANCE_SCAN_CHARS = 1024 * 1024;
 
 /** One line of a text that matters: where it is and what it is. */
 export interface ImportantLine {
@@ -102,40 +113,51 @@ export interface ImportantLine {
 }
 
 /**
- * The lines of `text` that matter, in order, among the lines `from` to `to` (exclusive, counted
- * from 0). One pass over the text with a cheap pre-filter; only candidate lines are classified.
- * At most `limit` lines are returned (the earliest), so memory stays bounded on any input.
+ * The lines of `text` that matter, in order, found with a cheap pre-filter (only candidate
+ * lines are classified) over at most {@link IMPORTANCE_SCAN_CHARS} characters. At most `limit`
+ * lines are returned, so memory stays bounded on any input. With `lineCount` (the text's
+ * number of lines) the lines near the end are numbered from the end, without counting the
+ * lines of an unscanned middle.
  *
  * @example
  * importantLines('ok\nerror: boom\nok').map((l) => l.line); // [1]
  */
-export function importantLines(
-  text: string,
-  from = 0,
-  to = Number.POSITIVE_INFINITY,
-  limit = 20_000,
-): ImportantLine[] {
+export function importantLines(text: string, limit = 20_000, lineCount?: number): ImportantLine[] {
   const out: ImportantLine[] = [];
+  const windows: [number, number][] =
+    text.length <= IMPORTANCE_SCAN_CHARS
+      ? [[0, text.length]]
+      : [
+          [0, IMPORTANCE_SCAN_CHARS / 4],
+          [text.length - (IMPORTANCE_SCAN_CHARS * 3) / 4, text.length],
+        ];
   const finder = new RegExp(CANDIDATE.source, CANDIDATE.flags);
-  let line = 0;
-  let counted = 0; // text position up to which newlines are counted into `line`
-  for (let m = finder.exec(text); m !== null; m = finder.exec(text)) {
-    const start = text.lastIndexOf('\n', m.index - 1) + 1;
-    for (let at = text.indexOf('\n', counted); at >= 0 && at < start; at = text.indexOf('\n', at + 1)) line++;
-    counted = start;
-    let end = text.indexOf('\n', m.index);
-    if (end < 0) end = text.length;
-    if (line >= to) break;
-    if (line >= from) {
+  for (const [from, to] of windows) {
+    // Line numbers count from the nearer end when the number of lines is known.
+    let line = from === 0 || lineCount === undefined ? 0 : lineCount - 1 - newlines(text, from, text.length);
+    let counted = from === 0 || lineCount === undefined ? 0 : text.lastIndexOf('\n', from - 1) + 1;
+    finder.lastIndex = from;
+    for (let m = finder.exec(text); m !== null && m.index < to; m = finder.exec(text)) {
+      const start = text.lastIndexOf('\n', m.index - 1) + 1;
+      line += newlines(text, counted, start);
+      counted = Math.max(counted, start);
+      let end = text.indexOf('\n', m.index);
+      if (end < 0) end = text.length;
       const kind = lineKind(text.slice(start, Math.min(end, start + 512)));
-      if (kind) {
+      if (kind && out.at(-1)?.line !== line) {
         out.push({ line, start, end, kind });
-        if (out.length >= limit) break;
+        if (out.length >= limit) return out;
       }
+      // One classification a line: go on after its end.
+      if (end >= text.length) break;
+      finder.lastIndex = end + 1;
     }
-    // One classification a line: go on after its end.
-    finder.lastIndex = end + 1;
-    if (end >= text.length) break;
   }
   return out;
+}
+
+function newlines(text: string, from: number, to: number): number {
+  let n = 0;
+  for (let at = text.indexOf('\n', from); at >= 0 && at < to; at = text.indexOf('\n', at + 1)) n++;
+  return n;
 }

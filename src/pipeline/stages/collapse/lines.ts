@@ -38,6 +38,10 @@ const CONTEXT_AFTER = 1;
 // An important line whose shape (digits and hex masked) was already kept this many times waits
 // until every other important line had its turn: a thousand identical warnings are not news.
 const SAME_SHAPE_FIRST = 2;
+// The most of the budget the lines that matter (with their context) may take.
+const IMPORTANT_SHARE = 0.6;
+// Important lines in a row that do not fit before the search stops.
+const MAX_MISSES = 32;
 
 /** A line over this many characters is kept by its start and end only. */
 function longLineLimit(maxTokens: number): number {
@@ -108,9 +112,18 @@ export function selectLines(text: string, options: LineSelectionOptions): LineSe
   for (let i = 0; i < Math.min(HEAD_FRAME, options.headLines); i++) tryAdd(i);
   for (let i = 0; i < Math.min(TAIL_FRAME, options.tailLines); i++) tryAdd(lines - 1 - i);
   // 2. The lines that matter, most important first, each with a little context.
+  // They take at most a share of the budget, so the head and tail still say what ran and how
+  // it ended; a run of lines that do not fit ends the search.
   let important = 0;
+  let misses = 0;
+  const importantShare = maxTokens * IMPORTANT_SHARE;
   for (const found of rankImportant(text, index, lines)) {
-    if (!tryAdd(found.line)) continue;
+    if (spent >= importantShare || misses >= MAX_MISSES) break;
+    if (!tryAdd(found.line)) {
+      misses++;
+      continue;
+    }
+    misses = 0;
     important++;
     for (let k = 1; k <= CONTEXT_BEFORE; k++) tryAdd(found.line - k);
     for (let k = 1; k <= CONTEXT_AFTER; k++) tryAdd(found.line + k);
@@ -138,7 +151,7 @@ export function selectLines(text: string, options: LineSelectionOptions): LineSe
 
 /** The important lines of the middle, in the order they get room. */
 function rankImportant(text: string, index: LineIndex, lines: number): ImportantLine[] {
-  const found = importantLines(text, 0, lines);
+  const found = importantLines(text, undefined, lines);
   for (const f of found) {
     index.know(f.line, f.start);
     if (f.end < text.length) index.know(f.line + 1, f.end + 1);

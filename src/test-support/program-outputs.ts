@@ -1,0 +1,161 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** One output of a real program, and where its failure was placed (0-1 of the way through). */
+export interface ProgramOutput {
+  name: string;
+  depth: number;
+  text: string;
+}
+
+/** A program a generator needs, and whether this machine has it. */
+export const PROGRAMS = {
+  python3: spawnSync('python3', ['--version']).status === 0,
+  gcc: spawnSync('gcc', ['--version']).status === 0,
+  make: spawnSync('make', ['--version']).status === 0,
+} as const;
+
+export const PROGRAMS_MISSING = `program outputs need python3, gcc and make; missing: ${Object.entries(
+  PROGRAMS,
+)
+  .filter(([, ok]) => !ok)
+  .map(([name]) => name)
+  .join(', ')}`;
+
+function run(command: string, args: string[], cwd: string): string {
+  const r = spawnSync(command, args, {
+    cwd,
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+    env: { ...process.env, NO_COLOR: '1' },
+  });
+  return `${r.stdout ?? ''}${r.stderr ?? ''}`;
+}
+
+function inTemp<T>(make: (dir: string) => T): T {
+  const dir = mkdtempSync(join(tmpdir(), 'sw-programs-'));
+  try {
+    return make(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** `node --test` over many passing tests and one failing one, placed at `depth`. */
+function nodeTestRun(depth: number): string {
+  return inTemp((dir) => {
+    const n = 600;
+    const failing = Math.floor(n * depth);
+    const tests = Array.from({ length: n }, (_, i) =>
+      i === failing
+        ? `test('charges card ${i}', () => { assert.strictEqual(charge(${i}), 'ok', 'payment declined for order ${i}'); });`
+        : `test('case ${i} keeps the cart', () => { assert.ok(${i} >= 0); });`,
+    );
+    writeFileSync(
+      join(dir, 'cart.test.mjs'),
+      `import test from 'node:test';\nimport assert from 'node:assert';\nconst charge = (n) => (n % 2 ? 'declined' : 'declined');\n${tests.join('\n')}\n`,
+    );
+    return run(process.execPath, ['--test', '--test-reporter=tap', 'cart.test.mjs'], dir);
+  });
+}
+
+/** A Python service log with an exception caught, logged with its traceback, and carried on. */
+function pythonServiceLog(depth: number): string {
+  return inTemp((dir) => {
+    writeFileSync(
+      join(dir, 'service.py'),
+      `import logging, sys, traceback
+logging.basicConfig(stream=sys.stdout, format='%(asctime)s %(levelname)s %(name)s %(message)s', level=logging.INFO)
+log = logging.getLogger('orders')
+def parse(order):
+    return int(order['amount'])
+def handle(order):
+    return parse(order) * 2
+N = 4000
+bad = int(N * ${depth})
+for i in range(N):
+    order = {'id': i, 'amount': 'twelve' if i == bad else str(i)}
+    try:
+        handle(order)
+        log.info('processed order %d in %d ms', i, i % 37)
+    except Exception:
+        log.error('order %d failed', i)
+        traceback.print_exc(file=sys.stdout)
+print('processed %d orders, 1 failed' % N)
+sys.exit(1)
+`,
+    );
+    return run('python3', ['service.py'], dir);
+  });
+}
+
+/** Python's unittest, verbose, with one failing test at `depth` (its traceback comes at the end). */
+function pythonUnittest(depth: number): string {
+  return inTemp((dir) => {
+    const n = 1200;
+    const failing = Math.floor(n * depth);
+    const tests = Array.from({ length: n }, (_, i) =>
+      i === failing
+        ? `    def test_case_${i}(self):\n        self.assertEqual(refund(${i}), ${i}, 'refund mismatch')`
+        : `    def test_case_${i}(self):\n        self.assertTrue(${i} >= 0)`,
+    );
+    writeFileSync(
+      join(dir, 'test_refunds.py'),
+      `import unittest\ndef refund(n):\n    return n - 1\nclass Refunds(unittest.TestCase):\n${tests.join('\n')}\n`,
+    );
+    return run('python3', ['-m', 'unittest', '-v', 'test_refunds'], dir);
+  });
+}
+
+/** `make -k` building many C files with gcc, one of which does not compile, at `depth`. */
+function makeBuild(depth: number): string {
+  return inTemp((dir) => {
+    const n = 60;
+    const broken = Math.floor(n * depth);
+    const objects: string[] = [];
+    for (let i = 0; i < n; i++) {
+      const body =
+        i === broken
+          ? `int f${i}(int x) { int y = x * 2\n  return undefined_total + y; }\n`
+          : `int f${i}(int x) { return x * ${i}; }\n`;
+      writeFileSync(join(dir, `m${i}.c`), body);
+      objects.push(`m${i}.o`);
+    }
+    writeFileSync(
+      join(dir, 'Makefile'),
+      `all: ${objects.join(' ')}\n\t@echo linked\n%.o: %.c\n\tgcc -Wall -c $< -o $@ && nm -A $@ && size -A $@\n`,
+    );
+    return run('make', ['-k', '-j1'], dir);
+  });
+}
+
+/** The generators, each run at three depths of its output. */
+export const GENERATORS: {
+  name: string;
+  needs: (keyof typeof PROGRAMS)[];
+  run: (depth: number) => string;
+}[] = [
+  { name: 'node --test (TAP)', needs: [], run: nodeTestRun },
+  { name: 'python service log', needs: ['python3'], run: pythonServiceLog },
+  { name: 'python unittest -v', needs: ['python3'], run: pythonUnittest },
+  { name: 'make -k with gcc', needs: ['gcc', 'make'], run: makeBuild },
+];
+
+export const DEPTHS = [0.1, 0.5, 0.9] as const;
+
+/**
+ * Runs every generator whose programs this machine has, at every depth.
+ *
+ * @example
+ * for (const out of programOutputs()) console.log(out.name, out.depth, out.text.length);
+ */
+export function programOutputs(): ProgramOutput[] {
+  const outputs: ProgramOutput[] = [];
+  for (const generator of GENERATORS) {
+    if (!generator.needs.every((p) => PROGRAMS[p])) continue;
+    for (const depth of DEPTHS) outputs.push({ name: generator.name, depth, text: generator.run(depth) });
+  }
+  return outputs;
+}
