@@ -15,7 +15,7 @@ describe('request adapters', () => {
           role: 'assistant',
           content: [
             { type: 'text', text: 'ok' },
-            { type: 'tool_use', id: 't1', name: 'Bash', input: {} },
+            { type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'npm test' } },
             { type: 'tool_use', id: 't2', name: 'mcp__spillway__spillway_expand', input: {} },
           ],
         },
@@ -36,12 +36,13 @@ describe('request adapters', () => {
     };
     const view = anthropicAdapter.view(body);
     expect(view?.results).toEqual([
-      { id: 't1', tool: 'Bash', content: 'out', position: 2, isError: true },
+      { id: 't1', tool: 'Bash', content: 'out', position: 2, isError: true, input: { command: 'npm test' } },
       {
         id: 't2',
         tool: 'mcp__spillway__spillway_expand',
         content: [{ type: 'text', text: 'expanded' }, image],
         position: 2,
+        input: {},
         isExpandOutput: true,
       },
     ]);
@@ -72,7 +73,9 @@ describe('request adapters', () => {
       ],
     };
     const view = openaiChatAdapter.view(body);
-    expect(view?.results).toEqual([{ id: 'c1', tool: 'read_file', content: 'file text', position: 2 }]);
+    expect(view?.results).toEqual([
+      { id: 'c1', tool: 'read_file', content: 'file text', position: 2, input: {} },
+    ]);
     view?.apply(new Map([[0, [{ type: 'text', text: 'short' }]]]));
     expect(body.messages[2]).toEqual({
       role: 'tool',
@@ -88,7 +91,7 @@ describe('request adapters', () => {
       model: 'gpt-5',
       previous_response_id: 'resp_1',
       input: [
-        { type: 'function_call', call_id: 'f1', name: 'shell', arguments: '{}' },
+        { type: 'function_call', call_id: 'f1', name: 'shell', arguments: '{"command":["bash","-lc","ls"]}' },
         { type: 'function_call_output', call_id: 'f1', output: 'done' },
         { type: 'custom_tool_call', call_id: 'k1', name: 'apply_patch', input: '' },
         {
@@ -101,8 +104,14 @@ describe('request adapters', () => {
     const view = openaiResponsesAdapter.view(body);
     expect(view?.continuesServerState).toBe(true);
     expect(view?.results).toEqual([
-      { id: 'f1', tool: 'shell', content: 'done', position: 1 },
-      { id: 'k1', tool: 'apply_patch', content: [{ type: 'text', text: 'patched' }, file], position: 3 },
+      { id: 'f1', tool: 'shell', content: 'done', position: 1, input: { command: ['bash', '-lc', 'ls'] } },
+      {
+        id: 'k1',
+        tool: 'apply_patch',
+        content: [{ type: 'text', text: 'patched' }, file],
+        position: 3,
+        input: '',
+      },
     ]);
     view?.apply(new Map([[1, [{ type: 'text', text: 'p' }, file]]]));
     expect(body.input[3]).toEqual({

@@ -16,7 +16,7 @@ export const anthropicAdapter: RequestAdapter = {
   view(body): RequestView | null {
     if (!isRecord(body) || !Array.isArray(body.messages)) return null;
     const messages = body.messages as unknown[];
-    const names = new Map<string, string>();
+    const calls = new Map<string, { name: string; input: unknown }>();
     const results: ToolResult[] = [];
     const slots: Record<string, unknown>[] = [];
     messages.forEach((message, position) => {
@@ -24,16 +24,18 @@ export const anthropicAdapter: RequestAdapter = {
       for (const block of message.content) {
         if (!isRecord(block)) continue;
         if (block.type === 'tool_use' && typeof block.id === 'string')
-          names.set(block.id, typeof block.name === 'string' ? block.name : '');
+          calls.set(block.id, { name: typeof block.name === 'string' ? block.name : '', input: block.input });
         if (block.type !== 'tool_result' || typeof block.tool_use_id !== 'string') continue;
         const content = block.content === undefined ? '' : asContent(block.content);
         if (content === null) continue;
-        const tool = names.get(block.tool_use_id) ?? '';
+        const call = calls.get(block.tool_use_id);
+        const tool = call?.name ?? '';
         results.push({
           id: block.tool_use_id,
           tool,
           content,
           position,
+          ...(call?.input !== undefined ? { input: call.input } : {}),
           ...(block.is_error === true ? { isError: true } : {}),
           ...(isExpandTool(tool) ? { isExpandOutput: true } : {}),
         });

@@ -1,6 +1,6 @@
 import { isRecord } from '../text/json-values.js';
 import type { ToolResult } from '../text/tool-result.js';
-import { asContent, isExpandTool, seedOf, writeBack } from './shared.js';
+import { asContent, callInput, isExpandTool, seedOf, writeBack } from './shared.js';
 import type { RequestAdapter, RequestView } from './types.js';
 
 /**
@@ -15,7 +15,7 @@ export const openaiChatAdapter: RequestAdapter = {
   view(body): RequestView | null {
     if (!isRecord(body) || !Array.isArray(body.messages)) return null;
     const messages = body.messages as unknown[];
-    const names = new Map<string, string>();
+    const calls = new Map<string, { name: string; input: unknown }>();
     const results: ToolResult[] = [];
     const slots: Record<string, unknown>[] = [];
     messages.forEach((message, position) => {
@@ -28,19 +28,24 @@ export const openaiChatAdapter: RequestAdapter = {
               : isRecord(call.custom)
                 ? call.custom
                 : undefined;
-            names.set(call.id, typeof fn?.name === 'string' ? fn.name : '');
+            calls.set(call.id, {
+              name: typeof fn?.name === 'string' ? fn.name : '',
+              input: callInput(fn?.arguments ?? fn?.input),
+            });
           }
         }
       }
       if (message.role !== 'tool' || typeof message.tool_call_id !== 'string') return;
       const content = asContent(message.content ?? '');
       if (content === null) return;
-      const tool = names.get(message.tool_call_id) ?? '';
+      const call = calls.get(message.tool_call_id);
+      const tool = call?.name ?? '';
       results.push({
         id: message.tool_call_id,
         tool,
         content,
         position,
+        ...(call?.input !== undefined ? { input: call.input } : {}),
         ...(isExpandTool(tool) ? { isExpandOutput: true } : {}),
       });
       slots.push(message);

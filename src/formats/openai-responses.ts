@@ -1,7 +1,7 @@
 import { type Content, type ContentBlock, isTextBlock } from '../text/blocks.js';
 import { isRecord } from '../text/json-values.js';
 import type { ToolResult } from '../text/tool-result.js';
-import { isExpandTool, seedOf, writeBack } from './shared.js';
+import { callInput, isExpandTool, seedOf, writeBack } from './shared.js';
 import type { RequestAdapter, RequestView } from './types.js';
 
 const CALLS = new Set(['function_call', 'custom_tool_call']);
@@ -34,22 +34,27 @@ export const openaiResponsesAdapter: RequestAdapter = {
   view(body): RequestView | null {
     if (!isRecord(body) || !('input' in body)) return null;
     const input = Array.isArray(body.input) ? (body.input as unknown[]) : [];
-    const names = new Map<string, string>();
+    const calls = new Map<string, { name: string; input: unknown }>();
     const results: ToolResult[] = [];
     const slots: Record<string, unknown>[] = [];
     input.forEach((item, position) => {
       if (!isRecord(item) || typeof item.type !== 'string') return;
       if (CALLS.has(item.type) && typeof item.call_id === 'string')
-        names.set(item.call_id, typeof item.name === 'string' ? item.name : '');
+        calls.set(item.call_id, {
+          name: typeof item.name === 'string' ? item.name : '',
+          input: callInput(item.arguments ?? item.input),
+        });
       if (!OUTPUTS.has(item.type) || typeof item.call_id !== 'string') return;
       const content = toContent(item.output ?? '');
       if (content === null) return;
-      const tool = names.get(item.call_id) ?? '';
+      const call = calls.get(item.call_id);
+      const tool = call?.name ?? '';
       results.push({
         id: item.call_id,
         tool,
         content,
         position,
+        ...(call?.input !== undefined ? { input: call.input } : {}),
         ...(isExpandTool(tool) ? { isExpandOutput: true } : {}),
       });
       slots.push(item);

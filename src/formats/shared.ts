@@ -56,3 +56,24 @@ export function writeBack(
     }
   };
 }
+
+/** Arguments longer than this are not parsed (nothing a rule reads needs them). */
+const MAX_INPUT_CHARS = 64 * 1024;
+
+/**
+ * A tool call's arguments as a value: JSON arguments (OpenAI sends a string) parsed, objects
+ * as they are; undefined when absent, too long, or not JSON.
+ *
+ * @example
+ * callInput('{"command":"npm test"}'); // { command: 'npm test' }
+ * callInput({ file_path: 'src/a.ts' }); // { file_path: 'src/a.ts' }
+ */
+export function callInput(raw: unknown): unknown {
+  if (typeof raw !== 'string') return raw ?? undefined;
+  if (raw.length > MAX_INPUT_CHARS) return undefined;
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return raw;
+  }
+}

@@ -6,10 +6,11 @@ describe('presets and config', () => {
     const names = (preset: string) => resolvePipeline({ preset }).stages.map((s) => s.name);
     expect(names('off')).toEqual([]);
     expect(names('safe')).toEqual(['textclean', 'format', 'collapse']);
-    expect(names('balanced')).toEqual(['textclean', 'format', 'dedup', 'linecap', 'collapse']);
-    expect(names('aggressive')).toEqual(['textclean', 'format', 'dedup', 'linecap', 'collapse', 'mask']);
+    expect(names('balanced')).toEqual(['textclean', 'format', 'dedup', 'linecap', 'collapse', 'supersede']);
+    expect(names('aggressive')).toEqual([...names('balanced'), 'mask']);
     expect(resolvePipeline().preset).toBe('balanced');
-    expect(PRESETS.safe).toContainEqual({ name: 'collapse', maxTokens: 3000 });
+    expect(PRESETS.safe).toContainEqual({ name: 'collapse', maxTokens: 3000, keepReads: true });
+    expect(PRESETS.balanced).toContainEqual({ name: 'collapse', maxTokens: 2000, keepReads: true });
     expect(PRESETS.aggressive).toContainEqual({ name: 'collapse', maxTokens: 1000 });
   });
 
@@ -32,11 +33,11 @@ describe('presets and config', () => {
       [{ preset: 'fast' }, /unknown preset "fast"; presets: off, safe, balanced, aggressive/],
       [
         { stages: ['squash'] },
-        /stages\[0\]: unknown stage "squash"; stages: textclean, format, dedup, linecap, collapse, mask/,
+        /stages\[0\]: unknown stage "squash"; stages: textclean, format, dedup, linecap, collapse, supersede, mask/,
       ],
       [
         { stages: [{ name: 'collapse', maxTokns: 5 }] },
-        /stages\[0\] \(collapse\): unknown key "maxTokns"; allowed: name, maxTokens, maxFrac, headLines, tailLines/,
+        /stages\[0\] \(collapse\): unknown key "maxTokns"; allowed: name, maxTokens, maxFrac, headLines, tailLines, keepReads, readMaxTokens, readTools/,
       ],
       [{ stages: [{ name: 'collapse', maxTokens: -1 }] }, /"maxTokens" must be a whole number >= 0, got -1/],
       [

@@ -8,6 +8,7 @@ import { DedupOptionsSchema, dedupStage } from './stages/dedup.js';
 import { formatStage } from './stages/format.js';
 import { LinecapOptionsSchema, linecapStage } from './stages/linecap.js';
 import { MaskOptionsSchema, maskStage } from './stages/mask.js';
+import { SupersedeOptionsSchema, supersedeStage } from './stages/supersede.js';
 import { textcleanStage } from './stages/textclean.js';
 import { type ToolOverride, ToolOverrideSchema } from './tool-overrides.js';
 import { STAGE_NAMES, type Stage, type StageName } from './types.js';
@@ -24,6 +25,7 @@ const STAGES = {
   dedup: { schema: DedupOptionsSchema, build: dedupStage },
   linecap: { schema: LinecapOptionsSchema, build: linecapStage },
   collapse: { schema: CollapseOptionsSchema, build: collapseStage },
+  supersede: { schema: SupersedeOptionsSchema, build: supersedeStage },
   mask: { schema: MaskOptionsSchema, build: maskStage },
 } as const satisfies Record<StageName, { schema: z.ZodObject; build: (options: never) => Stage }>;
 
@@ -34,6 +36,7 @@ export const StageSpecSchema = z.discriminatedUnion('name', [
   DedupOptionsSchema.extend({ name: z.literal('dedup') }),
   LinecapOptionsSchema.extend({ name: z.literal('linecap') }),
   CollapseOptionsSchema.extend({ name: z.literal('collapse') }),
+  SupersedeOptionsSchema.extend({ name: z.literal('supersede') }),
   MaskOptionsSchema.extend({ name: z.literal('mask') }),
 ]);
 export type StageSpecObject = z.infer<typeof StageSpecSchema>;
@@ -67,9 +70,24 @@ export interface ResolvedPipeline {
 /** The presets DESIGN.md lists: lossless stages first, the fallback last. */
 export const PRESETS: Readonly<Record<PresetName, readonly StageSpec[]>> = {
   off: [],
-  safe: ['textclean', 'format', { name: 'collapse', maxTokens: 3000 }],
-  balanced: ['textclean', 'format', 'dedup', 'linecap', { name: 'collapse', maxTokens: 2000 }],
-  aggressive: ['textclean', 'format', 'dedup', 'linecap', { name: 'collapse', maxTokens: 1000 }, 'mask'],
+  safe: ['textclean', 'format', { name: 'collapse', maxTokens: 3000, keepReads: true }],
+  balanced: [
+    'textclean',
+    'format',
+    'dedup',
+    'linecap',
+    { name: 'collapse', maxTokens: 2000, keepReads: true },
+    'supersede',
+  ],
+  aggressive: [
+    'textclean',
+    'format',
+    'dedup',
+    'linecap',
+    { name: 'collapse', maxTokens: 1000 },
+    'supersede',
+    'mask',
+  ],
 };
 
 function bad(message: string): SpillwayError {

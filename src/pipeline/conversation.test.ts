@@ -26,8 +26,8 @@ describe('ConversationEngine', () => {
     const line = log('a').replaceAll('\n', ' ');
     const pipeline = resolvePipeline({ stages: [{ name: 'collapse', maxFrac: 0.02 }] });
     const engine = new ConversationEngine({ pipeline, store: new MemoryStore(), session: 'frac' });
-    expect(engine.budgetFor('Bash', 200_000)).toBe(4000);
-    expect(engine.budgetFor('Bash')).toBe(2000);
+    expect(engine.budgetFor({ tool: 'Bash' }, 200_000)).toBe(4000);
+    expect(engine.budgetFor({ tool: 'Bash' })).toBe(2000);
     const turn = await engine.turn({
       results: [result('t1', line, 1)],
       messageCount: 2,

@@ -2,6 +2,7 @@ import type { Store } from '../store/store.js';
 import { lookupModelLimit } from '../text/model-limit.js';
 import type { Tokenizer } from '../text/tokenizers/tokenizer.js';
 import type { ToolResult } from '../text/tool-result.js';
+import { callKeyOf } from './call-keys.js';
 import type { ResolvedPipeline } from './config.js';
 import { FrozenDecisions } from './frozen.js';
 import { type PipelineRun, runPipeline } from './runner.js';
@@ -103,15 +104,19 @@ export class ConversationEngine {
    * The collapse budget a tool's results get in this conversation (undefined when the pipeline
    * has no collapse). The stage, the replay's checks and session pruning all use this.
    *
+   * A file read kept whole at arrival (`keepReads`) has the read limit as its budget.
+   *
    * @example
-   * conversation.budgetFor('Bash', 200_000); // 2000 with balanced
+   * conversation.budgetFor({ tool: 'Bash' }, 200_000); // 2000 with balanced
    */
-  budgetFor(tool: string, modelWindow?: number): number | undefined {
-    const spec = this.pipeline.specs.find((s) => s.name === 'collapse');
+  budgetFor(result: Pick<ToolResult, 'tool' | 'input'>, modelWindow?: number): number | undefined {
+    const spec = this.pipeline.specs.find((s) => s.name === 'collapse') as CollapseOptions | undefined;
     if (!spec) return undefined;
-    return collapseBudget(spec as CollapseOptions, {
+    const isRead = spec.keepReads === true && callKeyOf(result, spec.readTools)?.kind === 'read';
+    return collapseBudget(spec, {
       modelWindow,
-      toolMaxTokens: toolOverride(this.pipeline.tools, tool)?.maxTokens,
+      toolMaxTokens: toolOverride(this.pipeline.tools, result.tool)?.maxTokens,
+      isRead,
     });
   }
 

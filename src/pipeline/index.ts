@@ -1,3 +1,4 @@
+export { type CallKey, callKeyOf, READ_TOOLS } from './call-keys.js';
 export {
   buildStage,
   type PipelineConfig,
@@ -33,6 +34,7 @@ export { type DedupOptions, DedupOptionsSchema, dedupStage } from './stages/dedu
 export { formatStage } from './stages/format.js';
 export { type LinecapOptions, LinecapOptionsSchema, linecapStage } from './stages/linecap.js';
 export { type MaskOptions, MaskOptionsSchema, maskStage } from './stages/mask.js';
+export { type SupersedeOptions, SupersedeOptionsSchema, supersedeStage } from './stages/supersede.js';
 export { textcleanStage } from './stages/textclean.js';
 export { type ToolOverride, ToolOverrideSchema, toolOverride } from './tool-overrides.js';
 export * from './types.js';

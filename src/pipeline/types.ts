@@ -4,7 +4,15 @@ import type { Tokenizer } from '../text/tokenizers/tokenizer.js';
 import type { ToolResult } from '../text/tool-result.js';
 import type { FrozenDecisions } from './frozen.js';
 
-export const STAGE_NAMES = ['textclean', 'format', 'dedup', 'linecap', 'collapse', 'mask'] as const;
+export const STAGE_NAMES = [
+  'textclean',
+  'format',
+  'dedup',
+  'linecap',
+  'collapse',
+  'supersede',
+  'mask',
+] as const;
 export type StageName = (typeof STAGE_NAMES)[number];
 
 /** Why a stage left a result alone: a closed set of stable snake_case names. */
@@ -29,6 +37,9 @@ export const DECLINE_REASONS = [
   'only_protected_lines',
   'recent',
   'batch_not_full',
+  'not_superseded',
+  'superseded_instead',
+  'source_read',
 ] as const;
 export type DeclineReason = (typeof DECLINE_REASONS)[number];
 

@@ -34,11 +34,14 @@ describe.skipIf(!corpusAvailable)('spillway replay', () => {
       expect(typeof report.totals[key], key).toBe('number');
     }
     expect(report.totals.toolResults).toBeGreaterThan(1500);
-    expect(report.totals.tokensAfter).toBeLessThan(report.totals.tokensBefore * 0.6);
+    // Reads are kept whole at arrival under balanced (supersede masks them once stale), so the
+    // saving at arrival is smaller than aggressive's; it is still real.
+    expect(report.totals.tokensAfter).toBeLessThan(report.totals.tokensBefore * 0.85);
+    expect(report.stages.supersede?.acted).toBeGreaterThan(0);
     expect(report.totals.costAfter).toBeLessThan(report.totals.costBefore);
     expect(report.files).toHaveLength(files.length);
     expect(report.files[0]).toMatchObject({ file: files[0], violations: 0 });
-    expect(report.stages.collapse.acted).toBeGreaterThan(100);
+    expect(report.stages.collapse.acted).toBeGreaterThan(50);
     expect(Object.keys(report.tools)).toContain('Bash');
     expect(report.priceModel).toMatchObject({ cacheRead: 0.1, cacheWrite: 1.25 });
     expect(report.largest.before).toHaveLength(10);
@@ -142,7 +145,7 @@ describe('the HTML report in a real browser', () => {
         };
         expect(drawn.turnsLines).toHaveLength(2);
         for (const line of drawn.turnsLines) expect(line.w).toBeGreaterThan(300);
-        expect(drawn.stageBars.length).toBe(5);
+        expect(drawn.stageBars.length).toBe(6);
         expect(Math.max(...drawn.stageBars.map((b) => b.w))).toBeGreaterThan(300);
         expect(drawn.sizeBars.length).toBeGreaterThan(5);
         expect(drawn.chartBoxes.every((h) => h > 50)).toBe(true);

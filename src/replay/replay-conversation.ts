@@ -12,6 +12,7 @@ import { markerIds } from '../text/markers.js';
 import { lookupModelLimit } from '../text/model-limit.js';
 import type { Tokenizer } from '../text/tokenizers/tokenizer.js';
 import type { ToolResult } from '../text/tool-result.js';
+import { needlesKept, needlesOf } from './needles.js';
 import type { Conversation } from './transcript.js';
 
 export interface ReplayOptions {
@@ -47,8 +48,14 @@ export interface ConversationReplay {
   recallFailures: { id: string; markerId: string }[];
   /** Results in the cached prefix whose bytes differ from the previous turn (must be 0). */
   prefixChanges: { turn: number; id: string }[];
-  /** Prefix rewrites made on purpose by mask, in batches. */
+  /** Prefix rewrites made on purpose by mask and supersede, in batches. */
   maskedInPrefix: number;
+  /**
+   * Lines that matter (errors, failures, exceptions, summaries, ...; and the last five lines) of
+   * the results shrunk at arrival, and how many of them are still visible after.
+   */
+  needles: number;
+  needlesKept: number;
   /** Tool-result tokens of each request, before and after, and whether its cached prefix was rewritten. */
   perTurn: { before: number; after: number; prefixRewritten: boolean }[];
   stats: Partial<Record<StageName, StageStats>>;
@@ -97,6 +104,8 @@ export async function replayConversation(
     recallFailures: [],
     prefixChanges: [],
     maskedInPrefix: 0,
+    needles: 0,
+    needlesKept: 0,
     perTurn: [],
     stats: {},
     results: [],
@@ -123,7 +132,8 @@ export async function replayConversation(
       if (original.position < turn) {
         if (contentText(previous[i] as Content) !== finalText) {
           prefixRewritten = true;
-          if (outcome?.actedBy.includes('mask')) replay.maskedInPrefix++;
+          // mask and supersede rewrite the prefix on purpose, in batches.
+          if (outcome?.actedBy.some((s) => s === 'mask' || s === 'supersede')) replay.maskedInPrefix++;
           else replay.prefixChanges.push({ turn, id: original.id });
         }
       } else {
@@ -160,7 +170,12 @@ async function checkNewResult(
     before: contentText(original.content),
     after: finalText,
   });
-  const budget = at.engine.budgetFor(original.tool, at.modelWindow);
+  if (tokensAfter < tokensBefore) {
+    const needles = needlesOf(contentText(original.content));
+    replay.needles += needles.length;
+    replay.needlesKept += needlesKept(needles, finalText);
+  }
+  const budget = at.engine.budgetFor(original, at.modelWindow);
   // Beside images and documents only the text is budgeted: count the text blocks.
   const textTokens =
     textOf(original.content) !== null ? tokensAfter : textBlockTokens(final, at.engine.pipeline.tokenizer);

@@ -21,6 +21,9 @@ export interface Totals {
   recallFailures: number;
   prefixChanges: number;
   maskedInPrefix: number;
+  /** Lines that matter in the results shrunk at arrival, and how many stayed visible. */
+  needles: number;
+  needlesKept: number;
   /** Requests whose tool results alone exceed the model's window, without and with spillway. */
   overWindowBefore: number;
   overWindowAfter: number;
@@ -63,6 +66,8 @@ function emptyTotals(): Totals {
     recallFailures: 0,
     prefixChanges: 0,
     maskedInPrefix: 0,
+    needles: 0,
+    needlesKept: 0,
     overWindowBefore: 0,
     overWindowAfter: 0,
     costBefore: 0,
@@ -135,6 +140,8 @@ export class ReportBuilder {
       report.recallFailures += r.recallFailures.length;
       report.prefixChanges += r.prefixChanges.length;
       report.maskedInPrefix += r.maskedInPrefix;
+      report.needles += r.needles;
+      report.needlesKept += r.needlesKept;
       report.overWindowBefore += r.perTurn.filter((t) => t.before > window).length;
       report.overWindowAfter += r.perTurn.filter((t) => t.after > window).length;
       report.costBefore += requestCost(r.perTurn, 'before');

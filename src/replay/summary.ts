@@ -76,6 +76,7 @@ export function renderSummary(report: ReplayReport): string {
     'largest tool results (tokens before -> after):',
     ...largest,
     '',
+    `lines that matter kept in shrunk results (errors, failures, exceptions, summaries, ..., last 5 lines): ${t.needles === 0 ? '-' : `${((100 * t.needlesKept) / t.needles).toFixed(1)}%`} (${t.needlesKept}/${t.needles})`,
     `estimated input cost (tool results, cache reads 0.1x, writes 1.25x): ${formatTokenCount(t.costBefore)} -> ${formatTokenCount(t.costAfter)} token-units (${pct(t.costBefore, t.costAfter)} less)`,
     `* checks: budget violations / recall failures / prefix changes; all must be 0${t.violations + t.recallFailures + t.prefixChanges === 0 ? ' (they are)' : ' (THEY ARE NOT)'}`,
     '',

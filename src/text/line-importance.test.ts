@@ -51,6 +51,23 @@ describe('line importance', () => {
     for (const [line, kind] of KINDS) expect(lineKind(line), line).toBe(kind);
   });
 
+  it('finds the frames under an exception by reading on from it', () => {
+    const lines = [
+      'ok',
+      'ok',
+      'TypeError: x is undefined',
+      '    at f (a.js:1:2)',
+      '    at g (b.js:3:4)',
+      'ok',
+      'ok',
+    ];
+    expect(importantLines(lines.join('\n')).map((f) => [f.line, f.kind])).toEqual([
+      [2, 'exception'],
+      [3, 'frame'],
+      [4, 'frame'],
+    ]);
+  });
+
   it('finds every important line with its number and offsets, and classifies each line once', () => {
     const lines = Array.from({ length: 5000 }, (_, i) => `step ${i} ok`);
     lines[7] = 'error: first';

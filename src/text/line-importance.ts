@@ -95,6 +95,9 @@ export function lineKind(line: string): LineKind | undefined {
 const CANDIDATE =
   /rror|RROR|ERR!|FAIL|ail(?:ed|ure|ing)|xception|raceback|anic|atal|FATAL|ssert|xpected|arn|ARN|eprecat|xit|Killed|bort|egmentation|dumped|not found|No such|denied|undefined reference|Caused by|ncaught|nhandled|make: |ommand failed|non-zero|passed|passing|pending|skipped|Tests?[: ]|Ran \d|test result|OK \(|BUILD|Found \d|generated|could not|[✗✘×]|not ok|--- |\+\+\+ |@@ -|diff --git|:\d+:\d+|\(\d+,\d+\)|--> |at |File "|0x[0-9a-f]|^E {2}|^# (?:tests|pass|fail|cancelled) /gm;
 
+// After a line that matters, lines are classified one by one until this many in a row are not.
+const READ_ON = 4;
+
 /**
  * How much of a text is searched for lines that matter: all of it up to this many characters;
  * past that the first quarter and the last three quarters of this window around the middle's
@@ -138,19 +141,28 @@ export function importantLines(text: string, limit = 20_000, lineCount?: number)
     let counted = from === 0 || lineCount === undefined ? 0 : text.lastIndexOf('\n', from - 1) + 1;
     finder.lastIndex = from;
     for (let m = finder.exec(text); m !== null && m.index < to; m = finder.exec(text)) {
-      const start = text.lastIndexOf('\n', m.index - 1) + 1;
+      let start = text.lastIndexOf('\n', m.index - 1) + 1;
       line += newlines(text, counted, start);
-      counted = Math.max(counted, start);
-      let end = text.indexOf('\n', m.index);
-      if (end < 0) end = text.length;
-      const kind = lineKind(text.slice(start, Math.min(end, start + 512)));
-      if (kind && out.at(-1)?.line !== line) {
-        out.push({ line, start, end, kind });
-        if (out.length >= limit) return out;
+      // Classify this line, then read on while lines keep mattering (a trace, a diff).
+      for (let ordinary = 0; ordinary < READ_ON && start < text.length; ) {
+        let end = text.indexOf('\n', start);
+        if (end < 0) end = text.length;
+        const kind = lineKind(text.slice(start, Math.min(end, start + 512)));
+        if (kind && out.at(-1)?.line !== line) {
+          out.push({ line, start, end, kind });
+          if (out.length >= limit) return out;
+          ordinary = 0;
+        } else ordinary++;
+        if (end >= text.length) {
+          start = text.length;
+          break;
+        }
+        start = end + 1;
+        line++;
       }
-      // One classification a line: go on after its end.
-      if (end >= text.length) break;
-      finder.lastIndex = end + 1;
+      counted = start;
+      if (start >= text.length) break;
+      finder.lastIndex = start;
     }
   }
   return out;

@@ -73,14 +73,41 @@ export function markerIds(text: string): string[] {
  * one) and how many lines the original has; the others only their range, since the same id
  * recalls every one of them.
  *
+ * A run of lines shaped like the one before it (numbers, ids and hashes aside) says so.
+ *
  * @example
- * lineGapMarker(21, 1480, 3000, 'Ab3'); // '... (lines 21-1480 of 3000 omitted; full output: spillway_expand <<sw:Ab3>>) ...'
+ * lineGapMarker(21, 1480, 3000, { id: 'Ab3' }); // '... (lines 21-1480 of 3000 omitted; full output: spillway_expand <<sw:Ab3>>) ...'
  * lineGapMarker(1502, 2980, 3000); // '... (lines 1502-2980 omitted) ...'
+ * lineGapMarker(5, 904, 3000, { like: true }); // '... (lines 5-904 omitted: 900 more like the line above) ...'
  */
-export function lineGapMarker(from: number, to: number, total: number, id?: string, path?: string): string {
+export function lineGapMarker(
+  from: number,
+  to: number,
+  total: number,
+  options: { id?: string | undefined; path?: string | undefined; like?: boolean } = {},
+): string {
   const range = from === to ? `line ${from}` : `lines ${from}-${to}`;
-  if (id === undefined) return `... (${range} omitted) ...`;
-  return `... (${range} of ${total} omitted; full output: spillway_expand ${markerTag(id)}${path ? ` or ${path}` : ''}) ...`;
+  const like = options.like ? `: ${to - from + 1} more like the line above` : '';
+  if (options.id === undefined) return `... (${range} omitted${like}) ...`;
+  const where = `full output: spillway_expand ${markerTag(options.id)}${options.path ? ` or ${options.path}` : ''}`;
+  return `... (${range} of ${total} omitted${like}; ${where}) ...`;
+}
+
+/**
+ * The line collapse puts above JSON it compacted (arrays cut to their first, last and odd
+ * items, long strings to their ends).
+ *
+ * @example
+ * jsonCompactedHeader({ items: 1180, strings: 2 }, 'Ab3');
+ * // '[JSON compacted: 1180 array items and the middles of 2 long strings left out; full output: spillway_expand <<sw:Ab3>>]'
+ */
+export function jsonCompactedHeader(
+  omitted: { items: number; strings: number },
+  id: string,
+  path?: string,
+): string {
+  const strings = omitted.strings > 0 ? ` and the middles of ${omitted.strings} long strings` : '';
+  return `[JSON compacted: ${omitted.items} array items${strings} left out; full output: spillway_expand ${markerTag(id)}${path ? ` or ${path}` : ''}]`;
 }
 
 /**
@@ -126,6 +153,26 @@ export const MASK_PREFIX = '[older tool result masked:';
  */
 export function maskPlaceholder(tool: string, call: string, tokens: number, id: string): string {
   return `${MASK_PREFIX} ${tool ? `${tool} call` : 'call'} ${call}, ${tokens} tokens; spillway_expand id ${id} recalls it] ${markerTag(id)}`;
+}
+
+/** The start of every supersede placeholder, so supersede can recognise its own work. */
+export const SUPERSEDED_PREFIX = '[stale tool result:';
+
+/**
+ * The one-line placeholder supersede leaves for a result a later call made stale.
+ *
+ * @example
+ * supersededPlaceholder('Read', 'toolu_01', 'src/a.ts edited since', 'toolu_07', 'Ab3');
+ * // '[stale tool result: Read call toolu_01, src/a.ts edited since (call toolu_07); spillway_expand id Ab3 recalls it] <<sw:Ab3>>'
+ */
+export function supersededPlaceholder(
+  tool: string,
+  call: string,
+  reason: string,
+  later: string,
+  id: string,
+): string {
+  return `${SUPERSEDED_PREFIX} ${tool ? `${tool} call` : 'call'} ${call}, ${reason} (call ${later}); spillway_expand id ${id} recalls it] ${markerTag(id)}`;
 }
 
 /** The snip note used when the original could not be stashed: nothing to recall. */

@@ -18,6 +18,11 @@ export interface ToolResult {
    * in for a transcript. Results below the cached-prefix boundary are in the provider's cache.
    */
   position: number;
+  /**
+   * The arguments of the call that produced it (JSON arguments parsed), when the request or
+   * transcript has them: what file a read read, what command a shell ran.
+   */
+  input?: unknown;
   /** True for the output of a spillway_expand call: never shrunk again. */
   isExpandOutput?: boolean;
   isError?: boolean;

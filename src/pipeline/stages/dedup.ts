@@ -3,7 +3,9 @@ import { wholeNumber } from '../../config-schema.js';
 import { toError } from '../../errors.js';
 import { contentBytes } from '../../text/blocks.js';
 import { dedupPointer } from '../../text/markers.js';
+import { callKeyOf } from '../call-keys.js';
 import type { Decision, Stage, StageItem } from '../types.js';
+import { supersedes } from './supersede.js';
 
 /** dedup's options. */
 export const DedupOptionsSchema = z.strictObject({
@@ -47,6 +49,12 @@ export function dedupStage(options: DedupOptions = {}): Stage {
             out.push({ action: 'declined', reason: 'no_earlier_duplicate' });
             continue;
           }
+          // A re-read or a rerun repeats an earlier call: the earlier copy goes stale (supersede
+          // masks it), so this one is kept whole rather than pointing at it.
+          if (repeatsCall(earlier, item)) {
+            out.push({ action: 'declined', reason: 'superseded_instead' });
+            continue;
+          }
           const id = await item.stashOriginal();
           out.push({
             action: 'acted',
@@ -60,4 +68,10 @@ export function dedupStage(options: DedupOptions = {}): Stage {
       return out;
     },
   };
+}
+
+function repeatsCall(earlier: StageItem, later: StageItem): boolean {
+  const a = callKeyOf(earlier.result);
+  const b = callKeyOf(later.result);
+  return a !== undefined && b !== undefined && supersedes(a, b) !== undefined;
 }

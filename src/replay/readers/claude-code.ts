@@ -18,7 +18,7 @@ export const claudeCodeReader: TranscriptReader = {
     );
   },
   read(text, name) {
-    const names = new Map<string, string>();
+    const calls = new Map<string, { name: string; input: unknown }>();
     const turns: ToolResult[][] = [];
     let model: string | undefined;
     let id = name;
@@ -33,7 +33,8 @@ export const claudeCodeReader: TranscriptReader = {
         model = asString(message.model) ?? model;
         for (const block of content) {
           const b = asRecord(block);
-          if (b?.type === 'tool_use' && typeof b.id === 'string') names.set(b.id, asString(b.name) ?? '');
+          if (b?.type === 'tool_use' && typeof b.id === 'string')
+            calls.set(b.id, { name: asString(b.name) ?? '', input: b.input });
         }
         continue;
       }
@@ -41,7 +42,8 @@ export const claudeCodeReader: TranscriptReader = {
       for (const block of content) {
         const b = asRecord(block);
         if (b?.type !== 'tool_result' || typeof b.tool_use_id !== 'string') continue;
-        const tool = names.get(b.tool_use_id) ?? '';
+        const call = calls.get(b.tool_use_id);
+        const tool = call?.name ?? '';
         const raw = b.content;
         const result: Content =
           typeof raw === 'string' ? raw : Array.isArray(raw) ? (raw as ContentBlock[]) : '';
@@ -50,6 +52,7 @@ export const claudeCodeReader: TranscriptReader = {
           tool,
           content: result,
           position: turns.length,
+          ...(call?.input !== undefined ? { input: call.input } : {}),
           isError: b.is_error === true,
           isExpandOutput: isExpandTool(tool),
         });

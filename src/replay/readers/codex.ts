@@ -1,3 +1,4 @@
+import { callInput } from '../../formats/shared.js';
 import { asRecord } from '../../text/json-values.js';
 import type { ToolResult } from '../../text/tool-result.js';
 import type { Conversation, TranscriptReader } from '../transcript.js';
@@ -19,7 +20,7 @@ export const codexReader: TranscriptReader = {
     return firstJsonLines(text).some((line) => line.type === 'response_item' || line.type === 'session_meta');
   },
   read(text, name) {
-    const names = new Map<string, string>();
+    const calls = new Map<string, { name: string; input: unknown }>();
     const turns: ToolResult[][] = [];
     let current: ToolResult[] = [];
     let id = name;
@@ -34,7 +35,8 @@ export const codexReader: TranscriptReader = {
       const type = asString(payload.type) ?? '';
       const callId = asString(payload.call_id);
       if (OUTPUTS.has(type) && callId) {
-        const tool = names.get(callId) ?? '';
+        const call = calls.get(callId);
+        const tool = call?.name ?? '';
         const output = payload.output;
         const content = typeof output === 'string' ? output : JSON.stringify(output ?? '');
         current.push({
@@ -42,6 +44,7 @@ export const codexReader: TranscriptReader = {
           tool,
           content,
           position: turns.length,
+          ...(call?.input !== undefined ? { input: call.input } : {}),
           isExpandOutput: isExpandTool(tool),
         });
         continue;
@@ -50,7 +53,11 @@ export const codexReader: TranscriptReader = {
         turns.push(current);
         current = [];
       }
-      if (CALLS.has(type) && callId) names.set(callId, asString(payload.name) ?? type);
+      if (CALLS.has(type) && callId)
+        calls.set(callId, {
+          name: asString(payload.name) ?? type,
+          input: callInput(payload.arguments ?? payload.input ?? payload.action),
+        });
     }
     if (current.length > 0) turns.push(current);
     const conversation: Conversation = { id, turns, ...(model ? { model } : {}) };

@@ -39,7 +39,7 @@ describe('collapse (the seed cases)', () => {
     expect(tail.length).toBeGreaterThan(20);
     expect(tail).toEqual(original.slice(-tail.length));
     expect(lines[gap]).toBe(
-      `... (lines ${gap + 1}-${2000 - tail.length} of 2000 omitted; full output: spillway_expand <<sw:${out.id}>>) ...`,
+      `... (lines ${gap + 1}-${2000 - tail.length} of 2000 omitted: ${2000 - tail.length - gap} more like the line above; full output: spillway_expand <<sw:${out.id}>>) ...`,
     );
     expect((await recallAll(out.id as string, { store })).toString()).toBe(log);
   });
@@ -55,6 +55,72 @@ describe('collapse (the seed cases)', () => {
     expect(o200k.count(out.text)).toBeLessThanOrEqual(2000);
     expect(o200k.count(out.text)).toBeGreaterThanOrEqual(1900);
     expect(out.text).toContain(`${lines[1499]}\n${lines[1500]}\n${lines[1501]}`);
+  });
+
+  it('keeps the exception line and the top and bottom frames of a long stack trace', async () => {
+    const frames = Array.from(
+      { length: 80 },
+      (_, i) => `\tat com.shop.layer${i}.Handler.handle(Handler.java:${i + 10})`,
+    );
+    const lines = [
+      ...Array.from({ length: 1500 }, (_, i) => `INFO request ${i} served in ${i % 90} ms`),
+      'Exception in thread "main" java.lang.IllegalStateException: cart is empty',
+      ...frames,
+      ...Array.from({ length: 1500 }, (_, i) => `INFO request ${1500 + i} served in ${i % 90} ms`),
+    ];
+    const { out } = await collapse(lines.join('\n'), { resolvedMaxTokens: 2000 });
+    if (out.action !== 'acted') throw new Error('expected to act');
+    expect(o200k.count(out.text)).toBeLessThanOrEqual(2000);
+    expect(out.text).toContain(lines[1500]);
+    for (const frame of [...frames.slice(0, 3), ...frames.slice(-2)]) expect(out.text).toContain(frame);
+  });
+
+  it('folds a run of lines that differ only in numbers into one marker, and spends the budget elsewhere first', async () => {
+    const lines = [
+      'npm install',
+      ...Array.from({ length: 3000 }, (_, i) => `added package-${i}@1.${i}.0 in ${i % 50}ms`),
+      ...Array.from(
+        { length: 400 },
+        (_, i) => `building page /docs/section-${i}/index.html (${(i * 7) % 31} kB) with template default`,
+      ),
+      'done in 41.2s',
+    ];
+    const { out } = await collapse(lines.join('\n'), { resolvedMaxTokens: 1500 });
+    if (out.action !== 'acted') throw new Error('expected to act');
+    expect(o200k.count(out.text)).toBeLessThanOrEqual(1500);
+    expect(o200k.count(out.text)).toBeGreaterThanOrEqual(1350);
+    expect(out.text).toMatch(/\(lines \d+-\d+ (?:of 3403 )?omitted: \d+ more like the line above/);
+    // Both kinds of line are seen, and how it ended.
+    expect(out.text).toContain('added package-0@1.0.0');
+    expect(out.text).toContain('building page /docs/section-399/index.html');
+    expect(out.text.endsWith('done in 41.2s')).toBe(true);
+  });
+
+  it('compacts JSON by structure: every key, first and last items, the odd item out, counts', async () => {
+    const items = Array.from({ length: 800 }, (_, i) => ({
+      id: i,
+      sku: `SKU-${i}`,
+      status: 'shipped',
+      qty: i % 9,
+    }));
+    items[417] = { id: 417, sku: 'SKU-417', status: 'payment_failed: card declined', qty: 1 };
+    const answer = JSON.stringify({ page: 1, total: 800, next: null, orders: items }, null, 2);
+    const { out } = await collapse(answer, { resolvedMaxTokens: 2000 });
+    if (out.action !== 'acted') throw new Error('expected to act');
+    expect(out.window).toBe('json');
+    const tokens = o200k.count(out.text);
+    expect(tokens).toBeLessThanOrEqual(2000);
+    expect(tokens).toBeGreaterThanOrEqual(1800);
+    const [header, body] = out.text.split('\n') as [string, string];
+    expect(header).toMatch(/^\[JSON compacted: \d+ array items left out; full output: spillway_expand <<sw:/);
+    const parsed = JSON.parse(body) as { page: number; total: number; next: null; orders: unknown[] };
+    expect(Object.keys(parsed)).toEqual(['page', 'total', 'next', 'orders']);
+    expect(parsed.orders[0]).toEqual(items[0]);
+    expect(parsed.orders.at(-1)).toEqual(items[799]);
+    expect(parsed.orders).toContainEqual(items[417]);
+    expect(
+      parsed.orders.some((o) => typeof o === 'string' && /^… \d+ more items like these …$/.test(o)),
+    ).toBe(true);
   });
 
   it('shrinks the text beside a screenshot and keeps the image where it was', async () => {

@@ -1,9 +1,10 @@
 import { stashKey } from '../../../store/ids.js';
 import { type ContentBlock, textOf, withText } from '../../../text/blocks.js';
+import { callKeyOf } from '../../call-keys.js';
 import type { Decision, Stage, StageContext, StageItem } from '../../types.js';
 import { perItem } from '../per-item.js';
 import { collapseBlocks } from './blocks.js';
-import { type CollapseOptions, collapseBudget } from './options.js';
+import { type CollapseOptions, collapseBudget, DEFAULT_READ_MAX_TOKENS } from './options.js';
 import { collapseText } from './text.js';
 
 export { CHAR_FLOOR } from './char-window.js';
@@ -36,6 +37,13 @@ export function collapseStage(options: CollapseOptions = {}): Stage {
       });
       const isExpandOutput = item.result.isExpandOutput;
       const text = textOf(item.content);
+      if (
+        options.keepReads &&
+        item.maxTokens === undefined &&
+        text !== null &&
+        isSourceRead(item, text, options, ctx)
+      )
+        return { action: 'declined', reason: 'source_read' };
       if (text === null)
         return collapseBlocks(
           item.content as readonly ContentBlock[],
@@ -66,4 +74,10 @@ export function collapseStage(options: CollapseOptions = {}): Stage {
       };
     }),
   };
+}
+
+function isSourceRead(item: StageItem, text: string, options: CollapseOptions, ctx: StageContext): boolean {
+  if (callKeyOf(item.result, options.readTools)?.kind !== 'read') return false;
+  const limit = options.readMaxTokens ?? DEFAULT_READ_MAX_TOKENS;
+  return ctx.tokenizer.countUpTo(text, limit) <= limit;
 }

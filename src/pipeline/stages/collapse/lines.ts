@@ -1,9 +1,10 @@
-import { type ImportantLine, importantLines, LINE_WEIGHT } from '../../../text/line-importance.js';
 import { lineGapMarker } from '../../../text/markers.js';
 import { codePointCeil, codePointFloor, codePointLength } from '../../../text/measure.js';
 import type { Tokenizer } from '../../../text/tokenizers/tokenizer.js';
+import { growEnds } from './grow.js';
 import { KeptRanges } from './kept-ranges.js';
 import { LineIndex } from './line-index.js';
+import { rankImportant } from './rank.js';
 
 /** What the line selection needs to know. */
 export interface LineSelectionOptions {
@@ -35,13 +36,12 @@ const TAIL_FRAME = 5;
 // Lines beside an important line that come with it (before, after).
 const CONTEXT_BEFORE = 1;
 const CONTEXT_AFTER = 1;
-// An important line whose shape (digits and hex masked) was already kept this many times waits
-// until every other important line had its turn: a thousand identical warnings are not news.
-const SAME_SHAPE_FIRST = 2;
 // The most of the budget the lines that matter (with their context) may take.
 const IMPORTANT_SHARE = 0.6;
 // Important lines in a row that do not fit before the search stops.
 const MAX_MISSES = 32;
+// A partial line is worth adding only with at least this many tokens of room.
+const MIN_PARTIAL_TOKENS = 24;
 
 /** A line over this many characters is kept by its start and end only. */
 function longLineLimit(maxTokens: number): number {
@@ -54,10 +54,6 @@ function cutLongLine(line: string, limit: number): string {
   const tailStart = codePointCeil(line, line.length - Math.floor(limit * 0.3));
   const omitted = codePointLength(line.slice(headEnd, tailStart));
   return `${line.slice(0, headEnd)} … (${omitted} characters of this line omitted) … ${line.slice(tailStart)}`;
-}
-
-function shapeOf(line: string): string {
-  return line.slice(0, 200).replace(/0x[0-9a-f]+|[0-9a-f]{7,}|\d+/gi, '#');
 }
 
 /**
@@ -97,11 +93,19 @@ export function selectLines(text: string, options: LineSelectionOptions): LineSe
   const order: number[] = [];
   let spent = 0;
   const cost = (gaps: number) => markerTokens.first + Math.max(0, gaps - 1) * markerTokens.other;
-  const tryAdd = (line: number): boolean => {
+  const tryAdd = (line: number, partial = false): boolean => {
     if (line < 0 || line >= lines) return false;
     if (kept.has(line)) return true;
-    const { tokens } = render(line);
-    if (spent + tokens + cost(kept.gaps(lines, line)) > maxTokens) return false;
+    const room = maxTokens - spent - cost(kept.gaps(lines, line));
+    let { tokens } = render(line);
+    // A line too long for what is left can still give its start and end to fill the budget.
+    if (tokens > room && partial && room >= MIN_PARTIAL_TOKENS) {
+      const text = cutLongLine(index.text(line), room * 3);
+      calls++;
+      tokens = tokenizer.count(`${text}\n`);
+      if (tokens <= room) rendered.set(line, { text, tokens });
+    }
+    if (tokens > room) return false;
     kept.add(line);
     order.push(line);
     spent += tokens;
@@ -129,11 +133,11 @@ export function selectLines(text: string, options: LineSelectionOptions): LineSe
     for (let k = 1; k <= CONTEXT_AFTER; k++) tryAdd(found.line + k);
   }
   // 3. Head and tail grow, in their ratio, until neither side fits another line.
-  growEnds(tryAdd, kept, lines, options.headLines, options.tailLines);
+  const folds = growEnds(tryAdd, kept, index, options.headLines, options.tailLines);
 
   // The sum of per-line counts is close to the count of the whole; the whole decides.
   for (let round = 0; ; round++) {
-    const out = assemble(index, kept, rendered, { lines, total }, options);
+    const out = assemble(index, kept, rendered, { lines, total, folds }, options);
     calls++;
     const tokens = tokenizer.count(out);
     if (tokens <= maxTokens)
@@ -149,61 +153,13 @@ export function selectLines(text: string, options: LineSelectionOptions): LineSe
   }
 }
 
-/** The important lines of the middle, in the order they get room. */
-function rankImportant(text: string, index: LineIndex, lines: number): ImportantLine[] {
-  const found = importantLines(text, undefined, lines);
-  for (const f of found) {
-    index.know(f.line, f.start);
-    if (f.end < text.length) index.know(f.line + 1, f.end + 1);
-  }
-  const seen = new Map<string, number>();
-  const first: ImportantLine[] = [];
-  const later: ImportantLine[] = [];
-  // Deterministic: weight first, then position; repeats of one shape go to the back.
-  const ranked = [...found].sort((a, b) => LINE_WEIGHT[b.kind] - LINE_WEIGHT[a.kind] || a.line - b.line);
-  for (const f of ranked) {
-    const shape = `${f.kind}:${shapeOf(text.slice(f.start, Math.min(f.end, f.start + 200)))}`;
-    const n = (seen.get(shape) ?? 0) + 1;
-    seen.set(shape, n);
-    (n <= SAME_SHAPE_FIRST ? first : later).push(f);
-  }
-  return [...first, ...later];
-}
-
-function growEnds(
-  tryAdd: (line: number) => boolean,
-  kept: KeptRanges,
-  lines: number,
-  headLines: number,
-  tailLines: number,
-): void {
-  let head = 0;
-  let tail = lines - 1;
-  let headOpen = headLines > 0;
-  let tailOpen = tailLines > 0;
-  let grownHead = 0;
-  let grownTail = 0;
-  while (headOpen || tailOpen) {
-    // Grow the side that is behind its share of the headLines:tailLines ratio.
-    const growHead = headOpen && (!tailOpen || grownHead * tailLines <= grownTail * headLines);
-    if (growHead) {
-      while (head < lines && kept.has(head)) head++;
-      if (head >= lines || !tryAdd(head)) headOpen = false;
-      else grownHead++;
-    } else {
-      while (tail >= 0 && kept.has(tail)) tail--;
-      if (tail < 0 || !tryAdd(tail)) tailOpen = false;
-      else grownTail++;
-    }
-    if (head > tail) break;
-  }
-}
-
 function gapMarkerTokens(total: number, options: LineSelectionOptions): { first: number; other: number } {
   const { tokenizer } = options;
   const wide = Math.max(total, 10);
   return {
-    first: tokenizer.count(`${lineGapMarker(wide - 1, wide, total, options.id, options.path)}\n`),
+    first: tokenizer.count(
+      `${lineGapMarker(wide - 1, wide, total, { id: options.id, path: options.path, like: true })}\n`,
+    ),
     other: tokenizer.count(`${lineGapMarker(wide - 1, wide, total)}\n`),
   };
 }
@@ -212,7 +168,7 @@ function assemble(
   index: LineIndex,
   kept: KeptRanges,
   rendered: ReadonlyMap<number, { text: string }>,
-  { lines, total }: { lines: number; total: number },
+  { lines, total, folds }: { lines: number; total: number; folds: readonly [number, number][] },
   options: LineSelectionOptions,
 ): string {
   const parts: string[] = [];
@@ -222,10 +178,11 @@ function assemble(
     // Only the empty piece after a final newline: keep it, it is not a line.
     if (from >= total) return void parts.push('');
     const last = Math.min(to + 1, total);
+    const like = folds.some(([a, b]) => from >= a && to <= b);
     parts.push(
       marked
-        ? lineGapMarker(from + 1, last, total)
-        : lineGapMarker(from + 1, last, total, options.id, options.path),
+        ? lineGapMarker(from + 1, last, total, { like })
+        : lineGapMarker(from + 1, last, total, { id: options.id, path: options.path, like }),
     );
     marked = true;
   };

@@ -5,7 +5,8 @@ import { snip } from '../../../text/snip.js';
 import type { Tokenizer } from '../../../text/tokenizers/tokenizer.js';
 import type { Decision } from '../../types.js';
 import { CHAR_FLOOR, fitCharWindow } from './char-window.js';
-import { selectLines } from './lines.js';
+import { compactJson } from './json.js';
+import { type LineSelectionOptions, selectLines } from './lines.js';
 import { type CollapseOptions, DEFAULT_WINDOW_LINES } from './options.js';
 
 /** Below this budget the file path is left out of the marker: it would crowd out content. */
@@ -17,7 +18,7 @@ export type CollapseOutcome =
   | {
       action: 'acted';
       text: string;
-      window: 'line' | 'char' | 'snip';
+      window: 'json' | 'line' | 'char' | 'snip';
       id?: string;
       tokenizerCalls: number;
       fallback?: 'stash_failed';
@@ -109,16 +110,13 @@ export async function collapseText(
  */
 function chooseWindow(
   text: string,
-  o: {
-    maxTokens: number;
-    headLines: number;
-    tailLines: number;
-    tokenizer: Tokenizer;
-    id: string;
-    path?: string | undefined;
-  },
-): { built?: string; window: 'line' | 'char'; calls: number } {
-  const lines = selectLines(text, { ...o, path: o.maxTokens >= PATH_MIN_TOKENS ? o.path : undefined });
+  o: LineSelectionOptions,
+): { built?: string; window: 'json' | 'line' | 'char'; calls: number } {
+  const path = o.maxTokens >= PATH_MIN_TOKENS ? o.path : undefined;
+  // JSON keeps its structure: every key, the first and last items of long arrays, odd ones out.
+  const json = compactJson(text, { ...o, path });
+  if (json) return { built: json.text, window: 'json', calls: json.calls };
+  const lines = selectLines(text, { ...o, path });
   let calls = lines?.tokenizerCalls ?? 0;
   if (lines && (lines.tokens >= o.maxTokens * 0.9 || lines.important > 0))
     return { built: lines.text, window: 'line', calls };

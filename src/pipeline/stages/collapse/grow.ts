@@ -1,0 +1,91 @@
+import type { KeptRanges } from './kept-ranges.js';
+import type { LineIndex } from './line-index.js';
+import { shapeOf } from './shape.js';
+
+// A run of at least this many lines shaped like the two before it is folded into one marker.
+const MIN_FOLD = 3;
+// The most lines one fold looks at (a 200,000-line run is folded as far as here, then again).
+const RUN_SCAN = 20_000;
+
+/**
+ * A run of lines shaped like the two kept before it (from `line`, walking `step`): where it
+ * ends, or undefined when there is no run worth folding. The walk is bounded.
+ */
+function runFrom(index: LineIndex, kept: KeptRanges, line: number, step: 1 | -1): number | undefined {
+  const before = line - step;
+  const twoBefore = line - 2 * step;
+  if (!kept.has(before) || !kept.has(twoBefore)) return undefined;
+  const shape = shapeOf(index.text(before));
+  if (shapeOf(index.text(twoBefore)) !== shape) return undefined;
+  let end = line - step;
+  for (let at = line, n = 0; at >= 0 && at < index.count && n < RUN_SCAN && !kept.has(at); at += step, n++) {
+    if (shapeOf(index.text(at)) !== shape) break;
+    end = at;
+  }
+  return Math.abs(end - line) + 1 >= MIN_FOLD ? end : undefined;
+}
+
+/**
+ * Grows head and tail in the headLines:tailLines ratio until neither fits another line. A run
+ * of lines shaped like the two before it is skipped at first, so the budget goes to lines that
+ * say something new; what budget is left then goes into the runs, a line at a time each, and
+ * what stays of a run is one marker ("N more like the line above"). Returns the runs.
+ */
+export function growEnds(
+  tryAdd: (line: number, partial?: boolean) => boolean,
+  kept: KeptRanges,
+  index: LineIndex,
+  headLines: number,
+  tailLines: number,
+): [number, number][] {
+  const lines = index.count;
+  const runs: { from: number; to: number; lo: number; hi: number }[] = [];
+  let head = 0;
+  let tail = lines - 1;
+  let headOpen = headLines > 0;
+  let tailOpen = tailLines > 0;
+  let grownHead = 0;
+  let grownTail = 0;
+  while ((headOpen || tailOpen) && head <= tail) {
+    // Grow the side that is behind its share of the headLines:tailLines ratio.
+    const growHead = headOpen && (!tailOpen || grownHead * tailLines <= grownTail * headLines);
+    if (growHead) {
+      while (head < lines && kept.has(head)) head++;
+      const run = head <= tail ? runFrom(index, kept, head, 1) : undefined;
+      if (run !== undefined) {
+        runs.push({ from: head, to: run, lo: head, hi: run });
+        head = run + 1;
+      } else if (head >= lines || !tryAdd(head)) {
+        // The last line of a side may be cut to what room is left.
+        if (head < lines) tryAdd(head, true);
+        headOpen = false;
+      } else grownHead++;
+    } else {
+      while (tail >= 0 && kept.has(tail)) tail--;
+      const run = tail >= head ? runFrom(index, kept, tail, -1) : undefined;
+      if (run !== undefined) {
+        runs.push({ from: run, to: tail, lo: run, hi: tail });
+        tail = run - 1;
+      } else if (tail < 0 || !tryAdd(tail)) {
+        if (tail >= 0) tryAdd(tail, true);
+        tailOpen = false;
+      } else grownTail++;
+    }
+  }
+  // Left-over budget goes into the runs, round by round, into each from both its ends (what
+  // stays omitted is the middle of the run).
+  for (let open = runs.length; open > 0; ) {
+    open = 0;
+    for (const run of runs) {
+      if (run.lo <= run.hi && tryAdd(run.lo)) {
+        run.lo++;
+        open++;
+      }
+      if (run.lo <= run.hi && tryAdd(run.hi)) {
+        run.hi--;
+        open++;
+      }
+    }
+  }
+  return runs.map((r) => [r.from, r.to]);
+}

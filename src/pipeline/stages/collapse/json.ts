@@ -1,0 +1,113 @@
+import { jsonCompactedHeader } from '../../../text/markers.js';
+import type { Tokenizer } from '../../../text/tokenizers/tokenizer.js';
+
+// Larger texts are not parsed here (the line and character windows handle them).
+const MAX_JSON_CHARS = 4 * 1024 * 1024;
+// Strings longer than this keep their start and end.
+const LONG_STRING = 400;
+// The most items an array keeps from its start (the budget decides how many, by bisection).
+const MAX_KEEP = 4096;
+// Beside its first and last items, an array keeps at most this many odd ones out per level.
+const ODD_PER_LEVEL = 4;
+const ERROR_LIKE = /error|fail|exception|invalid|denied|refused|timeout|panic|fatal/i;
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+function shapeOf(value: Json): string {
+  if (Array.isArray(value)) return 'array';
+  if (value !== null && typeof value === 'object') return `{${Object.keys(value).sort().join(',')}}`;
+  return typeof value;
+}
+
+function isErrorLike(value: Json): boolean {
+  if (typeof value === 'string') return ERROR_LIKE.test(value.slice(0, LONG_STRING));
+  if (value === null || typeof value !== 'object') return false;
+  // Keys and short values only: a deep walk of a huge item would cost more than it tells.
+  const entries = Array.isArray(value)
+    ? value.slice(0, 20).map((v, i) => [String(i), v] as const)
+    : Object.entries(value).slice(0, 50);
+  return entries.some(
+    ([k, v]) => ERROR_LIKE.test(k) || (typeof v === 'string' && ERROR_LIKE.test(v.slice(0, LONG_STRING))),
+  );
+}
+
+/** A value with long arrays cut to their first `keep` items, odd ones out and last item. */
+function compact(value: Json, keep: number, omitted: { items: number; strings: number }): Json {
+  if (typeof value === 'string' && value.length > LONG_STRING) {
+    omitted.strings++;
+    return `${value.slice(0, LONG_STRING / 2)}… (${value.length - LONG_STRING} characters omitted) …${value.slice(-LONG_STRING / 4)}`;
+  }
+  if (Array.isArray(value)) {
+    if (value.length <= keep + 2) return value.map((v) => compact(v, keep, omitted));
+    const first = shapeOf(value[0] as Json);
+    const out: Json[] = [];
+    let skipped = 0;
+    let odd = 0;
+    value.forEach((item, i) => {
+      const keepIt =
+        i < keep ||
+        i === value.length - 1 ||
+        (odd < ODD_PER_LEVEL && (shapeOf(item) !== first || isErrorLike(item)) && ++odd > 0);
+      if (!keepIt) {
+        skipped++;
+        return;
+      }
+      if (skipped > 0) out.push(`… ${skipped} more items like these …`);
+      omitted.items += skipped;
+      skipped = 0;
+      out.push(compact(item, keep, omitted));
+    });
+    return out;
+  }
+  if (value !== null && typeof value === 'object') {
+    const out: { [key: string]: Json } = {};
+    for (const [k, v] of Object.entries(value)) out[k] = compact(v, keep, omitted);
+    return out;
+  }
+  return value;
+}
+
+/**
+ * JSON compacted to a budget: every object keeps all its keys; long arrays keep their first
+ * items, their last item, and the items that differ in shape or hold error-like values, with a
+ * count where the rest were; long strings keep their ends. A header names the recall id. The
+ * most items that fit are kept; undefined when the text is not JSON or does not fit even so.
+ *
+ * @example
+ * compactJson(hugeApiAnswer, { maxTokens: 2000, tokenizer, id })?.text;
+ */
+export function compactJson(
+  text: string,
+  o: { maxTokens: number; tokenizer: Tokenizer; id: string; path?: string | undefined },
+): { text: string; calls: number } | undefined {
+  const first = text.trimStart()[0];
+  if ((first !== '{' && first !== '[') || text.length > MAX_JSON_CHARS) return undefined;
+  let value: Json;
+  try {
+    value = JSON.parse(text) as Json;
+  } catch {
+    return undefined;
+  }
+  let calls = 0;
+  const attempt = (keep: number) => {
+    const omitted = { items: 0, strings: 0 };
+    const body = JSON.stringify(compact(value, keep, omitted));
+    const out = `${jsonCompactedHeader(omitted, o.id, o.path)}\n${body}`;
+    calls++;
+    return omitted.items > 0 && o.tokenizer.countUpTo(out, o.maxTokens) <= o.maxTokens ? out : undefined;
+  };
+  // The most items from each array's start that still fit: bisection over keep.
+  let best = attempt(1);
+  if (!best) return undefined;
+  let good = 1;
+  let bad = MAX_KEEP + 1;
+  while (bad - good > 1) {
+    const mid = (good + bad) >>> 1;
+    const out = attempt(mid);
+    if (out) {
+      good = mid;
+      best = out;
+    } else bad = mid;
+  }
+  return { text: best, calls };
+}

@@ -1,0 +1,113 @@
+import { z } from 'zod';
+import { wholeNumber } from '../../config-schema.js';
+import { toError } from '../../errors.js';
+import { contentBytes, textOf } from '../../text/blocks.js';
+import { SUPERSEDED_PREFIX, supersededPlaceholder } from '../../text/markers.js';
+import { type CallKey, callKeyOf, samePath } from '../call-keys.js';
+import type { Decision, Stage, StageItem } from '../types.js';
+
+/** supersede's options. */
+export const SupersedeOptionsSchema = z.strictObject({
+  /** Superseded results in the cached prefix are masked only once this many wait (default 5). */
+  batch: wholeNumber(1).optional(),
+  /** More tool names whose results are a file's content, beside the built-in ones. */
+  readTools: z.array(z.string({ error: 'must be a list of tool names' })).optional(),
+});
+export type SupersedeOptions = z.infer<typeof SupersedeOptionsSchema>;
+
+/**
+ * Why a later call makes an earlier result stale, or undefined when it does not.
+ *
+ * @example
+ * supersedes({ kind: 'command', command: 'npm test' }, { kind: 'command', command: 'npm test' }); // 'the same command run again'
+ */
+export function supersedes(earlier: CallKey, later: CallKey): string | undefined {
+  if (earlier.kind === 'read') {
+    if (later.kind === 'read' && samePath(earlier.path, later.path) && earlier.part === later.part)
+      return `${earlier.path} read again`;
+    if (later.kind === 'edit' && later.paths.some((p) => samePath(earlier.path, p)))
+      return `${earlier.path} edited since`;
+  }
+  if (earlier.kind === 'command' && later.kind === 'command' && earlier.command === later.command)
+    return 'the same command run again';
+  return undefined;
+}
+
+function isMasked(item: StageItem): boolean {
+  return (textOf(item.content) ?? '').startsWith(SUPERSEDED_PREFIX);
+}
+
+/**
+ * supersede: a file's content is a source, not a log: a read is kept whole until it goes
+ * stale (the same part of the file read again, or the file edited since), and a command's
+ * output until the same command runs again (a rerun test or build). Then the stale result
+ * becomes a one-line placeholder that says why and recalls the original. In the tail this
+ * happens at once; in the provider's cached prefix only when `batch` stale results wait, all
+ * together, so the cache is rewritten once a batch; every placeholder is frozen.
+ *
+ * @example
+ * const stage = supersedeStage({ batch: 5 });
+ */
+export function supersedeStage(options: SupersedeOptions = {}): Stage {
+  const batch = Math.max(1, options.batch ?? 5);
+  const readTools = options.readTools ?? [];
+  return {
+    name: 'supersede',
+    lossy: true,
+    pure: false,
+    actsOnPrefix: true,
+    async run(items, ctx, conversation) {
+      const order = [...conversation].sort((a, b) => a.result.position - b.result.position);
+      const keys = new Map(order.map((item) => [item, callKeyOf(item.result, readTools)]));
+      const why = new Map<StageItem, { reason: string; later: string }>();
+      // The latest call for each key decides: scan from the end, remembering what came later.
+      const later: { key: CallKey; id: string }[] = [];
+      for (let i = order.length - 1; i >= 0; i--) {
+        const item = order[i] as StageItem;
+        const key = keys.get(item);
+        if (!key) continue;
+        for (const l of later) {
+          const reason = supersedes(key, l.key);
+          if (reason) {
+            why.set(item, { reason, later: l.id });
+            break;
+          }
+        }
+        later.push({ key, id: item.result.id });
+      }
+      const waiting = order.filter(
+        (item) => why.has(item) && !isMasked(item) && item.result.position < ctx.cachedPrefix,
+      ).length;
+      const out: (Decision | Error)[] = [];
+      for (const item of items) {
+        try {
+          const stale = why.get(item);
+          if (!stale) out.push({ action: 'declined', reason: 'not_superseded' });
+          else if (isMasked(item)) out.push({ action: 'declined', reason: 'already_marked' });
+          else if (item.result.position < ctx.cachedPrefix && waiting < batch)
+            out.push({ action: 'declined', reason: 'batch_not_full' });
+          else {
+            const id = item.originalId();
+            const content = supersededPlaceholder(
+              item.result.tool,
+              item.result.id,
+              stale.reason,
+              stale.later,
+              id,
+            );
+            // A placeholder longer than the result saves nothing.
+            if (contentBytes(item.content) <= Buffer.byteLength(content)) {
+              out.push({ action: 'declined', reason: 'below_min_size' });
+              continue;
+            }
+            await item.stashOriginal();
+            out.push({ action: 'acted', content, stashId: id });
+          }
+        } catch (err) {
+          out.push(toError(err));
+        }
+      }
+      return out;
+    },
+  };
+}
