@@ -10,14 +10,17 @@ import { STORE_HELP, STORE_OPTIONS, withStore } from '../store-option.js';
 export const COLLAPSE_HELP = `usage: spillway collapse [--tokens N] [--head-lines N] [--tail-lines N] [--tokenizer T]
                         [--dir D] [--json] [FILE]
 
-Collapses FILE (or standard input) to at most N tokens: the first and last lines around a
-marker when that at least halves the size and fits, else a head and tail of characters fitted
-exactly to the budget. The full original is stashed; the marker's <<sw:ID>> names the id for
-"spillway expand ID". Input within the budget is printed unchanged.
+Collapses FILE (or standard input) to at most N tokens, keeping what an agent acts on: a few
+lines from each end, the errors, failures, exceptions, exit statuses, summaries, diagnostics
+and warnings from anywhere (with a line of context), then as much of the head and tail as the
+budget holds; runs of near-identical lines are folded, JSON is compacted by structure, and one
+long line gets a character window. Each omitted run of lines is a marker with its line range;
+the full original is stashed and <<sw:ID>> names the id for "spillway expand ID". Input within
+the budget is printed unchanged.
 
   --tokens N       token budget (default ${DEFAULT_COLLAPSE_MAX_TOKENS})
-  --head-lines N   lines kept at the start by the line window (default ${DEFAULT_WINDOW_LINES})
-  --tail-lines N   lines kept at the end (default ${DEFAULT_WINDOW_LINES})
+  --head-lines N   head:tail is the ratio the two ends grow in (default ${DEFAULT_WINDOW_LINES}:${DEFAULT_WINDOW_LINES});
+  --tail-lines N   0 and 0 give a character window
   --tokenizer T    o200k (default), cl100k or heuristic
 ${STORE_HELP}
   --json           print {"action","reason","window","id","tokensBefore","tokensAfter","text"}
