@@ -1,6 +1,7 @@
 import { benchFidelity } from './fidelity.bench.js';
 import { benchCollapse } from './pipeline.bench.js';
 import { benchProxy } from './proxy.bench.js';
+import { benchRecall } from './recall.bench.js';
 import { benchReplay } from './replay.bench.js';
 import { benchSession } from './session.bench.js';
 import { benchCap, benchStores } from './store.bench.js';
@@ -15,6 +16,7 @@ const suites: Record<string, () => void | Promise<void>> = {
   collapse: benchCollapse,
   fidelity: benchFidelity,
   proxy: benchProxy,
+  recall: benchRecall,
   replay: benchReplay,
   session: benchSession,
   stores: benchStores,

@@ -39,6 +39,7 @@ export {
   type CapOptions,
   type CapResult,
   cap,
+  expand,
   FileStore,
   MemoryStore,
   type RecallPage,

@@ -3,7 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { FileStore } from '../store/file-store.js';
+import { stash } from '../store/stash.js';
 import { cli } from '../test-support/cli.js';
+import { stashId } from '../text/content-hash.js';
 
 const newDir = () => join(mkdtempSync(join(tmpdir(), 'spillway-cli-store-')), 'tool-results');
 const output = Array.from({ length: 5000 }, (_, i) => `${i}: fetched item ${i} — ok ✓`).join('\n');
@@ -24,12 +27,24 @@ describe('spillway cap / expand / prune', () => {
     const all = await cli(['expand', 'sess/call_1', '--all', '--dir', dir]);
     expect(all.code).toBe(0);
     expect(all.raw.equals(Buffer.from(output))).toBe(true);
+    // A page of about 4,000 tokens, ending on a line, with the totals and the next offset.
     const page = await cli(['expand', 'sess/call_1', '--dir', dir]);
-    expect(page.stdout).toMatch(
-      /\n\[bytes 0-49152 of \d+; call spillway_expand with offset 49152 for more\]\n$/,
+    const footer =
+      /\n\[bytes 0-(\d+) of (\d+); lines 1-(\d+) of (\d+); call spillway_expand with offset (\d+) for the next page, or ask for lines "A-B" or grep a pattern\]\n$/.exec(
+        page.stdout,
+      );
+    expect(footer).not.toBeNull();
+    const [whole, end, total, , lines, next] = footer as unknown as string[];
+    const footerLength = (whole as string).length;
+    expect(Number(total)).toBe(Buffer.byteLength(output));
+    expect(Number(lines)).toBe(output.split('\n').length);
+    expect(next).toBe(end);
+    expect(page.stdout.slice(0, -footerLength)).toBe(Buffer.from(output).subarray(0, Number(end)).toString());
+    expect(page.stdout[page.stdout.length - footerLength - 1]).toBe('\n');
+    const following = await cli(['expand', 'sess/call_1', '--offset', String(end), '--dir', dir]);
+    expect(following.stdout).toMatch(
+      new RegExp(`\\[bytes ${end}-\\d+ of \\d+; lines \\d+-\\d+ of ${lines}; `),
     );
-    const next = await cli(['expand', 'sess/call_1', '--offset', '49152', '--dir', dir]);
-    expect(next.stdout).toMatch(/\[bytes 49152-\d+ of \d+; (end of output|call spillway_expand)/);
   });
 
   it('prints {capped, id, path, bytes} with --json', async () => {
@@ -82,6 +97,29 @@ describe('spillway cap / expand / prune', () => {
     expect(bad.stderr).toMatch(/invalid session id "\.\.\/etc"/);
   });
 
+  it('expands every id as a marker prints it, ids starting with "-" too, and greps and ranges', async () => {
+    const dir = newDir();
+    const store = new FileStore({ base: dir, pruneOnFirstSpill: false });
+    // Find an original whose stash id starts with "-" (about one in 64 does).
+    let original = '';
+    let id = '';
+    for (let n = 0; !id.startsWith('-'); n++) {
+      original = `line one\nERROR number ${n}\nline three`;
+      id = stashId(original);
+    }
+    await stash(store, original);
+    for (const asPrinted of [id, `<<sw:${id}>>`]) {
+      const all = await cli(['expand', asPrinted, '--all', '--dir', dir]);
+      expect(all.code, asPrinted).toBe(0);
+      expect(all.stdout).toBe(original);
+    }
+    const grep = await cli(['expand', id, '--grep', 'ERROR', '--context', '0', '--dir', dir]);
+    expect(grep.stdout).toBe(`2:${original.split('\n')[1]}\n[grep "ERROR": 1 matching lines of 3]\n`);
+    const lines = await cli(['expand', '--lines', '3', '--dir', dir, id]);
+    expect(lines.stdout).toBe('3:line three\n[lines 3-3 of 3]\n');
+    expect((await cli(['expand', '--', id, '--dir', dir])).code).toBe(2);
+  });
+
   it('says clearly when an id is unknown or malformed, and when usage is wrong', async () => {
     const dir = newDir();
     const cases: [string[], number, RegExp][] = [
@@ -92,7 +130,11 @@ describe('spillway cap / expand / prune', () => {
       ],
       [['expand', '../../etc/passwd', '--dir', dir], 1, /invalid/],
       [['expand', '--dir', dir], 2, /expand needs an ID/],
-      [['expand', 'a/b', '--all', '--offset', '3', '--dir', dir], 2, /give --offset N or --all, not both/],
+      [
+        ['expand', 'a/b', '--all', '--offset', '3', '--dir', dir],
+        2,
+        /give one of --grep, --lines, --offset and --all, got --offset and --all/,
+      ],
       [['cap', '--call', 'c'], 2, /cap needs --session S and --call C/],
       [['cap', '--session', 's', '--call', 'c', '--bytes', '0'], 2, /--bytes must be a whole number >= 1/],
       [['prune', '--keep', 'a/b', '--dir', dir], 1, /invalid session id "a\/b"/],

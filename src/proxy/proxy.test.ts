@@ -219,9 +219,27 @@ describe('proxy with the official SDKs', () => {
     await anthropic().messages.create(anthropicBody(`${bigLog}\nexpand me`));
     const toolResult = sentToolResult();
     const id = markerIds(toolResult)[0] as string;
+    const original = `${bigLog}\nexpand me`;
     const page = await (await fetch(`${proxy.url}/expand?id=${id}`)).text();
-    expect(page.endsWith(`; call spillway_expand with offset 49152 for more]`)).toBe(true);
+    expect(page).toMatch(
+      /\n\[bytes 0-\d+ of \d+; lines 1-\d+ of 60001; call spillway_expand with offset \d+ for the next page/,
+    );
     expect(page.startsWith('[0] compiling')).toBe(true);
+    // The original bytes exactly, for people and scripts.
+    const raw = await fetch(`${proxy.url}/expand?id=${id}&raw=1`);
+    expect(Buffer.from(await raw.arrayBuffer()).toString()).toBe(original);
+    // grep with line numbers and context, and a range of lines, numbered.
+    const grep = await (
+      await fetch(`${proxy.url}/expand?id=${id}&grep=${encodeURIComponent('^\\[4321\\] ')}&context=1`)
+    ).text();
+    expect(grep).toBe(
+      `4321-[4320] compiling module-4320.ts ... ok\n4322:[4321] compiling module-4321.ts ... ok\n4323-[4322] compiling module-4322.ts ... ok\n[grep "^\\[4321\\] ": 1 matching lines of 60001]`,
+    );
+    const range = await (await fetch(`${proxy.url}/expand?id=${id}&lines=60000-`)).text();
+    expect(range).toBe(
+      `60000:[59999] compiling module-59999.ts ... ok\n60001:expand me\n[lines 60000-60001 of 60001]`,
+    );
+    expect((await fetch(`${proxy.url}/expand?id=${id}&grep=${encodeURIComponent('(a')}`)).status).toBe(400);
     const missing = await fetch(`${proxy.url}/expand?id=nope_nope`);
     expect(missing.status).toBe(404);
     expect((await json(missing)).error.message).toBe(
@@ -250,12 +268,15 @@ describe('proxy with the official SDKs', () => {
       let text = '';
       let offset = 0;
       for (;;) {
-        const r = (await client.callTool({ name: 'spillway_expand', arguments: { id, offset } })) as {
+        const r = (await client.callTool({
+          name: 'spillway_expand',
+          arguments: { id, offset, max_tokens: 32000 },
+        })) as {
           content: { text: string }[];
         };
         const page = r.content[0]?.text as string;
         const footer =
-          /\n\[bytes (\d+)-(\d+) of (\d+); (?:call spillway_expand with offset \d+ for more|end of output)\]$/.exec(
+          /\n\[bytes (\d+)-(\d+) of (\d+); lines \d+-\d+ of \d+; (?:call spillway_expand with offset \d+ for the next page, or ask for lines "A-B" or grep a pattern|end of output)\]$/.exec(
             page,
           );
         if (!footer) throw new Error(`no footer in ${page.slice(-200)}`);
@@ -264,12 +285,31 @@ describe('proxy with the official SDKs', () => {
         if (offset >= Number(footer[3])) return text;
       }
     };
+    const grep = async (client: Client, args: Record<string, unknown>) =>
+      (
+        (await client.callTool({ name: 'spillway_expand', arguments: { id, ...args } })) as {
+          content: { text: string }[];
+        }
+      ).content[0]?.text;
+    const checkSearch = async (client: Client) => {
+      expect(await grep(client, { grep: '^mcp$', context: 0 })).toBe(
+        '60001:mcp\n[grep "^mcp$": 1 matching lines of 60001]',
+      );
+      expect(await grep(client, { lines: '97-98' })).toBe(
+        '97:[96] compiling module-96.ts ... ok\n98:[97] compiling module-97.ts ... warning: unused import\n[lines 97-98 of 60001]',
+      );
+      expect(await grep(client, { grep: 'WARNING: UNUSED', ignore_case: true, max_tokens: 100 })).toMatch(
+        /^1:\[0\] compiling module-0\.ts \.\.\. warning: unused import\n2-/,
+      );
+    };
     const http = new Client({ name: 'test', version: '1' });
     await http.connect(new StreamableHTTPClientTransport(new URL(`${proxy.url}/mcp`)));
     const tools = await http.listTools();
     expect(tools.tools.map((t) => t.name)).toEqual(['spillway_expand']);
     expect(tools.tools[0]?.description).toMatch(/do not retry/);
+    expect(tools.tools[0]?.description).toMatch(/Search before you read: grep/);
     expect(await readAll(http)).toBe(original);
+    await checkSearch(http);
     const unknown = (await http.callTool({ name: 'spillway_expand', arguments: { id: 'nope_nope' } })) as {
       isError: boolean;
       content: { text: string }[];
@@ -287,6 +327,7 @@ describe('proxy with the official SDKs', () => {
       }),
     );
     expect(await readAll(stdio)).toBe(original);
+    await checkSearch(stdio);
     await stdio.close();
   });
 });

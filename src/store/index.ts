@@ -1,5 +1,6 @@
 export { type CapOptions, type CapResult, cap, DEFAULT_CAP_BYTES } from './cap.js';
 export { defaultBase } from './default-base.js';
+export { DEFAULT_EXPAND_TOKENS, type ExpandRequest, expand, parseLineRange } from './expand.js';
 export { FileStore, type FileStoreOptions } from './file-store.js';
 export { parseRecallId, recallIdOf, type StoreKey, spillKey, stashKey } from './ids.js';
 export { MemoryStore } from './memory-store.js';

@@ -1,26 +1,46 @@
 import type { ServerResponse } from 'node:http';
 import { httpStatusOf, SpillwayError } from '../../errors.js';
-import { recall } from '../../store/recall.js';
+import { expand } from '../../store/expand.js';
+import { recallAll } from '../../store/recall.js';
 import type { ProxyContext } from '../context.js';
 import { sendJson, sendText } from '../http.js';
 
+function whole(params: URLSearchParams, name: string): number | undefined {
+  const value = params.get(name);
+  if (value === null) return undefined;
+  if (!/^\d+$/.test(value))
+    throw new SpillwayError('SPILLWAY_BAD_INPUT', `${name} must be a whole number >= 0, got "${value}"`);
+  return Number(value);
+}
+
 /**
- * `GET /expand?id=ID&offset=N`: a page of a stored original, as `spillway expand` prints it.
+ * `GET /expand?id=ID`: a stored original, as `spillway_expand` answers it: `grep=P` (with
+ * `context=N`, `ignore_case=1`), `lines=A-B`, `max_tokens=N`, `offset=N`; or `raw=1` for the
+ * original bytes exactly, with no footer.
  *
  * @example
  * if (path === '/expand') return expandRoute(ctx, url, res);
  */
 export async function expandRoute(ctx: ProxyContext, url: URL, res: ServerResponse): Promise<void> {
-  const id = url.searchParams.get('id') ?? '';
-  const offsetText = url.searchParams.get('offset') ?? '0';
+  const params = url.searchParams;
+  const id = params.get('id') ?? '';
   try {
-    if (!/^\d+$/.test(offsetText))
-      throw new SpillwayError(
-        'SPILLWAY_BAD_INPUT',
-        `offset must be a whole number >= 0, got "${offsetText}"`,
-      );
-    const page = await recall(id, { store: ctx.store, offset: Number(offsetText) });
-    sendText(res, 200, 'text/plain; charset=utf-8', page.text);
+    if (params.get('raw') === '1') {
+      const body = await recallAll(id, { store: ctx.store });
+      res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': body.length });
+      res.end(body);
+      return;
+    }
+    const text = await expand(ctx.store, {
+      id,
+      grep: params.get('grep') ?? undefined,
+      context: whole(params, 'context'),
+      ignoreCase: params.get('ignore_case') === '1',
+      lines: params.get('lines') ?? undefined,
+      maxTokens: whole(params, 'max_tokens'),
+      offset: whole(params, 'offset'),
+    });
+    sendText(res, 200, 'text/plain; charset=utf-8', text);
   } catch (err) {
     const code = SpillwayError.isInstance(err) ? err.code : 'SPILLWAY_IO';
     sendJson(res, httpStatusOf(err), { error: { type: code, message: (err as Error).message } });

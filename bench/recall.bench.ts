@@ -1,0 +1,70 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expand } from '../src/store/expand.js';
+import { FileStore } from '../src/store/file-store.js';
+import { stashKey } from '../src/store/ids.js';
+import { stash } from '../src/store/stash.js';
+import { getTokenizer } from '../src/text/tokenizers/index.js';
+import { MB, multiLineLog } from './inputs.js';
+import { ms, ratio } from './measure.js';
+
+const NEEDLE = 'FATAL payment-service: card declined for order 7731 (gateway timeout)';
+
+/**
+ * Finding the needle in a 15 MB original: `spillway_expand` with grep against `grep -n` on the
+ * same stored file (A and B interleaved, medians), and the tokens a model reads to find it by
+ * grep against paging from the start.
+ */
+export async function benchRecall(): Promise<void> {
+  console.log('\n## recall: a needle in a 15 MB original (baseline: grep -n on the stored file)');
+  const root = mkdtempSync(join(tmpdir(), 'spillway-bench-'));
+  try {
+    const lines = multiLineLog(15 * MB).text.split('\n');
+    lines.splice(Math.floor(lines.length * 0.7), 0, NEEDLE);
+    const original = lines.join('\n');
+    const store = new FileStore({ base: join(root, 'tool-results'), pruneOnFirstSpill: false });
+    const id = await stash(store, original);
+    const path = store.pathOf(stashKey(id));
+    const grep = spawnSync('grep', ['--version']).status === 0;
+    const spillwayMs: number[] = [];
+    const grepMs: number[] = [];
+    let found = '';
+    for (let i = 0; i < 5; i++) {
+      let t = performance.now();
+      found = await expand(store, { id, grep: 'FATAL payment-service', context: 2 });
+      spillwayMs.push(performance.now() - t);
+      if (grep) {
+        t = performance.now();
+        spawnSync('grep', ['-n', '-C', '2', 'FATAL payment-service', path]);
+        grepMs.push(performance.now() - t);
+      }
+    }
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
+    const tokenizer = getTokenizer('o200k');
+    console.log(
+      `  ${(Buffer.byteLength(original) / MB).toFixed(1)} MB, ${lines.length} lines, needle at line ${lines.indexOf(NEEDLE) + 1}`,
+    );
+    if (grep) console.log(`  grep -n (a process)        ${ms(median(grepMs)).padStart(9)}  1.00x`);
+    else console.log('  grep -n: not on this machine, no baseline');
+    console.log(
+      `  spillway_expand grep       ${ms(median(spillwayMs)).padStart(9)}  ${grep ? ratio(median(spillwayMs), median(grepMs)) : ''}`,
+    );
+    // Tokens a model reads before it sees the needle: one grep, or pages from the start.
+    let pagedTokens = 0;
+    let pages = 0;
+    for (let offset = 0; ; pages++) {
+      const page = await expand(store, { id, offset, maxTokens: 32_000 });
+      pagedTokens += tokenizer.count(page);
+      if (page.includes(NEEDLE)) break;
+      const next = /\[bytes \d+-(\d+) of/.exec(page.slice(page.lastIndexOf('\n[bytes ')));
+      offset = Number(next?.[1]);
+    }
+    console.log(
+      `  tokens to find it: grep ${tokenizer.count(found)}, paging ${pagedTokens} (${pages + 1} pages of 32,000), ${Math.round(pagedTokens / tokenizer.count(found))}x more`,
+    );
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,175 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REDIS_MISSING, REDIS_SERVER, startRedis, type TestRedis } from '../test-support/redis.js';
+import { expand, parseLineRange } from './expand.js';
+import { FileStore } from './file-store.js';
+import { MemoryStore } from './memory-store.js';
+import { RedisStore } from './redis-store.js';
+import { stash } from './stash.js';
+import type { Store } from './store.js';
+
+const log = (lines: number, needleAt: number) =>
+  Array.from({ length: lines }, (_, i) =>
+    i === needleAt
+      ? 'ERROR PaymentError: card declined for order 7731'
+      : `[${i}] request served in ${i % 90} ms`,
+  ).join('\n');
+
+/** Every page from offset 0 to the end, each stripped of its footer. */
+async function allPages(store: Store, id: string, maxTokens: number): Promise<string> {
+  let text = '';
+  for (let offset = 0, n = 0; n < 10_000; n++) {
+    const page = await expand(store, { id, offset, maxTokens });
+    const footer = /\n\[bytes (\d+)-(\d+) of (\d+); lines \d+-\d+ of \d+; [^\]]*\]$/.exec(page);
+    if (!footer) throw new Error(`no footer: ${page.slice(-200)}`);
+    text += page.slice(0, footer.index);
+    if (Number(footer[2]) === offset && offset < Number(footer[3]))
+      throw new Error('a page that does not advance');
+    offset = Number(footer[2]);
+    if (offset >= Number(footer[3])) return text;
+  }
+  throw new Error('too many pages');
+}
+
+let redis: TestRedis | undefined;
+const shared = process.env.SPILLWAY_TEST_REDIS_URL;
+const stores: Store[] = [];
+beforeAll(async () => {
+  if (!shared && REDIS_SERVER) redis = await startRedis();
+});
+afterAll(async () => {
+  for (const s of stores) await s.close?.();
+  await redis?.stop();
+});
+if (!shared && !REDIS_SERVER) console.warn(`expand over Redis skipped: ${REDIS_MISSING}`);
+
+const STORES: [string, () => Promise<Store>][] = [
+  ['memory store', async () => new MemoryStore()],
+  [
+    'file store',
+    async () =>
+      new FileStore({
+        base: join(mkdtempSync(join(tmpdir(), 'sw-expand-')), 'tr'),
+        pruneOnFirstSpill: false,
+      }),
+  ],
+  [
+    'Redis store',
+    async () => {
+      const store = await RedisStore.connect(shared ?? (redis as TestRedis).url, {
+        prefix: `exp${process.pid}_${stores.length}`,
+      });
+      stores.push(store);
+      return store;
+    },
+  ],
+];
+
+describe('parseLineRange', () => {
+  it('reads ranges as a person writes them, and says what is wrong otherwise', () => {
+    expect(parseLineRange('120-180')).toEqual([120, 180]);
+    expect(parseLineRange('500-')).toEqual([500, Number.POSITIVE_INFINITY]);
+    expect(parseLineRange('42')).toEqual([42, 42]);
+    for (const bad of ['0-3', '9-2', 'a-b', '', '-5'])
+      expect(() => parseLineRange(bad)).toThrow(/lines must be a range like/);
+  });
+});
+
+for (const [name, make] of STORES) {
+  describe.skipIf(name === 'Redis store' && !shared && !REDIS_SERVER)(
+    `spillway_expand over the ${name}`,
+    () => {
+      it('greps the needle of a large original with its line number and context', async () => {
+        const store = await make();
+        const original = log(120_000, 91_234);
+        const id = await stash(store, original);
+        expect(await expand(store, { id, grep: 'ERROR|FAIL', context: 1 })).toBe(
+          [
+            '91234-[91233] request served in 63 ms',
+            '91235:ERROR PaymentError: card declined for order 7731',
+            '91236-[91235] request served in 65 ms',
+            '[grep "ERROR|FAIL": 1 matching lines of 120000]',
+          ].join('\n'),
+        );
+        expect(await expand(store, { id, lines: '91235-91236' })).toBe(
+          '91235:ERROR PaymentError: card declined for order 7731\n91236:[91235] request served in 65 ms\n[lines 91235-91236 of 120000]',
+        );
+      });
+
+      it('merges overlapping context, separates groups, counts every match and says when it cut', async () => {
+        const store = await make();
+        const lines = Array.from({ length: 400 }, (_, i) => (i % 3 === 0 ? `warn ${i}` : `ok ${i}`));
+        const id = await stash(store, lines.join('\n'));
+        const out = await expand(store, { id, grep: '^warn', context: 1, maxTokens: 100 });
+        expect(out.startsWith('1:warn 0\n2-ok 1\n3-ok 2\n4:warn 3\n')).toBe(true);
+        expect(out).toMatch(
+          /\n\[grep "\^warn": 134 matching lines of 400; the first \d+ shown \(cut at 100 tokens\); narrow the pattern/,
+        );
+        const apart = await expand(store, { id, grep: '^warn (0|9)$', context: 0 });
+        expect(apart).toBe('1:warn 0\n--\n10:warn 9\n[grep "^warn (0|9)$": 2 matching lines of 400]');
+      });
+
+      it('answers a catastrophic pattern at once (linear engine) and refuses backreferences clearly', async () => {
+        const store = await make();
+        const id = await stash(store, `${'a'.repeat(30)}b\n`.repeat(20_000));
+        expect(await expand(store, { id, grep: '^(a+)+$' })).toBe(
+          '[grep "^(a+)+$": no matching line in 20000 lines (640000 bytes); try another pattern, or ask for lines "A-B"]',
+        );
+        await expect(expand(store, { id, grep: '(a)\\1' })).rejects.toThrow(/backreference or lookaround/);
+        await expect(expand(store, { id, grep: '(a' })).rejects.toThrow(/not a valid regular expression/);
+      });
+
+      it('property: the token pages of an original, put together, are the original exactly', async () => {
+        const store = await make();
+        const line = fc.oneof(
+          fc.string({ maxLength: 120 }),
+          fc.constantFrom('', 'ERROR x', '😀👩‍👩‍👧 é', 'a'.repeat(3000)),
+        );
+        await fc.assert(
+          fc.asyncProperty(
+            fc.array(line, { minLength: 1, maxLength: 80 }),
+            fc.integer({ min: 100, max: 600 }),
+            async (lines, maxTokens) => {
+              const original = lines.join('\n');
+              const id = await stash(store, original);
+              expect(await allPages(store, id, maxTokens)).toBe(original);
+            },
+          ),
+          { numRuns: name === 'memory store' ? 60 : 15 },
+        );
+      });
+    },
+  );
+}
+
+describe('pages of a large original', () => {
+  it('number their lines right past the first chunks', async () => {
+    const store = new MemoryStore();
+    const original = log(200_000, 150_000);
+    const id = await stash(store, original);
+    const lines = original.split('\n');
+    const offset = Buffer.byteLength(lines.slice(0, 150_000).join('\n')) + 1;
+    const page = await expand(store, { id, offset, maxTokens: 200 });
+    const footer = /\n\[bytes (\d+)-(\d+) of \d+; lines (\d+)-(\d+) of 200000; /.exec(page);
+    expect(footer?.[3]).toBe('150001');
+    expect(page.startsWith(lines[150_000] as string)).toBe(true);
+    const shown = page.slice(0, footer?.index).split('\n').filter(Boolean).length;
+    expect(Number(footer?.[4])).toBe(150_000 + shown);
+  });
+});
+
+describe('streaming', () => {
+  it('lets the event loop run between chunks of a large original', async () => {
+    const store = new MemoryStore();
+    const id = await stash(store, log(400_000, 399_000));
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 0);
+    const out = await expand(store, { id, grep: 'PaymentError' });
+    clearInterval(timer);
+    expect(out).toContain('399001:ERROR PaymentError');
+    expect(ticks).toBeGreaterThan(2);
+  });
+});

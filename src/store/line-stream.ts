@@ -1,0 +1,80 @@
+import type { StoreKey } from './ids.js';
+import type { Store } from './store.js';
+
+/** How much of a stored original is read at a time. */
+export const STREAM_CHUNK_BYTES = 1024 * 1024;
+
+/** One line of a stored original: its number from 1 and its text (without the newline). */
+export interface StreamedLine {
+  number: number;
+  text: string;
+}
+
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Reads a stored original a chunk at a time and hands each line to `onLine` until it returns
+ * false, yielding to the event loop between chunks: a 30 MB original is never loaded whole and
+ * never blocks the server. Each chunk is decoded once (up to its last newline, so no character
+ * is split). Works the same on every store (ranged reads). A final newline ends the last line;
+ * it does not start another.
+ *
+ * @example
+ * await streamLines(store, key, total, (line) => { if (line.text.includes('ERROR')) hits.push(line.number); });
+ */
+export async function streamLines(
+  store: Store,
+  key: StoreKey,
+  total: number,
+  onLine: (line: StreamedLine) => boolean | undefined,
+): Promise<void> {
+  let carry: Buffer = Buffer.alloc(0);
+  let number = 1;
+  for (let at = 0; at < total; at += STREAM_CHUNK_BYTES) {
+    const chunk = await store.get(key, { start: at, end: Math.min(total, at + STREAM_CHUNK_BYTES) });
+    if (!chunk) return;
+    const data = carry.length ? Buffer.concat([carry, chunk]) : chunk;
+    const lastNewline = data.lastIndexOf(10);
+    if (lastNewline >= 0) {
+      const text = data.toString('utf8', 0, lastNewline);
+      for (let from = 0; ; ) {
+        const nl = text.indexOf('\n', from);
+        if (onLine({ number, text: nl < 0 ? text.slice(from) : text.slice(from, nl) }) === false) return;
+        number++;
+        if (nl < 0) break;
+        from = nl + 1;
+      }
+    }
+    carry = data.subarray(lastNewline + 1);
+    await yieldToEventLoop();
+  }
+  if (carry.length > 0 || total === 0) onLine({ number, text: carry.toString('utf8') });
+}
+
+/**
+ * The newlines of a stored original, counted on its bytes a chunk at a time: how many there
+ * are before each chunk, and its number of lines.
+ *
+ * @example
+ * const { lines, before } = await countLines(store, key, total);
+ */
+export async function countLines(
+  store: Store,
+  key: StoreKey,
+  total: number,
+): Promise<{ lines: number; before: number[] }> {
+  const before: number[] = [];
+  let newlines = 0;
+  let last = -1;
+  for (let at = 0; at < total; at += STREAM_CHUNK_BYTES) {
+    before.push(newlines);
+    const chunk = await store.get(key, { start: at, end: Math.min(total, at + STREAM_CHUNK_BYTES) });
+    if (!chunk) break;
+    for (let i = chunk.indexOf(10); i >= 0; i = chunk.indexOf(10, i + 1)) newlines++;
+    last = chunk[chunk.length - 1] ?? -1;
+    await yieldToEventLoop();
+  }
+  // Lines: one more than the newlines, unless the last byte is a newline (it ends a line).
+  const lines = total === 0 ? 1 : last === 10 ? newlines : newlines + 1;
+  return { lines, before: before.length ? before : [0] };
+}

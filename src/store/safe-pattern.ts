@@ -1,0 +1,165 @@
+import { setFlagsFromString } from 'node:v8';
+import { SpillwayError } from '../errors.js';
+
+/** The longest pattern accepted from a model or a person. */
+export const MAX_PATTERN_CHARS = 1000;
+
+let linearEngine: boolean | undefined;
+// The flag of V8's linear engine, out of reach of tools that check RegExp flags at build time.
+const LINEAR = ['l'].join('');
+
+/** V8's linear-time regex engine (flag `l`): no input makes a pattern backtrack. */
+function hasLinearEngine(): boolean {
+  if (linearEngine === undefined) {
+    try {
+      setFlagsFromString('--enable-experimental-regexp-engine');
+      new RegExp('a', LINEAR);
+      linearEngine = true;
+    } catch {
+      linearEngine = false;
+    }
+  }
+  return linearEngine;
+}
+
+/** Lower-cases a pattern's letters, but not what follows a backslash (`\D`, `\S`, `\W` stay). */
+function lowerPattern(pattern: string): string {
+  let out = '';
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i] as string;
+    if (c === '\\' && i + 1 < pattern.length) {
+      out += c + pattern[++i];
+      continue;
+    }
+    out += c.toLowerCase();
+  }
+  return out;
+}
+
+const SPECIAL = new Set(['.', '^', '$', '|', '(', ')', '[', ']', '{', '}', '*', '+', '?', '\\']);
+
+/** The pattern split at its top-level `|` (undefined when it cannot be read simply). */
+function alternatives(pattern: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let inClass = false;
+  let from = 0;
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c === '\\') i++;
+    else if (inClass) inClass = c !== ']';
+    else if (c === '[') inClass = true;
+    else if (c === '(') depth++;
+    else if (c === ')') depth--;
+    else if (c === '|' && depth === 0) {
+      out.push(pattern.slice(from, i));
+      from = i + 1;
+    }
+  }
+  out.push(pattern.slice(from));
+  return out;
+}
+
+/** The longest run of plain characters every match of `alternative` contains ('' when none). */
+function literalOf(alternative: string): string {
+  let best = '';
+  let run = '';
+  let depth = 0;
+  let inClass = false;
+  const end = () => {
+    if (run.length > best.length) best = run;
+    run = '';
+  };
+  for (let i = 0; i < alternative.length; i++) {
+    const c = alternative[i] as string;
+    const next = alternative[i + 1];
+    let literal: string | undefined;
+    if (c === '\\') {
+      const e = alternative[++i] ?? '';
+      // An escaped punctuation mark is itself; \d, \w, \b, \n ... are not plain text.
+      if (/[^A-Za-z0-9]/.test(e)) literal = e;
+    } else if (inClass) inClass = c !== ']';
+    else if (c === '[') inClass = true;
+    else if (c === '(') depth++;
+    else if (c === ')') depth--;
+    else if (depth === 0 && !SPECIAL.has(c)) literal = c;
+    if (literal === undefined || depth > 0 || inClass) {
+      end();
+      continue;
+    }
+    const quantifier = alternative[i + 1];
+    if (quantifier === '?' || quantifier === '*' || quantifier === '{') {
+      end();
+      continue;
+    }
+    run += literal;
+    if (quantifier === '+' || next === undefined) end();
+  }
+  end();
+  return best;
+}
+
+/**
+ * Plain text every match contains, one per alternative; undefined when some has none.
+ *
+ * @example
+ * requiredTexts('ERROR|FAIL'); // ['ERROR', 'FAIL']
+ * requiredTexts('^(a+)+$'); // undefined
+ */
+export function requiredTexts(pattern: string): string[] | undefined {
+  const texts = alternatives(pattern).map(literalOf);
+  return texts.every((t) => t.length >= 2) ? texts : undefined;
+}
+
+/** A compiled search pattern, and whether a line must be lower-cased before it is tested. */
+export interface SafePattern {
+  test(line: string): boolean;
+  readonly source: string;
+}
+
+/**
+ * Compiles a pattern from a model or a person so that no input can make it hang: it runs on
+ * V8's linear-time engine, which refuses backreferences and lookaround (an error that says so).
+ * Where that engine is missing the pattern is searched as plain text. Case is ignored by
+ * lower-casing both sides.
+ *
+ * @example
+ * safePattern('ERROR|FAIL').test('2 FAILED'); // true
+ * safePattern('(a+)+$').test('a'.repeat(50) + 'b'); // false, at once
+ */
+export function safePattern(pattern: string, options: { ignoreCase?: boolean } = {}): SafePattern {
+  if (pattern.length === 0 || pattern.length > MAX_PATTERN_CHARS)
+    throw new SpillwayError(
+      'SPILLWAY_BAD_INPUT',
+      `grep needs a pattern of 1 to ${MAX_PATTERN_CHARS} characters, got ${pattern.length}`,
+    );
+  const fold = options.ignoreCase === true;
+  const source = fold ? lowerPattern(pattern) : pattern;
+  if (!hasLinearEngine()) {
+    // Plain text: as safe as it gets, and still what most searches are.
+    return { source, test: (line) => (fold ? line.toLowerCase() : line).includes(source) };
+  }
+  let regex: RegExp;
+  try {
+    regex = new RegExp(source, LINEAR);
+  } catch (err) {
+    const why = (err as Error).message;
+    throw new SpillwayError(
+      'SPILLWAY_BAD_INPUT',
+      /linear time/.test(why)
+        ? `the pattern ${JSON.stringify(pattern)} uses a backreference or lookaround, which spillway does not run (they can take exponential time); use a pattern without them`
+        : `the pattern ${JSON.stringify(pattern)} is not a valid regular expression: ${why.replace(/^Invalid regular expression: /, '')}`,
+    );
+  }
+  // Lines without the plain text every match must contain are passed over at once: the linear
+  // engine is safe but slower, and most lines of a large output hold none of it.
+  const required = requiredTexts(source);
+  return {
+    source,
+    test: (line) => {
+      const text = fold ? line.toLowerCase() : line;
+      if (required && !required.some((t) => text.includes(t))) return false;
+      return regex.test(text);
+    },
+  };
+}
