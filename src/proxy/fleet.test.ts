@@ -119,6 +119,16 @@ describe.skipIf(!REDIS_SERVER)('a fleet of proxies sharing one Redis', () => {
       content: { text: string }[];
     };
     expect(r.content[0]?.text.startsWith(bigLog.slice(0, 1000))).toBe(true);
+    // Search through the other proxy, over MCP, on the Redis store: the line and its number.
+    const lines = bigLog.split('\n');
+    const needle = lines[lines.length - 7] as string;
+    const grep = (await mcp.callTool({
+      name: 'spillway_expand',
+      arguments: { id, grep: needle.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), context: 0 },
+    })) as { content: { text: string }[] };
+    expect(grep.content[0]?.text).toBe(
+      `${lines.length - 6}:${needle}\n[grep "${needle.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}": 1 matching lines of ${lines.length}]`,
+    );
     await mcp.close();
   });
 

@@ -12,6 +12,7 @@ import { resolvePipeline } from '../pipeline/config.js';
 import type { Stage } from '../pipeline/types.js';
 import { FileStore } from '../store/file-store.js';
 import { recallAll } from '../store/recall.js';
+import { stash } from '../store/stash.js';
 import { ANSWER_TEXT, ANSWERS, startUpstream, type TestUpstream } from '../test-support/upstream.js';
 import { markerIds } from '../text/markers.js';
 import { getTokenizer } from '../text/tokenizers/index.js';
@@ -256,6 +257,22 @@ describe('proxy with the official SDKs', () => {
     expect(metrics).toMatch(/^spillway_requests_total\{api="anthropic"\} \d+$/m);
     expect(metrics).toMatch(/^spillway_stage_declined_total\{stage="collapse",reason="[a-z_]+"\} \d+$/m);
     expect(metrics).toMatch(/^spillway_fail_open_total \d+$/m);
+  });
+
+  it('answers a catastrophic pattern in bounded time and keeps serving meanwhile', async () => {
+    const id = await stash(store, `${'a'.repeat(40)}b\n`.repeat(100_000));
+    const pattern = encodeURIComponent('^(a+)+$');
+    const grep = fetch(`${proxy.url}/expand?id=${id}&grep=${pattern}`).then((r) => r.text());
+    // Other requests are answered while the search runs (it yields between chunks).
+    expect((await fetch(`${proxy.url}/healthz`)).status).toBe(200);
+    expect(await grep).toBe(
+      '[grep "^(a+)+$": no matching line in 100000 lines (4200000 bytes); try another pattern, or ask for lines "A-B"]',
+    );
+    const refused = await fetch(`${proxy.url}/expand?id=${id}&grep=${encodeURIComponent('(a)\\1')}`);
+    expect(refused.status).toBe(400);
+    expect((await json(refused)).error.message).toMatch(
+      /backreference or lookaround, which spillway does not run/,
+    );
   });
 
   it('recalls every marker over MCP, by HTTP at /mcp and by `spillway mcp` on stdio', async () => {
