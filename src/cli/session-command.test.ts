@@ -64,8 +64,12 @@ describe('spillway session', () => {
     );
     expect((await cli(['session'])).code).toBe(2);
     const { path } = await sessionFile();
-    const bad = await cli(['session', 'prune', path, '--threshold', '100']);
+    const bad = await cli(['session', 'prune', path, '--threshold', '100', '--head', '90', '--tail', '20']);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/must fit in thresholdChars \(100\)/);
+    // A threshold alone scales head and tail with it (1/2 and 1/8, as dsh's defaults are).
+    const scaled = await cli(['session', 'prune', path, '--threshold', '2000', '--dry-run']);
+    expect(scaled.code).toBe(0);
+    expect(scaled.stdout).toMatch(/would replace seq 2 \(t1\): 5000 -> \d+ chars/);
   });
 });

@@ -150,6 +150,7 @@ function apply(stage: Stage, item: RunItem, decision: Decision | Error, s: Stage
   s.tokensBefore += count(item.content, beforeBytes);
   s.tokensAfter += count(decision.content, afterBytes);
   if (decision.fallback) bump(s.fallbacks, 'stash_failed');
+  if (decision.detail?.window !== undefined) bump(s.events, `${decision.detail.window}_window`);
   item.setContent(decision.content, afterBytes);
   item.lossyActed ||= stage.lossy;
   item.changed = true;

@@ -8,6 +8,8 @@ export interface StageStats {
   reverted: Partial<Record<RevertCause, number>>;
   /** Acted without a recallable original (the stash failed; the note says so). */
   fallbacks: { stash_failed?: number };
+  /** How it acted, where a stage says (collapse: `line_window`, `char_window`, `json_window`, ...). */
+  events: Partial<Record<string, number>>;
   tokensBefore: number;
   tokensAfter: number;
 }
@@ -20,7 +22,16 @@ export interface StageStats {
  * s.runs++;
  */
 export function emptyStats(): StageStats {
-  return { runs: 0, acted: 0, declined: {}, reverted: {}, fallbacks: {}, tokensBefore: 0, tokensAfter: 0 };
+  return {
+    runs: 0,
+    acted: 0,
+    declined: {},
+    reverted: {},
+    fallbacks: {},
+    events: {},
+    tokensBefore: 0,
+    tokensAfter: 0,
+  };
 }
 
 /**
@@ -54,5 +65,6 @@ export function addStats(
     for (const [k, v] of Object.entries(sb.declined)) bump(sa.declined, k as DeclineReason, v ?? 0);
     for (const [k, v] of Object.entries(sb.reverted)) bump(sa.reverted, k as RevertCause, v ?? 0);
     if (sb.fallbacks.stash_failed) bump(sa.fallbacks, 'stash_failed', sb.fallbacks.stash_failed);
+    for (const [k, v] of Object.entries(sb.events ?? {})) bump(sa.events, k, v ?? 0);
   }
 }

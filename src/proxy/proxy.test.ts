@@ -257,6 +257,10 @@ describe('proxy with the official SDKs', () => {
     expect(metrics).toMatch(/^spillway_requests_total\{api="anthropic"\} \d+$/m);
     expect(metrics).toMatch(/^spillway_stage_declined_total\{stage="collapse",reason="[a-z_]+"\} \d+$/m);
     expect(metrics).toMatch(/^spillway_fail_open_total \d+$/m);
+    expect(metrics).toMatch(
+      /^spillway_stage_events_total\{stage="collapse",event="line_window"\} [1-9]\d*$/m,
+    );
+    expect(stats.stages.collapse.events.line_window).toBeGreaterThan(0);
   });
 
   it('answers a catastrophic pattern in bounded time and keeps serving meanwhile', async () => {

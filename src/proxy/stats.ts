@@ -147,6 +147,15 @@ export function renderMetrics(stats: ProxyStats): string {
     ),
   );
   counter(
+    'stage_events_total',
+    'How stages acted, by event (collapse: char_window, line_window, json_window, blocks_window, snip_window).',
+    stages.flatMap(([stage, s]) =>
+      Object.entries(s.events ?? {}).map(
+        ([event, n]) => [{ stage, event }, n ?? 0] as [Record<string, string>, number],
+      ),
+    ),
+  );
+  counter(
     'stash_failed_total',
     'Results cut without a recallable original.',
     stages.map(([stage, s]) => [{ stage }, s.fallbacks.stash_failed ?? 0]),

@@ -76,6 +76,7 @@ describe('cap (the celeste cases)', () => {
   });
 
   it('uses the default max bytes when given 0 or a negative number', async () => {
+    expect(DEFAULT_CAP_BYTES).toBe(128 * 1024);
     const big = 'y'.repeat(DEFAULT_CAP_BYTES * 2);
     for (const maxBytes of [0, -5, undefined]) {
       const r = await cap(big, { maxBytes, session: 's', call: 'c', store: new MemoryStore() });

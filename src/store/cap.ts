@@ -5,8 +5,8 @@ import { snip } from '../text/snip.js';
 import { recallIdOf, spillKey } from './ids.js';
 import type { PutResult, Store } from './store.js';
 
-/** What cap keeps when no budget (or 0, or a negative one) is given. */
-export const DEFAULT_CAP_BYTES = 32 * 1024;
+/** What cap keeps when no budget (or 0, or a negative one) is given: celeste's 128 KiB. */
+export const DEFAULT_CAP_BYTES = 128 * 1024;
 
 export interface CapOptions {
   /** Budget in UTF-8 bytes; 0, negative or absent means {@link DEFAULT_CAP_BYTES}. */

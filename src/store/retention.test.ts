@@ -36,6 +36,7 @@ describe('prune (retention)', () => {
       removed: [],
       freedBytes: 0,
       remainingBytes: 0,
+      leftAlone: [],
     });
   });
 
@@ -110,6 +111,16 @@ describe('prune (retention)', () => {
     expect(readFileSync(join(outside, 'precious.txt'), 'utf8')).toBe('keep me');
     expect(existsSync(join(base, 'ancient', 'a.txt'))).toBe(false);
     expect(existsSync(join(base, 'ancient', 'notes.md'))).toBe(true);
+  });
+
+  it('touches only directories named like sessions (and the stash), and says which it left', async () => {
+    const { base, file } = fixture();
+    const foreign = file('not.a.session/notes.txt', 100, 90 * 24 * 60 * MIN);
+    const old = file('old-session/call.txt', 100, 90 * 24 * 60 * MIN);
+    const report = await applyRetention(base, { now });
+    expect(existsSync(foreign)).toBe(true);
+    expect(existsSync(old)).toBe(false);
+    expect(report.leftAlone).toEqual([join(base, 'not.a.session')]);
   });
 
   it('clears temp files left by writes that died', async () => {

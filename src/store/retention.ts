@@ -30,6 +30,8 @@ export interface RetentionReport {
   freedBytes: number;
   /** Bytes left under the base afterwards (as it would be, for a dry run). */
   remainingBytes: number;
+  /** Directories under the base that are not spillway's (not session ids): left untouched. */
+  leftAlone: string[];
 }
 
 // A temp file this old belongs to a write that died; a live write takes seconds at most.
@@ -44,8 +46,8 @@ export async function applyRetentionLocked(
   const keepAgeMs = options.keepAgeMs ?? 30 * DAY_MS;
   const activeAgeMs = options.activeAgeMs ?? 15 * 60 * 1000;
   const maxTotalBytes = options.maxTotalBytes ?? DEFAULT_LIMITS.maxTotalBytes;
-  const report: RetentionReport = { removed: [], freedBytes: 0, remainingBytes: 0 };
   const scan = await scanBase(base);
+  const report: RetentionReport = { removed: [], freedBytes: 0, remainingBytes: 0, leftAlone: scan.foreign };
   let total = totalBytes(scan);
 
   const removeFile = async (path: string, bytes: number, reason: RetentionReason) => {
@@ -121,7 +123,7 @@ export async function applyRetention(base: string, options: RetentionOptions = {
     await stat(base);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT')
-      return { removed: [], freedBytes: 0, remainingBytes: 0 };
+      return { removed: [], freedBytes: 0, remainingBytes: 0, leftAlone: [] };
     throw err;
   }
   return withLock(`${base}.lock`, () => applyRetentionLocked(base, options), {

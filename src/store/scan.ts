@@ -1,6 +1,6 @@
 import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { STASH_DIR } from './ids.js';
+import { idPartProblem, STASH_DIR } from './ids.js';
 import { TEMP_SUFFIX } from './private-fs.js';
 
 /** A file spillway wrote: a body (`ID.txt`) or a temp file of an unfinished write. */
@@ -24,6 +24,8 @@ export interface DirScan {
 export interface BaseScan {
   sessions: DirScan[];
   stash: DirScan | null;
+  /** Directories whose names are not session ids: spillway did not make them, and leaves them. */
+  foreign: string[];
 }
 
 const BODY = /^[A-Za-z0-9_-]{1,128}\.txt$/;
@@ -74,19 +76,24 @@ export async function scanBase(base: string): Promise<BaseScan> {
   try {
     entries = await readdir(base, { withFileTypes: true });
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { sessions: [], stash: null };
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { sessions: [], stash: null, foreign: [] };
     throw err;
   }
   const sessions: DirScan[] = [];
+  const foreign: string[] = [];
   let stash: DirScan | null = null;
   for (const entry of entries) {
     if (!entry.isDirectory()) continue;
+    if (entry.name !== STASH_DIR && idPartProblem(entry.name) !== null) {
+      foreign.push(join(base, entry.name));
+      continue;
+    }
     const scan = await scanDir(join(base, entry.name), entry.name);
     if (!scan) continue;
     if (entry.name === STASH_DIR) stash = scan;
     else sessions.push(scan);
   }
-  return { sessions, stash };
+  return { sessions, stash, foreign };
 }
 
 /** Bytes of every body and temp file under the base. */

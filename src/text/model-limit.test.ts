@@ -55,7 +55,7 @@ describe('lookupModelLimit', () => {
   });
 
   it('gives unknown and local models the conservative default with found: false', () => {
-    for (const name of ['my-finetune', 'ollama/phi', '', 'gpt']) {
+    for (const name of ['my-finetune', '', 'gpt']) {
       const got = lookupModelLimit(name);
       expect(got, name).toEqual({ limit: DEFAULT_MODEL_WINDOW, found: false });
     }
@@ -79,5 +79,31 @@ describe('formatTokenCount', () => {
     expect(formatTokenCount(999_999)).toBe('1.0M');
     expect(formatTokenCount(2_000_000_000)).toBe('2.0B');
     expect(formatTokenCount(-1500)).toBe('-1.5K');
+  });
+});
+
+describe('local models', () => {
+  it('are never reported as known: their window is however they are served', () => {
+    for (const name of [
+      'llama3:8b',
+      'ollama/qwen2.5-coder:7b',
+      'lmstudio/mistral-7b',
+      'local/anything',
+      'models/phi-3.Q4_K_M.gguf',
+      'qwen2.5-coder:32b-instruct-q4_K_M',
+    ]) {
+      expect(lookupModelLimit(name), name).toEqual({
+        limit: DEFAULT_MODEL_WINDOW,
+        found: false,
+        local: true,
+      });
+    }
+    for (const name of [
+      'us.anthropic.claude-3-5-sonnet-20240620-v1:0',
+      'meta-llama/llama-3.3-70b-instruct:free',
+      'gpt-4o',
+    ]) {
+      expect(lookupModelLimit(name).found, name).toBe(true);
+    }
   });
 });

@@ -8,6 +8,26 @@ export interface ModelLimit {
   found: boolean;
   /** The table entry that matched, when one did. */
   matched?: string;
+  /** A local model (Ollama, LM Studio, a .gguf file): its window is however it is served. */
+  local?: boolean;
+}
+
+// Local runtimes: their window is a serving setting (num_ctx), never the model's name.
+const LOCAL_PREFIX = /^(?:ollama|lmstudio|lm-studio|local|llamacpp|llama\.cpp|vllm-local)\//i;
+const OLLAMA_TAG = /^[a-z0-9._-]+:[a-z0-9._-]+$/i;
+
+/**
+ * True for the name of a local model: `ollama/...`, `lmstudio/...`, `local/...`, a `.gguf`
+ * file, or an Ollama tag (`llama3:8b`, `qwen2.5-coder:7b`; Bedrock's `-v1:0` is not one).
+ *
+ * @example
+ * isLocalModel('llama3:8b'); // true
+ * isLocalModel('us.anthropic.claude-3-5-sonnet-20240620-v1:0'); // false
+ */
+export function isLocalModel(name: string): boolean {
+  const n = name.trim();
+  if (LOCAL_PREFIX.test(n) || /\.gguf$/i.test(n)) return true;
+  return OLLAMA_TAG.test(n) && !/-v\d+:\d+$/.test(n);
 }
 
 // Vendors and regions that Bedrock, Vertex and routers put in front of a model id.
@@ -50,8 +70,10 @@ export function normaliseModelName(name: string): string {
  * @example
  * lookupModelLimit('anthropic/claude-sonnet-4-5-20250929'); // { limit: 200000, found: true, matched: 'claude-sonnet-4-5' }
  * lookupModelLimit('my-local-llm'); // { limit: 128000, found: false }
+ * lookupModelLimit('ollama/qwen2.5-coder:7b'); // { limit: 128000, found: false, local: true }
  */
 export function lookupModelLimit(name: string): ModelLimit {
+  if (isLocalModel(name)) return { limit: DEFAULT_MODEL_WINDOW, found: false, local: true };
   const key = normaliseModelName(name);
   let matched: string | undefined;
   if (Object.hasOwn(MODEL_WINDOWS, key)) matched = key;

@@ -116,4 +116,27 @@ describe('pruneContent properties', () => {
       { numRuns: 400 },
     );
   });
+
+  it('accepts every config dsh accepts, and never exceeds the threshold, with an id or a raw config', () => {
+    for (const [thresholdChars, headChars, tailChars] of [
+      [100, 20, 20],
+      [50, 4, 3],
+    ] as const) {
+      const config = resolvePruneConfig({ thresholdChars, headChars, tailChars });
+      for (const size of [thresholdChars + 1, 5_000, 2_000_000]) {
+        const text = 'x'.repeat(size);
+        for (const id of [undefined, 'A'.repeat(22)]) {
+          const out = pruneContent(text, config, id);
+          expect(measureContent(out?.content ?? ''), `${thresholdChars}/${size}/${id}`).toBeLessThanOrEqual(
+            thresholdChars,
+          );
+        }
+      }
+    }
+    expect(resolvePruneConfig({ thresholdChars: 2000 })).toMatchObject({ headChars: 1000, tailChars: 250 });
+    // A raw config, never resolved, is held to its threshold too (a plain cut when no marker fits).
+    const raw = { thresholdChars: 10, headChars: 4096, tailChars: 1024, graphemes: false };
+    const out = pruneContent('y'.repeat(5000), raw, 'B'.repeat(22));
+    expect(measureContent(out?.content ?? '')).toBeLessThanOrEqual(10);
+  });
 });

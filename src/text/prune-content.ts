@@ -25,9 +25,6 @@ export const DEFAULT_PRUNE_CONFIG: Readonly<PruneConfig> = Object.freeze({
   graphemes: false,
 });
 
-// The widest marker any input can need: N up to 2^53 and a 22-character id.
-const WIDEST_MARKER = codePointLength(pruneMarker(Number.MAX_SAFE_INTEGER, 'x'.repeat(22)));
-
 /**
  * Validates a prune config (unknown keys, non-integers, and budgets where head + marker + tail
  * would not fit under the threshold are errors that say what to change) and freezes it.
@@ -41,10 +38,19 @@ export function resolvePruneConfig(
   const given = parseConfig(PruneConfigSchema, config, 'prune config');
   const set = Object.entries(given).filter(([, value]) => value !== undefined);
   const merged: PruneConfig = { ...DEFAULT_PRUNE_CONFIG, ...Object.fromEntries(set) };
-  if (merged.headChars + WIDEST_MARKER + merged.tailChars > merged.thresholdChars) {
+  // A threshold alone scales head and tail with it, as dsh's 4096 and 1024 are of 8192.
+  if (given.thresholdChars !== undefined) {
+    if (given.headChars === undefined) merged.headChars = Math.floor(merged.thresholdChars / 2);
+    if (given.tailChars === undefined) merged.tailChars = Math.floor(merged.thresholdChars / 8);
+  }
+  // The marker this config produces for the smallest input it prunes (one code point over).
+  const marker = codePointLength(
+    pruneMarker(merged.thresholdChars + 1 - merged.headChars - merged.tailChars),
+  );
+  if (merged.headChars + marker + merged.tailChars > merged.thresholdChars) {
     throw new SpillwayError(
       'SPILLWAY_BAD_CONFIG',
-      `prune config: headChars (${merged.headChars}) + the marker (up to ${WIDEST_MARKER}) + tailChars (${merged.tailChars}) must fit in thresholdChars (${merged.thresholdChars}); lower headChars/tailChars or raise thresholdChars`,
+      `prune config: headChars (${merged.headChars}) + the marker (${marker}) + tailChars (${merged.tailChars}) must fit in thresholdChars (${merged.thresholdChars}); lower headChars/tailChars or raise thresholdChars`,
     );
   }
   return Object.freeze(merged);
@@ -71,6 +77,31 @@ function cutIndex(text: string, points: number, graphemes: boolean, direction: '
 }
 
 /**
+ * Head and tail for an input of `total` code points: the config's, narrowed (tail first, in
+ * their ratio) until head + marker + tail fits the threshold; no marker at all when not even
+ * the marker alone fits.
+ */
+function fitWindow(
+  total: number,
+  config: Readonly<PruneConfig>,
+  stashId: string | undefined,
+): { head: number; tail: number; marked: boolean } {
+  const threshold = config.thresholdChars;
+  let head = Math.min(config.headChars, threshold);
+  let tail = Math.min(config.tailChars, threshold - head);
+  for (let round = 0; round < 4; round++) {
+    const marker = codePointLength(pruneMarker(total - head - tail, stashId));
+    const room = threshold - marker;
+    if (room < 0) return { head: threshold, tail: 0, marked: false };
+    if (head + tail <= room) return { head, tail, marked: true };
+    const share = head + tail === 0 ? 0.5 : head / (head + tail);
+    head = Math.floor(room * share);
+    tail = room - head;
+  }
+  return { head, tail, marked: true };
+}
+
+/**
  * Removes the middle of over-budget content: the code points `[headChars, total - tailChars)`
  * across the text blocks. Rich blocks keep their order and place; the marker goes in once where
  * the cut starts; text blocks left empty are dropped. Null when the content is within the
@@ -89,8 +120,11 @@ export function pruneContent(
   if (total <= config.thresholdChars) return null;
   const blocks: ContentBlock[] =
     typeof content === 'string' ? [{ type: 'text', text: content }] : [...content];
-  const cutStart = config.headChars;
-  const cutEnd = total - config.tailChars;
+  // A larger input, or a recall id, makes the marker wider than the config was checked with:
+  // the head and tail give it room, so the result never exceeds the threshold.
+  const { head, tail, marked } = fitWindow(total, config, stashId);
+  const cutStart = head;
+  const cutEnd = total - tail;
   const out: ContentBlock[] = [];
   let offset = 0;
   let removed = 0;
@@ -125,10 +159,9 @@ export function pruneContent(
   // The cut range is never empty and lies in text, so some text block holds its start.
   const at = markerAt as { block: number; index: number };
   const b = out[at.block] as TextBlock;
-  out[at.block] = {
-    ...b,
-    text: b.text.slice(0, at.index) + pruneMarker(removed, stashId) + b.text.slice(at.index),
-  };
+  // A threshold too small for any marker gets a plain cut, like snip's.
+  const marker = marked ? pruneMarker(removed, stashId) : '';
+  out[at.block] = { ...b, text: b.text.slice(0, at.index) + marker + b.text.slice(at.index) };
   const result = out.filter((b) => !isTextBlock(b) || b.text.length > 0);
   return {
     content: typeof content === 'string' ? ((result[0] as TextBlock).text ?? '') : result,

@@ -48,6 +48,11 @@ export async function modelsCommand(argv: string[], io: CliIo): Promise<number> 
       io.stdout,
       `${name}: ${found.limit} tokens (${formatTokenCount(found.limit)}), as ${found.matched}\n`,
     );
+  } else if (found.local) {
+    await write(
+      io.stdout,
+      `${name}: a local model; its window is however it is served (Ollama's num_ctx, LM Studio's context length), not its name; using the conservative default of ${found.limit} tokens (${formatTokenCount(found.limit)}); give --window N where a command takes one\n`,
+    );
   } else {
     await write(
       io.stdout,

@@ -64,6 +64,7 @@ export async function pruneCommand(argv: string[], io: CliIo): Promise<number> {
   const lines = report.removed.map(
     (r) => `${verb} ${r.path} (${r.bytes} bytes, ${r.reason.replaceAll('_', ' ')})`,
   );
+  for (const dir of report.leftAlone) lines.push(`left alone ${dir} (not a spillway session directory)`);
   lines.push(
     report.removed.length === 0
       ? `nothing to prune in ${base}; ${report.remainingBytes} bytes (${mib(report.remainingBytes)}) kept`

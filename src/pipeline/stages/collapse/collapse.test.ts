@@ -123,6 +123,49 @@ describe('collapse (the seed cases)', () => {
     ).toBe(true);
   });
 
+  it('property: results a few percent over the budget are brought within it, never left over', async () => {
+    const packages = [
+      'numpy',
+      'torch',
+      'pandas',
+      'requests',
+      'urllib3',
+      'idna',
+      'certifi',
+      'pyyaml',
+      'jinja2',
+    ];
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 100, max: 2000 }),
+        fc.integer({ min: 0, max: 6 }),
+        fc.nat(1000),
+        async (budget, over, seed) => {
+          const lines = ['Resolved 87 packages in 1.21s', 'Installed 87 packages in 212ms'];
+          for (let i = seed; o200k.count(lines.join('\n')) < budget * (1 + over / 100); i++)
+            lines.push(
+              ` + ${packages[i % packages.length]}${i % 5 ? '' : '-extra'}==${i % 9}.${(i * 7) % 13}.${i % 4}`,
+            );
+          const text = lines.join('\n');
+          const { out } = await collapse(text, { resolvedMaxTokens: budget });
+          if (out.action === 'declined') expect(out.reason).toBe('below_max_tokens');
+          else {
+            expect(o200k.count(out.text)).toBeLessThanOrEqual(budget);
+            expect(Buffer.byteLength(out.text)).toBeLessThan(Buffer.byteLength(text));
+          }
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  it('counts how it acted: a character window on one long line is a char_window event', async () => {
+    const { stats } = await runOne(collapseStage({ maxTokens: 300 }), 'word '.repeat(20_000));
+    expect(stats?.events).toEqual({ char_window: 1 });
+    const lines = await runOne(collapseStage({ maxTokens: 300 }), logLines(2000));
+    expect(lines.stats?.events).toEqual({ line_window: 1 });
+  });
+
   it('shrinks the text beside a screenshot and keeps the image where it was', async () => {
     const image = {
       type: 'image',

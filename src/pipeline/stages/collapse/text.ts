@@ -9,6 +9,9 @@ import { compactJson } from './json.js';
 import { type LineSelectionOptions, selectLines } from './lines.js';
 import { type CollapseOptions, DEFAULT_WINDOW_LINES } from './options.js';
 
+// Budgets tried in turn when a window is not smaller in bytes than its input.
+const TIGHTER = [1, 0.9, 0.75, 0.5, 0.25];
+
 /** Below this budget the file path is left out of the marker: it would crowd out content. */
 const PATH_MIN_TOKENS = 200;
 
@@ -64,22 +67,27 @@ export async function collapseText(
   // The id is the original's hash, known before anything is stored, so every window is
   // measured with the real marker; the stash itself is written before the marker is returned.
   const id = deps.id();
-  const chosen = chooseWindow(text, {
-    maxTokens,
-    headLines,
-    tailLines,
-    tokenizer,
-    id,
-    path: deps.pathOf?.(id),
-  });
-  calls += chosen.calls;
-  if (!chosen.built) return { action: 'declined', reason: 'too_few_lines_and_chars' };
-  const { built, window } = chosen;
+  // Just over the budget, the marker can cost more bytes than the lines it stands for: then a
+  // tighter budget removes more, so the result is within budget and smaller, never left over it.
+  const smaller = (out: string) => out.length * 3 < text.length || utf8Length(out) < utf8Length(text);
+  let built: string | undefined;
+  let window: 'json' | 'line' | 'char' = 'line';
+  for (const share of TIGHTER) {
+    const chosen = chooseWindow(text, {
+      maxTokens: Math.floor(maxTokens * share),
+      headLines,
+      tailLines,
+      tokenizer,
+      id,
+      path: deps.pathOf?.(id),
+    });
+    calls += chosen.calls;
+    if (!chosen.built) return { action: 'declined', reason: 'too_few_lines_and_chars' };
+    ({ built, window } = chosen as { built: string; window: typeof window });
+    if (smaller(built)) break;
+  }
+  if (built === undefined || !smaller(built)) return { action: 'declined', reason: 'marker_no_win' };
 
-  // Smaller for certain when the output has under a third of the input's UTF-16 units (3 bytes
-  // a unit at most); only otherwise are the input's bytes counted.
-  if (built.length * 3 >= text.length && utf8Length(built) >= utf8Length(text))
-    return { action: 'declined', reason: 'marker_no_win' };
   try {
     await deps.stash();
   } catch (err) {
