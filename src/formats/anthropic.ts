@@ -1,6 +1,6 @@
 import { isRecord } from '../text/json-values.js';
 import type { ToolResult } from '../text/tool-result.js';
-import { asContent, isExpandTool, seedOf, writeBack } from './shared.js';
+import { asContent, type CallTable, resultOf, seedOf, writeBack } from './shared.js';
 import type { RequestAdapter, RequestView } from './types.js';
 
 /**
@@ -16,7 +16,7 @@ export const anthropicAdapter: RequestAdapter = {
   view(body): RequestView | null {
     if (!isRecord(body) || !Array.isArray(body.messages)) return null;
     const messages = body.messages as unknown[];
-    const calls = new Map<string, { name: string; input: unknown }>();
+    const calls: CallTable = new Map();
     const results: ToolResult[] = [];
     const slots: Record<string, unknown>[] = [];
     messages.forEach((message, position) => {
@@ -28,17 +28,7 @@ export const anthropicAdapter: RequestAdapter = {
         if (block.type !== 'tool_result' || typeof block.tool_use_id !== 'string') continue;
         const content = block.content === undefined ? '' : asContent(block.content);
         if (content === null) continue;
-        const call = calls.get(block.tool_use_id);
-        const tool = call?.name ?? '';
-        results.push({
-          id: block.tool_use_id,
-          tool,
-          content,
-          position,
-          ...(call?.input !== undefined ? { input: call.input } : {}),
-          ...(block.is_error === true ? { isError: true } : {}),
-          ...(isExpandTool(tool) ? { isExpandOutput: true } : {}),
-        });
+        results.push(resultOf(block.tool_use_id, calls, content, position, block.is_error === true));
         slots.push(block);
       }
     });

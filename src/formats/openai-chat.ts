@@ -1,6 +1,6 @@
 import { isRecord } from '../text/json-values.js';
 import type { ToolResult } from '../text/tool-result.js';
-import { asContent, callInput, isExpandTool, seedOf, writeBack } from './shared.js';
+import { asContent, type CallTable, callInput, resultOf, seedOf, writeBack } from './shared.js';
 import type { RequestAdapter, RequestView } from './types.js';
 
 /**
@@ -15,7 +15,7 @@ export const openaiChatAdapter: RequestAdapter = {
   view(body): RequestView | null {
     if (!isRecord(body) || !Array.isArray(body.messages)) return null;
     const messages = body.messages as unknown[];
-    const calls = new Map<string, { name: string; input: unknown }>();
+    const calls: CallTable = new Map();
     const results: ToolResult[] = [];
     const slots: Record<string, unknown>[] = [];
     messages.forEach((message, position) => {
@@ -38,16 +38,7 @@ export const openaiChatAdapter: RequestAdapter = {
       if (message.role !== 'tool' || typeof message.tool_call_id !== 'string') return;
       const content = asContent(message.content ?? '');
       if (content === null) return;
-      const call = calls.get(message.tool_call_id);
-      const tool = call?.name ?? '';
-      results.push({
-        id: message.tool_call_id,
-        tool,
-        content,
-        position,
-        ...(call?.input !== undefined ? { input: call.input } : {}),
-        ...(isExpandTool(tool) ? { isExpandOutput: true } : {}),
-      });
+      results.push(resultOf(message.tool_call_id, calls, content, position));
       slots.push(message);
     });
     const system = messages

@@ -1,7 +1,7 @@
 import { type Content, type ContentBlock, isTextBlock } from '../text/blocks.js';
 import { isRecord } from '../text/json-values.js';
 import type { ToolResult } from '../text/tool-result.js';
-import { callInput, isExpandTool, seedOf, writeBack } from './shared.js';
+import { type CallTable, callInput, resultOf, seedOf, writeBack } from './shared.js';
 import type { RequestAdapter, RequestView } from './types.js';
 
 const CALLS = new Set(['function_call', 'custom_tool_call']);
@@ -34,7 +34,7 @@ export const openaiResponsesAdapter: RequestAdapter = {
   view(body): RequestView | null {
     if (!isRecord(body) || !('input' in body)) return null;
     const input = Array.isArray(body.input) ? (body.input as unknown[]) : [];
-    const calls = new Map<string, { name: string; input: unknown }>();
+    const calls: CallTable = new Map();
     const results: ToolResult[] = [];
     const slots: Record<string, unknown>[] = [];
     input.forEach((item, position) => {
@@ -47,16 +47,7 @@ export const openaiResponsesAdapter: RequestAdapter = {
       if (!OUTPUTS.has(item.type) || typeof item.call_id !== 'string') return;
       const content = toContent(item.output ?? '');
       if (content === null) return;
-      const call = calls.get(item.call_id);
-      const tool = call?.name ?? '';
-      results.push({
-        id: item.call_id,
-        tool,
-        content,
-        position,
-        ...(call?.input !== undefined ? { input: call.input } : {}),
-        ...(isExpandTool(tool) ? { isExpandOutput: true } : {}),
-      });
+      results.push(resultOf(item.call_id, calls, content, position));
       slots.push(item);
     });
     const firstUser = input.find((i) => isRecord(i) && (i.role === 'user' || i.type === 'message'));

@@ -1,5 +1,6 @@
 import type { Content, ContentBlock } from '../text/blocks.js';
 import { isRecord } from '../text/json-values.js';
+import type { ToolResult } from '../text/tool-result.js';
 
 /**
  * Content as the pipeline sees it, or null when the value is neither a string nor a block list.
@@ -76,4 +77,34 @@ export function callInput(raw: unknown): unknown {
   } catch {
     return raw;
   }
+}
+
+/** The calls of a request by id: the tool's name and its arguments. */
+export type CallTable = Map<string, { name: string; input: unknown }>;
+
+/**
+ * The tool result answering call `id`, named (and with its arguments) from the calls seen
+ * before it.
+ *
+ * @example
+ * resultOf('toolu_1', calls, 'output', 3); // { id: 'toolu_1', tool: 'Bash', content: 'output', position: 3, input: {...} }
+ */
+export function resultOf(
+  id: string,
+  calls: CallTable,
+  content: Content,
+  position: number,
+  isError = false,
+): ToolResult {
+  const call = calls.get(id);
+  const tool = call?.name ?? '';
+  return {
+    id,
+    tool,
+    content,
+    position,
+    ...(call?.input !== undefined ? { input: call.input } : {}),
+    ...(isError ? { isError: true } : {}),
+    ...(isExpandTool(tool) ? { isExpandOutput: true } : {}),
+  };
 }

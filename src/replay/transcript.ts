@@ -33,4 +33,3 @@ export interface TranscriptReader {
   read(text: string, name: string): Conversation[];
 }
 
-export { isExpandTool } from '../formats/shared.js';

@@ -1,7 +1,8 @@
+import { type CallTable, resultOf } from '../../formats/shared.js';
 import type { Content, ContentBlock } from '../../text/blocks.js';
 import { asRecord } from '../../text/json-values.js';
 import type { ToolResult } from '../../text/tool-result.js';
-import { isExpandTool, type TranscriptReader } from '../transcript.js';
+import type { TranscriptReader } from '../transcript.js';
 import { asString, firstJsonLines, parseJsonLines } from './json-lines.js';
 
 /**
@@ -18,7 +19,7 @@ export const claudeCodeReader: TranscriptReader = {
     );
   },
   read(text, name) {
-    const calls = new Map<string, { name: string; input: unknown }>();
+    const calls: CallTable = new Map();
     const turns: ToolResult[][] = [];
     let model: string | undefined;
     let id = name;
@@ -42,20 +43,10 @@ export const claudeCodeReader: TranscriptReader = {
       for (const block of content) {
         const b = asRecord(block);
         if (b?.type !== 'tool_result' || typeof b.tool_use_id !== 'string') continue;
-        const call = calls.get(b.tool_use_id);
-        const tool = call?.name ?? '';
         const raw = b.content;
         const result: Content =
           typeof raw === 'string' ? raw : Array.isArray(raw) ? (raw as ContentBlock[]) : '';
-        turn.push({
-          id: b.tool_use_id,
-          tool,
-          content: result,
-          position: turns.length,
-          ...(call?.input !== undefined ? { input: call.input } : {}),
-          isError: b.is_error === true,
-          isExpandOutput: isExpandTool(tool),
-        });
+        turn.push(resultOf(b.tool_use_id, calls, result, turns.length, b.is_error === true));
       }
       if (turn.length > 0) turns.push(turn);
     }

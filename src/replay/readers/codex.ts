@@ -1,8 +1,7 @@
-import { callInput } from '../../formats/shared.js';
+import { type CallTable, callInput, resultOf } from '../../formats/shared.js';
 import { asRecord } from '../../text/json-values.js';
 import type { ToolResult } from '../../text/tool-result.js';
 import type { Conversation, TranscriptReader } from '../transcript.js';
-import { isExpandTool } from '../transcript.js';
 import { asString, firstJsonLines, parseJsonLines } from './json-lines.js';
 
 const CALLS = new Set(['function_call', 'custom_tool_call', 'local_shell_call']);
@@ -20,7 +19,7 @@ export const codexReader: TranscriptReader = {
     return firstJsonLines(text).some((line) => line.type === 'response_item' || line.type === 'session_meta');
   },
   read(text, name) {
-    const calls = new Map<string, { name: string; input: unknown }>();
+    const calls: CallTable = new Map();
     const turns: ToolResult[][] = [];
     let current: ToolResult[] = [];
     let id = name;
@@ -35,18 +34,9 @@ export const codexReader: TranscriptReader = {
       const type = asString(payload.type) ?? '';
       const callId = asString(payload.call_id);
       if (OUTPUTS.has(type) && callId) {
-        const call = calls.get(callId);
-        const tool = call?.name ?? '';
         const output = payload.output;
         const content = typeof output === 'string' ? output : JSON.stringify(output ?? '');
-        current.push({
-          id: callId,
-          tool,
-          content,
-          position: turns.length,
-          ...(call?.input !== undefined ? { input: call.input } : {}),
-          isExpandOutput: isExpandTool(tool),
-        });
+        current.push(resultOf(callId, calls, content, turns.length));
         continue;
       }
       if (current.length > 0) {
