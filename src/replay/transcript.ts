@@ -32,4 +32,3 @@ export interface TranscriptReader {
   /** The conversations; throws SPILLWAY_BAD_INPUT naming the line or field that is wrong. */
   read(text: string, name: string): Conversation[];
 }
-
