@@ -121,3 +121,26 @@ describe('request adapters', () => {
     });
   });
 });
+
+describe('conversation identity', () => {
+  it("takes the client's own ids from the body, and a seed that annotations do not move", () => {
+    const first = {
+      role: 'user',
+      content: [{ type: 'text', text: 'fix the build', cache_control: { type: 'ephemeral' } }],
+    };
+    const later = { role: 'user', content: [{ type: 'text', text: 'fix the build' }] };
+    const turn1 = anthropicAdapter.view({
+      system: 's',
+      metadata: { user_id: 'user_ab12_account_cd34_session_0f3e-77' },
+      messages: [first],
+    });
+    const turn2 = anthropicAdapter.view({ system: 's', messages: [later] });
+    expect(turn1?.clientSession).toBe('session_0f3e-77');
+    expect(turn1?.sessionSeed).toBe(turn2?.sessionSeed);
+    expect(openaiResponsesAdapter.view({ input: [], prompt_cache_key: 'thread-42' })?.clientSession).toBe(
+      'thread-42',
+    );
+    expect(openaiChatAdapter.view({ messages: [], user: 'u-7' })?.clientSession).toBe('u-7');
+    expect(openaiChatAdapter.view({ messages: [] })?.clientSession).toBeUndefined();
+  });
+});

@@ -1,6 +1,6 @@
 import { isRecord } from '../text/json-values.js';
 import type { ToolResult } from '../text/tool-result.js';
-import { asContent, type CallTable, resultOf, seedOf, writeBack } from './shared.js';
+import { asContent, type CallTable, clientSessionOf, resultOf, seedOf, writeBack } from './shared.js';
 import type { RequestAdapter, RequestView } from './types.js';
 
 /**
@@ -37,6 +37,7 @@ export const anthropicAdapter: RequestAdapter = {
       api: 'anthropic',
       results,
       messageCount: messages.length,
+      clientSession: clientSessionOf(body),
       sessionSeed: seedOf('anthropic', body.system, isRecord(firstUser) ? firstUser.content : null),
       continuesServerState: false,
       apply: writeBack(slots, 'content'),

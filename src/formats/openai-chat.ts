@@ -1,6 +1,14 @@
 import { isRecord } from '../text/json-values.js';
 import type { ToolResult } from '../text/tool-result.js';
-import { asContent, type CallTable, callInput, resultOf, seedOf, writeBack } from './shared.js';
+import {
+  asContent,
+  type CallTable,
+  callInput,
+  clientSessionOf,
+  resultOf,
+  seedOf,
+  writeBack,
+} from './shared.js';
 import type { RequestAdapter, RequestView } from './types.js';
 
 /**
@@ -49,6 +57,7 @@ export const openaiChatAdapter: RequestAdapter = {
       api: 'openai-chat',
       results,
       messageCount: messages.length,
+      clientSession: clientSessionOf(body),
       sessionSeed: seedOf('openai-chat', system, isRecord(firstUser) ? firstUser.content : null),
       continuesServerState: false,
       apply: writeBack(slots, 'content'),

@@ -1,7 +1,7 @@
 import { type Content, type ContentBlock, isTextBlock } from '../text/blocks.js';
 import { isRecord } from '../text/json-values.js';
 import type { ToolResult } from '../text/tool-result.js';
-import { type CallTable, callInput, resultOf, seedOf, writeBack } from './shared.js';
+import { type CallTable, callInput, clientSessionOf, resultOf, seedOf, writeBack } from './shared.js';
 import type { RequestAdapter, RequestView } from './types.js';
 
 const CALLS = new Set(['function_call', 'custom_tool_call']);
@@ -55,6 +55,7 @@ export const openaiResponsesAdapter: RequestAdapter = {
       api: 'openai-responses',
       results,
       messageCount: input.length,
+      clientSession: clientSessionOf(body),
       sessionSeed: seedOf(
         'openai-responses',
         body.instructions,

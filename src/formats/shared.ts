@@ -23,7 +23,40 @@ export function asContent(value: unknown): Content | null {
  * sessionKey(undefined, seedOf('anthropic', system, firstUserMessage));
  */
 export function seedOf(...parts: unknown[]): string {
-  return parts.map((p) => (typeof p === 'string' ? p : JSON.stringify(p ?? null))).join('\u0000');
+  return parts.map(plainText).join('\u0000');
+}
+
+/**
+ * The text of a prompt part without the annotations clients move between turns (Claude Code
+ * moves `cache_control` off the first user message after turn 1): strings as they are, blocks
+ * by their text, anything else as JSON.
+ */
+function plainText(part: unknown): string {
+  if (typeof part === 'string') return part;
+  if (Array.isArray(part))
+    return part.map((b) => (isRecord(b) && typeof b.text === 'string' ? b.text : plainText(b))).join('\n');
+  if (isRecord(part) && typeof part.text === 'string') return part.text;
+  return JSON.stringify(part ?? null);
+}
+
+/**
+ * The conversation id a client sends in the body, where it sends one: Claude Code's session
+ * in `metadata.user_id` (`..._session_<uuid>`), the Responses and Chat `prompt_cache_key`
+ * (Codex sends its thread id there), Chat's `user`.
+ *
+ * @example
+ * clientSessionOf({ metadata: { user_id: 'user_ab_account_cd_session_0f3e' } }); // 'session_0f3e'
+ * clientSessionOf({ prompt_cache_key: 'thread-42' }); // 'thread-42'
+ */
+export function clientSessionOf(body: Record<string, unknown>): string | undefined {
+  const userId = isRecord(body.metadata) ? body.metadata.user_id : undefined;
+  if (typeof userId === 'string') {
+    const session = /_session_([\w-]+)$/.exec(userId);
+    if (session) return `session_${session[1]}`;
+  }
+  if (typeof body.prompt_cache_key === 'string' && body.prompt_cache_key) return body.prompt_cache_key;
+  if (typeof body.user === 'string' && body.user) return body.user;
+  return undefined;
 }
 
 /**

@@ -15,6 +15,8 @@ export interface RequestView {
   messageCount: number;
   /** What the session key is derived from when no header names one. */
   sessionSeed: string;
+  /** The conversation id the client itself sent in the body, when it sends one. */
+  clientSession?: string | undefined;
   /** True when the request continues a server-side conversation (Responses previous_response_id). */
   continuesServerState: boolean;
   /** Writes new contents (by index into `results`) into the body, in place. */

@@ -9,7 +9,7 @@ import { FileStore } from '../store/file-store.js';
 import { CORPUS_MISSING, corpusAvailable, corpusFiles } from '../test-support/corpus.js';
 import { type BodyApi, messagesOf, requestBody } from '../test-support/request-bodies.js';
 import { startUpstream, type TestUpstream } from '../test-support/upstream.js';
-import { textOf } from '../text/blocks.js';
+import { isTextBlock, textOf } from '../text/blocks.js';
 import { markerIds } from '../text/markers.js';
 import { type RunningProxy, startProxy } from './server.js';
 
@@ -90,11 +90,14 @@ describe.skipIf(!corpusAvailable)(
           expect(upResults.length).toBe(sentResults.length);
           for (const [i, up] of upResults.entries()) {
             const original = sentResults[i]?.content ?? '';
+            // A marker recalls the whole original, or (blocks shortened each in place) its block.
+            const originals = [
+              textOf(original) ?? JSON.stringify(original),
+              ...(typeof original === 'string' ? [] : original.filter(isTextBlock).map((b) => b.text)),
+            ];
             for (const id of markerIds(textOf(up.content) ?? JSON.stringify(up.content))) {
               markersChecked++;
-              expect(await expandAll(id), `${conversation.id} ${up.id}`).toBe(
-                textOf(original) ?? JSON.stringify(original),
-              );
+              expect(originals, `${conversation.id} ${up.id}`).toContain(await expandAll(id));
             }
           }
           totalRewrites += rewrites;

@@ -39,9 +39,11 @@ describe('rewriteRequest', () => {
 
   it('leaves an unseen result in the cached prefix alone, and collapses it once it arrives in the tail', async () => {
     const deps = make();
-    const first = await rewriteRequest('anthropic', body(['small']), 'sess', deps, { updateBoundary: true });
+    const first = await rewriteRequest('anthropic', body(['small']), { spillway: 'sess' }, deps, {
+      updateBoundary: true,
+    });
     expect(first.changed).toBe(false);
-    const second = await rewriteRequest('anthropic', body(['small', big('a')]), 'sess', deps, {
+    const second = await rewriteRequest('anthropic', body(['small', big('a')]), { spillway: 'sess' }, deps, {
       updateBoundary: true,
     });
     expect(getTokenizer('o200k').count(sent(second)[1] as string)).toBeLessThanOrEqual(2000);
@@ -50,23 +52,46 @@ describe('rewriteRequest', () => {
   it('starts the boundary again when a conversation gets shorter (compaction, rewind), keeping frozen decisions', async () => {
     const deps = make();
     const long = ['x1', 'x2', 'x3', big('early')];
-    const turn1 = await rewriteRequest('anthropic', body(long), 'compacting', deps, { updateBoundary: true });
+    const turn1 = await rewriteRequest('anthropic', body(long), { spillway: 'compacting' }, deps, {
+      updateBoundary: true,
+    });
     const collapsedEarly = sent(turn1)[3] as string;
     expect(collapsedEarly).not.toBe(big('early'));
     // After compaction: fewer messages, and a new large result at a position below the old boundary.
-    const turn2 = await rewriteRequest('anthropic', body(['summary', big('late')]), 'compacting', deps, {
-      updateBoundary: true,
-    });
+    const turn2 = await rewriteRequest(
+      'anthropic',
+      body(['summary', big('late')]),
+      { spillway: 'compacting' },
+      deps,
+      {
+        updateBoundary: true,
+      },
+    );
     expect(getTokenizer('o200k').count(sent(turn2)[1] as string)).toBeLessThanOrEqual(2000);
     // An earlier result that comes back is replayed exactly as frozen.
     const turn3 = await rewriteRequest(
       'anthropic',
       body(['summary', big('late'), 'x', big('early')]),
-      'compacting',
+      { spillway: 'compacting' },
       deps,
       { updateBoundary: true },
     );
     expect(sent(turn3)[1]).toBe(sent(turn2)[1]);
     expect(sent(turn3)[3]).toBe(collapsedEarly);
+  });
+
+  it("keys a conversation by the client's session header, whatever moves in its messages", async () => {
+    const deps = make();
+    const a1 = await rewriteRequest('anthropic', body(['one']), { client: 'cc-session-a' }, deps, {
+      updateBoundary: true,
+    });
+    const a2 = await rewriteRequest('anthropic', body(['other', 'two']), { client: 'cc-session-a' }, deps, {
+      updateBoundary: true,
+    });
+    const b1 = await rewriteRequest('anthropic', body(['one']), { client: 'cc-session-b' }, deps, {
+      updateBoundary: true,
+    });
+    expect(a2.session).toBe(a1.session);
+    expect(b1.session).not.toBe(a1.session);
   });
 });

@@ -35,12 +35,12 @@ export interface RewriteOutcome {
  * body is not the API's shape, or when the pipeline fails (fail open).
  *
  * @example
- * const out = await rewriteRequest('anthropic', bodyBytes, req.headers['x-spillway-session'], deps, { updateBoundary: true });
+ * const out = await rewriteRequest('anthropic', bodyBytes, { spillway: req.headers['x-spillway-session'] }, deps, { updateBoundary: true });
  */
 export async function rewriteRequest(
   api: ApiName,
   raw: Buffer,
-  sessionHeader: string | undefined,
+  headers: { spillway?: string | undefined; client?: string | undefined },
   deps: RewriteDeps,
   options: { updateBoundary: boolean },
 ): Promise<RewriteOutcome> {
@@ -64,7 +64,11 @@ export async function rewriteRequest(
   if (!view) return unchanged({ unparseable: `not an ${api} request body` });
 
   const now = deps.now?.() ?? Date.now();
-  const key = sessionKey(sessionHeader, view.sessionSeed);
+  const key = sessionKey({
+    header: headers.spillway,
+    client: headers.client ?? view.clientSession,
+    seed: view.sessionSeed,
+  });
   const conversation = deps.sessions.get(key, now);
   const model = (parsed as { model?: unknown }).model;
   try {

@@ -5,10 +5,18 @@ import { SessionTable, sessionKey } from './sessions.js';
 
 describe('sessions', () => {
   it('keys by the header when it is a valid id, else by a hash', () => {
-    expect(sessionKey('my-session_1', 'seed')).toBe('my-session_1');
-    expect(sessionKey('../evil', 'seed')).toMatch(/^s_[\w-]{22}$/);
-    expect(sessionKey(undefined, 'seed')).toBe(sessionKey(undefined, 'seed'));
-    expect(sessionKey(undefined, 'seed')).not.toBe(sessionKey(undefined, 'other'));
+    expect(sessionKey({ header: 'my-session_1', seed: 'seed' })).toBe('my-session_1');
+    expect(sessionKey({ header: '../evil', seed: 'seed' })).toMatch(/^s_[\w-]{22}$/);
+    expect(sessionKey({ seed: 'seed' })).toBe(sessionKey({ seed: 'seed' }));
+    expect(sessionKey({ seed: 'seed' })).not.toBe(sessionKey({ seed: 'other' }));
+  });
+
+  it("keys by the client's own conversation id before any content", () => {
+    const a = sessionKey({ client: 'session_1', seed: 'same system prompt' });
+    expect(a).toMatch(/^c_[\w-]{22}$/);
+    expect(sessionKey({ client: 'session_2', seed: 'same system prompt' })).not.toBe(a);
+    expect(sessionKey({ client: 'session_1', seed: 'moved cache_control' })).toBe(a);
+    expect(sessionKey({ header: 'pinned', client: 'session_1', seed: '' })).toBe('pinned');
   });
 
   it('bounds memory by count and by age, least recently seen first', async () => {

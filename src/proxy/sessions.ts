@@ -9,17 +9,32 @@ export interface SessionTableOptions {
   maxAgeMs?: number;
 }
 
+/** Where a request says which conversation it belongs to, most explicit first. */
+export interface SessionHints {
+  /** The `x-spillway-session` header. */
+  header?: string | undefined;
+  /** The client's own id: Claude Code's `x-claude-code-session-id` header, or one from the body. */
+  client?: string | undefined;
+  /** Text of the start of the conversation, for clients that send no id. */
+  seed: string;
+}
+
 /**
- * The session key of a request: the `x-spillway-session` header when it is a valid id, else a
- * hash of it (or of the system prompt and first user message when there is no header).
+ * The session key of a request: the `x-spillway-session` header when it is a valid id (else a
+ * hash of it); else the client's own conversation id (Claude Code's session, Codex's
+ * `prompt_cache_key`), hashed; only then a hash of the system prompt and first user message.
  *
  * @example
- * sessionKey('my-session', ''); // 'my-session'
- * sessionKey(undefined, 'system...first user message'); // 's_<22 characters>'
+ * sessionKey({ header: 'my-session', seed: '' }); // 'my-session'
+ * sessionKey({ client: 'session_0f3e', seed: '...' }); // 'c_<22 characters>'
+ * sessionKey({ seed: 'system...first user message' }); // 's_<22 characters>'
  */
-export function sessionKey(header: string | undefined, seed: string): string {
+export function sessionKey(hints: SessionHints): string {
+  const { header, client, seed } = hints;
   if (header && !idPartProblem(header)) return header;
-  return `s_${shortHash(header ?? seed)}`;
+  if (header) return `s_${shortHash(header)}`;
+  if (client) return `c_${shortHash(client)}`;
+  return `s_${shortHash(seed)}`;
 }
 
 /**

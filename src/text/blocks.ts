@@ -56,14 +56,18 @@ export function contentText(content: Content): string {
 }
 
 /**
- * Content with the same shape as `like`, holding `text`: a string stays a string; blocks become
- * one text block.
+ * Content with the same shape as `like`, holding `text`: a string stays a string; one text
+ * block keeps every field but its text (a `cache_control` breakpoint stays where the client put
+ * it); several blocks become one text block.
  *
  * @example
- * withText([{ type: 'text', text: 'long' }], 'short'); // [{ type: 'text', text: 'short' }]
+ * withText([{ type: 'text', text: 'long', cache_control: { type: 'ephemeral' } }], 'short');
+ * // [{ type: 'text', text: 'short', cache_control: { type: 'ephemeral' } }]
  */
 export function withText(like: Content, text: string): Content {
-  return typeof like === 'string' ? text : [{ type: 'text', text }];
+  if (typeof like === 'string') return text;
+  const only = like.length === 1 ? like[0] : undefined;
+  return [only && isTextBlock(only) ? { ...only, text } : { type: 'text', text }];
 }
 
 /**

@@ -40,11 +40,15 @@ export async function rewriteRoute(
     req.resume();
     return;
   }
-  const header = req.headers['x-spillway-session'];
+  const first = (name: string) => {
+    const value = req.headers[name];
+    return Array.isArray(value) ? value[0] : value;
+  };
   const out = await rewriteRequest(
     api,
     raw,
-    Array.isArray(header) ? header[0] : header,
+    // Claude Code names its session in a header on every request.
+    { spillway: first('x-spillway-session'), client: first('x-claude-code-session-id') },
     { sessions: ctx.sessions, observe: ctx.observe },
     // count_tokens asks about a request without sending it: the conversation does not move on.
     { updateBoundary: path !== '/v1/messages/count_tokens' },

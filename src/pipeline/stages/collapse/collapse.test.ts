@@ -166,6 +166,18 @@ describe('collapse (the seed cases)', () => {
     expect(lines.stats?.events).toEqual({ line_window: 1 });
   });
 
+  it('shortens several text blocks each in its place, fields kept, never merged', async () => {
+    const content = [
+      { type: 'text', text: logLines(3000) },
+      { type: 'text', text: 'exit code 1', cache_control: { type: 'ephemeral' } },
+    ];
+    const { content: out } = await runOne(collapseStage({ maxTokens: 1000 }), content);
+    const blocks = out as { type: string; text: string }[];
+    expect(blocks).toHaveLength(2);
+    expect(blocks[1]).toEqual(content[1]);
+    expect(o200k.count(blocks[0]?.text as string) + o200k.count('exit code 1')).toBeLessThanOrEqual(1000);
+  });
+
   it('shrinks the text beside a screenshot and keeps the image where it was', async () => {
     const image = {
       type: 'image',

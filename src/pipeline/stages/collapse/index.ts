@@ -44,7 +44,9 @@ export function collapseStage(options: CollapseOptions = {}): Stage {
         isSourceRead(item, text, options, ctx)
       )
         return { action: 'declined', reason: 'source_read' };
-      if (text === null)
+      // Rich blocks, or several text blocks: each text block is shortened in its place, with its
+      // fields (cache_control) intact, never merged into one.
+      if (text === null || (typeof item.content !== 'string' && item.content.length > 1))
         return collapseBlocks(
           item.content as readonly ContentBlock[],
           { ...options, resolvedMaxTokens, isExpandOutput },
