@@ -7,6 +7,7 @@ import { FileStore } from '../store/file-store.js';
 import { stash } from '../store/stash.js';
 import { cli } from '../test-support/cli.js';
 import { stashId } from '../text/content-hash.js';
+import { getTokenizer } from '../text/tokenizers/index.js';
 
 const newDir = () => join(mkdtempSync(join(tmpdir(), 'spillway-cli-store-')), 'tool-results');
 const output = Array.from({ length: 5000 }, (_, i) => `${i}: fetched item ${i} — ok ✓`).join('\n');
@@ -30,11 +31,12 @@ describe('spillway cap / expand / prune', () => {
     // A page of about 4,000 tokens, ending on a line, with the totals and the next offset.
     const page = await cli(['expand', 'sess/call_1', '--dir', dir]);
     const footer =
-      /\n\[bytes 0-(\d+) of (\d+); lines 1-(\d+) of (\d+); call spillway_expand with offset (\d+) for the next page, or ask for lines "A-B" or grep a pattern\]\n$/.exec(
+      /\n\[bytes 0-(\d+) of (\d+); lines 1-(\d+) of (\d+); (\d+) tokens in all; call spillway_expand with offset (\d+) for the next page, or ask for lines "A-B" or grep a pattern\]\n$/.exec(
         page.stdout,
       );
     expect(footer).not.toBeNull();
-    const [whole, end, total, , lines, next] = footer as unknown as string[];
+    const [whole, end, total, , lines, tokens, next] = footer as unknown as string[];
+    expect(Number(tokens)).toBe(getTokenizer('o200k').count(output));
     const footerLength = (whole as string).length;
     expect(Number(total)).toBe(Buffer.byteLength(output));
     expect(Number(lines)).toBe(output.split('\n').length);

@@ -223,7 +223,7 @@ describe('proxy with the official SDKs', () => {
     const original = `${bigLog}\nexpand me`;
     const page = await (await fetch(`${proxy.url}/expand?id=${id}`)).text();
     expect(page).toMatch(
-      /\n\[bytes 0-\d+ of \d+; lines 1-\d+ of 60001; call spillway_expand with offset \d+ for the next page/,
+      /\n\[bytes 0-\d+ of \d+; lines 1-\d+ of 60001; ~?\d+ tokens in all; call spillway_expand with offset \d+ for the next page/,
     );
     expect(page.startsWith('[0] compiling')).toBe(true);
     // The original bytes exactly, for people and scripts.
@@ -297,7 +297,7 @@ describe('proxy with the official SDKs', () => {
         };
         const page = r.content[0]?.text as string;
         const footer =
-          /\n\[bytes (\d+)-(\d+) of (\d+); lines \d+-\d+ of \d+; (?:call spillway_expand with offset \d+ for the next page, or ask for lines "A-B" or grep a pattern|end of output)\]$/.exec(
+          /\n\[bytes (\d+)-(\d+) of (\d+); lines \d+-\d+ of \d+; ~?\d+ tokens in all; (?:call spillway_expand with offset \d+ for the next page, or ask for lines "A-B" or grep a pattern|end of output)\]$/.exec(
             page,
           );
         if (!footer) throw new Error(`no footer in ${page.slice(-200)}`);

@@ -2,8 +2,9 @@ import { SpillwayError } from '../errors.js';
 import { codePointFloor } from '../text/measure.js';
 import { getTokenizer } from '../text/tokenizers/index.js';
 import type { Tokenizer } from '../text/tokenizers/tokenizer.js';
-import { parseRecallId, type StoreKey } from './ids.js';
-import { countLines, STREAM_CHUNK_BYTES, streamLines } from './line-stream.js';
+import { parseRecallId } from './ids.js';
+import { streamLines } from './line-stream.js';
+import { totals } from './original-lines.js';
 import { notFoundMessage } from './recall.js';
 import { safePattern } from './safe-pattern.js';
 import type { Store } from './store.js';
@@ -207,8 +208,8 @@ async function pageOf(
     end = offset + Buffer.byteLength(text.slice(0, chars), 'utf8');
   }
   const body = raw.toString('utf8', 0, end - offset);
-  const counts = await totals(store, key, total, offset, end);
-  const where = `bytes ${offset}-${end} of ${total}; lines ${counts.firstLine}-${counts.lastLine} of ${counts.lines}`;
+  const counts = await totals(store, key, { total, start: offset, end }, tokenizer);
+  const where = `bytes ${offset}-${end} of ${total}; lines ${counts.firstLine}-${counts.lastLine} of ${counts.lines}; ${counts.tokens} tokens in all`;
   const footer =
     end < total
       ? `[${where}; call spillway_expand with offset ${end} for the next page, or ask for lines "A-B" or grep a pattern]`
@@ -230,48 +231,6 @@ function fitPage(text: string, tokenizer: Tokenizer, maxTokens: number): { chars
   }
   const newline = text.lastIndexOf('\n', good - 1);
   return { chars: newline > 0 ? newline + 1 : good };
-}
-
-/** Per original: its number of lines, and the lines before each chunk (for later pages). */
-interface LineIndexEntry {
-  lines: number;
-  /** Newlines before byte `i * STREAM_CHUNK_BYTES`. */
-  before: number[];
-}
-// Recently paged originals (a model pages one at a time): one streamed pass each, not one a page.
-const lineIndexes = new Map<string, LineIndexEntry>();
-const MAX_LINE_INDEXES = 32;
-
-async function lineIndexOf(store: Store, key: StoreKey, total: number): Promise<LineIndexEntry> {
-  const name = `${store.kind}:${key.dir}/${key.name}:${total}`;
-  const known = lineIndexes.get(name);
-  if (known) return known;
-  const entry = await countLines(store, key, total);
-  lineIndexes.set(name, entry);
-  if (lineIndexes.size > MAX_LINE_INDEXES) lineIndexes.delete(lineIndexes.keys().next().value as string);
-  return entry;
-}
-
-/** The number (from 1) of the line that holds byte `at`. */
-async function lineAt(store: Store, key: StoreKey, entry: LineIndexEntry, at: number): Promise<number> {
-  const chunk = Math.floor(at / STREAM_CHUNK_BYTES);
-  const from = chunk * STREAM_CHUNK_BYTES;
-  const bytes =
-    at > from ? ((await store.get(key, { start: from, end: at })) ?? Buffer.alloc(0)) : Buffer.alloc(0);
-  let newlines = entry.before[chunk] ?? 0;
-  for (let i = bytes.indexOf(10); i >= 0; i = bytes.indexOf(10, i + 1)) newlines++;
-  return newlines + 1;
-}
-
-/** Total lines, and the lines a byte range covers. */
-async function totals(store: Store, key: StoreKey, total: number, start: number, end: number) {
-  const entry = await lineIndexOf(store, key, total);
-  const firstLine = Math.min(await lineAt(store, key, entry, start), Math.max(1, entry.lines));
-  const lastLine = Math.min(
-    await lineAt(store, key, entry, Math.max(start, end - 1)),
-    Math.max(1, entry.lines),
-  );
-  return { lines: entry.lines, firstLine, lastLine };
 }
 
 /**
