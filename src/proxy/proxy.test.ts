@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
@@ -431,10 +431,14 @@ describe('proxy failure behaviour', () => {
     }
   });
 
-  it('in observe mode forwards originals and reports what would have been saved', async () => {
+  it('in observe mode forwards originals, reports what would have been saved, and writes nothing', async () => {
+    const untouched = new FileStore({
+      base: join(mkdtempSync(join(tmpdir(), 'sw-observe-')), 'tool-results'),
+      pruneOnFirstSpill: false,
+    });
     const observe = await startProxy({
       pipeline: resolvePipeline(),
-      store,
+      store: untouched,
       port: 0,
       upstreams: { anthropic: upstream.url },
       observe: true,
@@ -450,6 +454,8 @@ describe('proxy failure behaviour', () => {
       expect(last().body.toString('utf8')).toBe(raw);
       expect(observe.stats.tokensSaved).toBeGreaterThan(100_000);
       expect(observe.stats.rewritten).toBe(0);
+      expect(await untouched.list()).toEqual([]);
+      expect(existsSync(untouched.base)).toBe(false);
     } finally {
       await observe.close();
     }
@@ -506,6 +512,13 @@ describe('proxy failure behaviour', () => {
         maxRetries: 0,
       }).messages.create(anthropicBody(`${bigLog}\nsecret body line`));
       expect(lines).toHaveLength(1);
+      // spillway's own routes log a line each too; HEAD / answers like /healthz.
+      expect((await fetch(`${logged.url}/`, { method: 'HEAD' })).status).toBe(200);
+      expect((await fetch(`${logged.url}/stats`)).status).toBe(200);
+      expect(lines.slice(1).map((l) => JSON.parse(l))).toMatchObject([
+        { method: 'HEAD', path: '/', status: 200 },
+        { method: 'GET', path: '/stats', status: 200 },
+      ]);
       expect(lines[0]).not.toContain('VERYSECRET');
       expect(lines[0]).not.toContain('secret body line');
       expect(JSON.parse(lines[0] as string)).toMatchObject({

@@ -29,7 +29,20 @@ export async function route(ctx: ProxyContext, req: IncomingMessage, res: Server
   const started = performance.now();
   const url = new URL(req.url ?? '/', 'http://localhost');
   const path = url.pathname;
-  if (req.method === 'GET' && path === '/healthz') return healthRoute(ctx, res);
+  // spillway's own routes log one line each too (the path only: a query may hold a pattern or an id).
+  const local = GUARDED.has(path) || path === '/healthz' || (req.method === 'HEAD' && path === '/');
+  if (local)
+    res.once('finish', () =>
+      ctx.log({
+        method: req.method,
+        path,
+        status: res.statusCode,
+        ms: Math.round(performance.now() - started),
+      }),
+    );
+  // Clients probe the root on start (Claude Code sends HEAD /): it answers like /healthz.
+  if ((req.method === 'GET' && path === '/healthz') || (req.method === 'HEAD' && path === '/'))
+    return healthRoute(ctx, res);
   if (GUARDED.has(path)) {
     if (!isAuthorized(ctx, req)) return unauthorized(res, path);
     if (path === '/stats') return statsRoute(ctx, res);

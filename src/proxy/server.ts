@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { Agent } from 'undici';
 import { SpillwayError } from '../errors.js';
 import type { ResolvedPipeline } from '../pipeline/config.js';
+import { DiscardStore } from '../store/discard-store.js';
 import type { Store } from '../store/store.js';
 import { heuristicTokenizer } from '../text/tokenizers/heuristic.js';
 import type { LogLine, McpHandler, ProxyContext } from './context.js';
@@ -79,8 +80,13 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const ctx: ProxyContext = {
     store: options.store,
     // The proxy counts tokens as bytes / 4: cheap on a hot path, from sizes already measured.
+    // Observing measures what would be saved and writes nothing: no stash, no frozen decision.
     sessions: new SessionTable(
-      { pipeline: options.pipeline, store: options.store, statsTokenizer: heuristicTokenizer },
+      {
+        pipeline: options.pipeline,
+        store: options.observe ? new DiscardStore() : options.store,
+        statsTokenizer: heuristicTokenizer,
+      },
       options.sessions,
     ),
     stats: newStats(options.observe ?? false),
