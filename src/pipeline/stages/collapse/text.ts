@@ -33,10 +33,10 @@ export type CollapseOutcome =
  * The collapse algorithm on one text, without the pipeline around it. `id` gives the recall id
  * (the original's content hash); `stash` saves the original, before any marker is returned.
  *
- * Tokenizer calls, all on windows (never on the whole input) except the first, which stops
- * early: 1 for the budget gate, 1 for the line window, 1-2 for the path probe and the bare
- * marker, at most 6 secant steps, then bisection of whatever gap is left (log2 of it, usually
- * 0-4 calls; log2(n) in the worst case). A 15 MB one-line JSON takes about 10.
+ * Tokenizer calls are on kept lines and windows, never on the whole input, except the first,
+ * which stops early: the budget gate; one per line considered and one for the assembled
+ * output (lines); a bisection over how many items arrays keep (JSON); a few secant steps and a
+ * bisection (character window: a 15 MB one-line JSON takes about 10).
  *
  * @example
  * const out = await collapseText(log, { resolvedMaxTokens: 2000 }, { tokenizer, id: () => stashId(log), stash: () => stash(store, log) });
@@ -69,7 +69,14 @@ export async function collapseText(
   const id = deps.id();
   // Just over the budget, the marker can cost more bytes than the lines it stands for: then a
   // tighter budget removes more, so the result is within budget and smaller, never left over it.
-  const smaller = (out: string) => out.length * 3 < text.length || utf8Length(out) < utf8Length(text);
+  // Smaller for certain under a third of the input's UTF-16 units (3 bytes a unit at most);
+  // only otherwise are bytes counted, the input's once.
+  let textBytes = -1;
+  const smaller = (out: string) => {
+    if (out.length * 3 < text.length) return true;
+    if (textBytes < 0) textBytes = utf8Length(text);
+    return utf8Length(out) < textBytes;
+  };
   let built: string | undefined;
   let window: 'json' | 'line' | 'char' = 'line';
   for (const share of TIGHTER) {
