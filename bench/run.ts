@@ -4,6 +4,7 @@ import { benchProxy } from './proxy.bench.js';
 import { benchRecall } from './recall.bench.js';
 import { benchReplay } from './replay.bench.js';
 import { benchSession } from './session.bench.js';
+import { benchStart } from './start.bench.js';
 import { benchCap, benchStores } from './store.bench.js';
 import { benchSnip, benchTokens } from './text.bench.js';
 
@@ -20,6 +21,7 @@ const suites: Record<string, () => void | Promise<void>> = {
   replay: benchReplay,
   session: benchSession,
   stores: benchStores,
+  start: benchStart,
 };
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((w) => !(w in suites));

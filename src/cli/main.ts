@@ -1,46 +1,62 @@
 import { SpillwayError } from '../errors.js';
-import { CAP_HELP, capCommand } from './commands/cap.js';
-import { COLLAPSE_HELP, collapseCommand } from './commands/collapse.js';
-import { DEMO_HELP, demoCommand } from './commands/demo.js';
-import { EXPAND_HELP, expandCommand } from './commands/expand.js';
-import { MCP_HELP, mcpCommand } from './commands/mcp.js';
-import { MODELS_HELP, modelsCommand } from './commands/models.js';
-import { PROXY_HELP, proxyCommand } from './commands/proxy.js';
-import { PRUNE_HELP, pruneCommand } from './commands/prune.js';
-import { REPLAY_HELP, replayCommand } from './commands/replay.js';
-import { SESSION_HELP, sessionCommand } from './commands/session.js';
-import { SNIP_HELP, snipCommand } from './commands/snip.js';
-import { TOKENS_HELP, tokensCommand } from './commands/tokens.js';
 import { type CliIo, write } from './io.js';
 import { version } from './version.js';
 
-type Command = { run: (argv: string[], io: CliIo) => Promise<number>; help: string; summary: string };
+type Command = { run: (argv: string[], io: CliIo) => Promise<number>; help: string };
 
-const COMMANDS: Record<string, Command> = {
+// Each command is imported only when it runs, so `spillway --version` or `spillway mcp` does not
+// load the proxy, the pipeline or a tokenizer table.
+const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
   proxy: {
-    run: proxyCommand,
-    help: PROXY_HELP,
     summary: 'run the HTTP proxy for Anthropic and OpenAI clients',
+    load: () => import('./commands/proxy.js').then((m) => ({ run: m.proxyCommand, help: m.PROXY_HELP })),
   },
-  mcp: { run: mcpCommand, help: MCP_HELP, summary: 'serve spillway_expand over MCP on stdio' },
-  snip: { run: snipCommand, help: SNIP_HELP, summary: 'cut a text to a budget, keeping head and tail' },
-  cap: { run: capCommand, help: CAP_HELP, summary: 'cap an output, saving the full original for recall' },
+  mcp: {
+    summary: 'serve spillway_expand over MCP on stdio',
+    load: () => import('./commands/mcp.js').then((m) => ({ run: m.mcpCommand, help: m.MCP_HELP })),
+  },
+  snip: {
+    summary: 'cut a text to a budget, keeping head and tail',
+    load: () => import('./commands/snip.js').then((m) => ({ run: m.snipCommand, help: m.SNIP_HELP })),
+  },
+  cap: {
+    summary: 'cap an output, saving the full original for recall',
+    load: () => import('./commands/cap.js').then((m) => ({ run: m.capCommand, help: m.CAP_HELP })),
+  },
   collapse: {
-    run: collapseCommand,
-    help: COLLAPSE_HELP,
     summary: 'collapse an output to a token budget, stashing the original',
+    load: () =>
+      import('./commands/collapse.js').then((m) => ({ run: m.collapseCommand, help: m.COLLAPSE_HELP })),
   },
-  expand: { run: expandCommand, help: EXPAND_HELP, summary: 'print a saved output by its recall id' },
-  prune: { run: pruneCommand, help: PRUNE_HELP, summary: 'apply retention to the file store' },
+  expand: {
+    summary: 'print a saved output by its recall id',
+    load: () => import('./commands/expand.js').then((m) => ({ run: m.expandCommand, help: m.EXPAND_HELP })),
+  },
+  prune: {
+    summary: 'apply retention to the file store',
+    load: () => import('./commands/prune.js').then((m) => ({ run: m.pruneCommand, help: m.PRUNE_HELP })),
+  },
   replay: {
-    run: replayCommand,
-    help: REPLAY_HELP,
     summary: 'measure spillway on transcripts, with an HTML report',
+    load: () => import('./commands/replay.js').then((m) => ({ run: m.replayCommand, help: m.REPLAY_HELP })),
   },
-  session: { run: sessionCommand, help: SESSION_HELP, summary: 'show or prune a session log' },
-  tokens: { run: tokensCommand, help: TOKENS_HELP, summary: 'count tokens (o200k, cl100k, heuristic)' },
-  models: { run: modelsCommand, help: MODELS_HELP, summary: "print a model's context window" },
-  demo: { run: demoCommand, help: DEMO_HELP, summary: 'snip a real, large output and show the token counts' },
+  session: {
+    summary: 'show or prune a session log',
+    load: () =>
+      import('./commands/session.js').then((m) => ({ run: m.sessionCommand, help: m.SESSION_HELP })),
+  },
+  tokens: {
+    summary: 'count tokens (o200k, cl100k, heuristic)',
+    load: () => import('./commands/tokens.js').then((m) => ({ run: m.tokensCommand, help: m.TOKENS_HELP })),
+  },
+  models: {
+    summary: "print a model's context window",
+    load: () => import('./commands/models.js').then((m) => ({ run: m.modelsCommand, help: m.MODELS_HELP })),
+  },
+  demo: {
+    summary: 'snip a real, large output and show the token counts',
+    load: () => import('./commands/demo.js').then((m) => ({ run: m.demoCommand, help: m.DEMO_HELP })),
+  },
 };
 
 export const MAIN_HELP = `usage: spillway <command> [options]
@@ -69,8 +85,9 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const [name, ...rest] = argv;
   try {
     if (name === undefined || name === '-h' || name === '--help' || name === 'help') {
-      const topic = name === 'help' && rest[0] ? COMMANDS[rest[0]] : undefined;
-      await write(io.stdout, topic ? topic.help : MAIN_HELP);
+      const topic =
+        name === 'help' && rest[0] && Object.hasOwn(COMMANDS, rest[0]) ? COMMANDS[rest[0]] : undefined;
+      await write(io.stdout, topic ? (await topic.load()).help : MAIN_HELP);
       return 0;
     }
     if (name === '-v' || name === '--version') {
@@ -83,7 +100,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         'SPILLWAY_USAGE',
         `unknown command "${name}"; commands: ${Object.keys(COMMANDS).join(', ')}`,
       );
-    return await command.run(rest, io);
+    return await (await command.load()).run(rest, io);
   } catch (err) {
     if (SpillwayError.isInstance(err)) {
       await write(io.stderr, `spillway: ${err.message}\n`);

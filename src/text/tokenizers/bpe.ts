@@ -1,5 +1,4 @@
-import * as cl100k from 'gpt-tokenizer/encoding/cl100k_base';
-import * as o200k from 'gpt-tokenizer/encoding/o200k_base';
+import { createRequire } from 'node:module';
 import { nextChunkEnd } from './pretoken-chunks.js';
 import type { Tokenizer, TokenizerName } from './tokenizer.js';
 
@@ -7,6 +6,21 @@ import type { Tokenizer, TokenizerName } from './tokenizer.js';
 const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
 
 type CountFn = (text: string, options: typeof PLAIN_TEXT) => number;
+
+const require = createRequire(import.meta.url);
+
+/**
+ * The encoding's tables take about 200 ms and 50 MB to load, so they load on the first count,
+ * not at import: a CLI command or an MCP server that never counts never pays for them. A
+ * synchronous require keeps `Tokenizer.count` synchronous.
+ */
+function lazyCount(encoding: 'o200k_base' | 'cl100k_base'): CountFn {
+  let count: CountFn | undefined;
+  return (text, options) => {
+    count ??= (require(`gpt-tokenizer/encoding/${encoding}`) as { countTokens: CountFn }).countTokens;
+    return count(text, options);
+  };
+}
 
 function chunkedTokenizer(name: TokenizerName, countTokens: CountFn): Tokenizer {
   const countUpTo = (text: string, limit: number): number => {
@@ -34,7 +48,7 @@ function chunkedTokenizer(name: TokenizerName, countTokens: CountFn): Tokenizer 
  * @example
  * o200kTokenizer.count('<|endoftext|>'); // counted as plain text, never thrown on
  */
-export const o200kTokenizer: Tokenizer = chunkedTokenizer('o200k', o200k.countTokens);
+export const o200kTokenizer: Tokenizer = chunkedTokenizer('o200k', lazyCount('o200k_base'));
 
 /**
  * cl100k_base (GPT-4, GPT-3.5), via gpt-tokenizer, chunked like o200k.
@@ -42,4 +56,4 @@ export const o200kTokenizer: Tokenizer = chunkedTokenizer('o200k', o200k.countTo
  * @example
  * cl100kTokenizer.countUpTo(bigLog, 1000); // stops reading soon after 1,000 tokens
  */
-export const cl100kTokenizer: Tokenizer = chunkedTokenizer('cl100k', cl100k.countTokens);
+export const cl100kTokenizer: Tokenizer = chunkedTokenizer('cl100k', lazyCount('cl100k_base'));

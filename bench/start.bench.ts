@@ -1,0 +1,97 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { ms, ratio } from './measure.js';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const CLI = join(ROOT, 'dist/cli.js');
+// Reports the child's own CPU time and peak memory as it exits.
+const REPORT_USAGE = `data:text/javascript,process.on('exit',()=>{const u=process.resourceUsage();process.stderr.write('\\nUSAGE '+(u.userCPUTime+u.systemCPUTime)/1000+' '+u.maxRSS/1024+'\\n')})`;
+
+type Usage = { cpuMs: number; rssMb: number };
+
+function usageOf(args: string[]): Usage {
+  const r = spawnSync(process.execPath, ['--import', REPORT_USAGE, ...args], { encoding: 'utf8' });
+  const m = /USAGE ([\d.]+) ([\d.]+)/.exec(r.stderr);
+  if (r.status !== 0 || !m) throw new Error(`node ${args.join(' ')} failed: ${r.stderr}`);
+  return { cpuMs: Number(m[1]), rssMb: Number(m[2]) };
+}
+
+/** Milliseconds from spawning `spillway mcp` to its answers to initialize and tools/list. */
+function mcpReady(dir: string): Promise<number> {
+  return new Promise((done, fail) => {
+    const t = performance.now();
+    const child = spawn(process.execPath, [CLI, 'mcp', '--dir', dir], { stdio: ['pipe', 'pipe', 'ignore'] });
+    let buffered = '';
+    let answers = 0;
+    const send = (message: object) => child.stdin.write(`${JSON.stringify(message)}\n`);
+    child.on('error', fail);
+    child.stdout.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString('utf8');
+      for (let nl = buffered.indexOf('\n'); nl >= 0; nl = buffered.indexOf('\n')) {
+        buffered = buffered.slice(nl + 1);
+        answers++;
+        if (answers === 1) {
+          send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+          send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+        } else {
+          done(performance.now() - t);
+          child.kill();
+        }
+      }
+    });
+    send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-06-18',
+        capabilities: {},
+        clientInfo: { name: 'bench', version: '1' },
+      },
+    });
+  });
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
+
+/**
+ * How fast the CLI starts, as a user's shell or an agent's MCP launcher sees it: `spillway
+ * --version` against bare `node -e 0` (CPU time and peak memory, interleaved A B A B), and
+ * `spillway mcp` from spawn to its tools/list answer. Runs the built CLI, building it first
+ * when dist/ is missing.
+ */
+export async function benchStart(): Promise<void> {
+  console.log('\n## start: the built CLI (baseline: node -e 0)');
+  if (!existsSync(CLI)) spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' });
+  const cli: Usage[] = [];
+  const bare: Usage[] = [];
+  for (let i = 0; i < 10; i++) {
+    cli.push(usageOf([CLI, '--version']));
+    bare.push(usageOf(['-e', '0']));
+  }
+  const cpuRatios = cli.map((u, i) => u.cpuMs / (bare[i] as Usage).cpuMs);
+  console.log(
+    `spillway --version: ${ms(median(cli.map((u) => u.cpuMs)))} CPU, ${median(cli.map((u) => u.rssMb)).toFixed(0)} MB; ` +
+      `node -e 0: ${ms(median(bare.map((u) => u.cpuMs)))} CPU, ${median(bare.map((u) => u.rssMb)).toFixed(0)} MB; ` +
+      `CPU ratio ${median(cpuRatios).toFixed(2)}x (median of pairs)`,
+  );
+  const dir = mkdtempSync(join(tmpdir(), 'spillway-bench-'));
+  try {
+    const ready: number[] = [];
+    const bareWall: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      ready.push(await mcpReady(dir));
+      const t = performance.now();
+      spawnSync(process.execPath, ['-e', '0']);
+      bareWall.push(performance.now() - t);
+    }
+    console.log(
+      `spillway mcp: initialize and tools/list answered ${ms(median(ready))} after spawn ` +
+        `(${ratio(median(ready), median(bareWall))} of node -e 0's ${ms(median(bareWall))})`,
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
