@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 const entry = resolve(import.meta.dirname, '../cli.ts');
 
 describe('spillway proxy (the command)', () => {
-  it('prints where it listens and the two environment lines, serves, and stops on SIGTERM', async () => {
+  it('prints where it listens and how to set up each client, serves, and stops on SIGTERM', async () => {
     const dir = join(mkdtempSync(join(tmpdir(), 'sw-cli-proxy-')), 'tool-results');
     const child = spawn(
       process.execPath,
@@ -24,7 +24,8 @@ describe('spillway proxy (the command)', () => {
       await new Promise((r) => setTimeout(r, 50));
     const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1] as string;
     expect(url).toBeDefined();
-    expect(out).toContain(`ANTHROPIC_BASE_URL=${url}\n`);
+    expect(out).toContain(`ANTHROPIC_BASE_URL=${url} claude\n`);
+    expect(out).toContain(`base_url = "${url}/v1"\n`);
     expect(out).toContain(`OPENAI_BASE_URL=${url}/v1\n`);
     expect(await (await fetch(`${url}/healthz`)).json()).toMatchObject({ ok: true });
     child.kill('SIGTERM');

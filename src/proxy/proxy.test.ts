@@ -1,4 +1,5 @@
 import { existsSync, mkdtempSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
@@ -180,6 +181,34 @@ describe('proxy with the official SDKs', () => {
     });
     expect(res.status).toBe(200);
     expect(last().body.toString('utf8')).toBe(raw);
+  });
+
+  it('refuses a WebSocket handshake with 426, so Codex goes to HTTP at once, and forwards nothing', async () => {
+    const before = upstream.seen.length;
+    const answer = await new Promise<{ status: number; body: string; connection: string | undefined }>(
+      (done, fail) => {
+        const req = httpRequest(`${proxy.url}/v1/responses`, {
+          headers: {
+            connection: 'Upgrade',
+            upgrade: 'websocket',
+            'sec-websocket-version': '13',
+            'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
+          },
+        });
+        req.on('upgrade', () => fail(new Error('the proxy accepted a WebSocket')));
+        req.on('response', async (res) => {
+          let body = '';
+          for await (const chunk of res) body += chunk;
+          done({ status: res.statusCode ?? 0, body, connection: res.headers.connection });
+        });
+        req.on('error', fail);
+        req.end();
+      },
+    );
+    expect(answer.status).toBe(426);
+    expect(answer.connection).toBe('close');
+    expect(JSON.parse(answer.body).error.message).toMatch(/over HTTP only/);
+    expect(upstream.seen.length).toBe(before);
   });
 
   it('forwards a body that is not JSON, or not the API shape, untouched', async () => {

@@ -6,6 +6,7 @@ import { expandRoute } from './routes/expand.js';
 import { mcpRoute } from './routes/mcp.js';
 import { healthRoute, isAuthorized, metricsRoute, statsRoute, unauthorized } from './routes/observe.js';
 import { rewriteRoute } from './routes/rewrite.js';
+import { isUpgrade, refuseUpgrade } from './routes/upgrade.js';
 import { countRequest } from './stats.js';
 
 /** The model API paths whose bodies are rewritten (POST only). */
@@ -19,7 +20,7 @@ export const REWRITTEN: Readonly<Record<string, ApiName>> = {
 const GUARDED = new Set(['/stats', '/metrics', '/expand', '/mcp']);
 
 /**
- * Routes one request: health; the guarded routes (stats, metrics, expand, mcp) behind the
+ * Routes one request: WebSocket handshakes refused (426, clients fall back to HTTP); health; the guarded routes (stats, metrics, expand, mcp) behind the
  * token; model API requests rewritten; everything else passed through untouched.
  *
  * @example
@@ -30,7 +31,9 @@ export async function route(ctx: ProxyContext, req: IncomingMessage, res: Server
   const url = new URL(req.url ?? '/', 'http://localhost');
   const path = url.pathname;
   // spillway's own routes log one line each too (the path only: a query may hold a pattern or an id).
-  const local = GUARDED.has(path) || path === '/healthz' || (req.method === 'HEAD' && path === '/');
+  const upgrade = isUpgrade(req);
+  const local =
+    upgrade || GUARDED.has(path) || path === '/healthz' || (req.method === 'HEAD' && path === '/');
   if (local)
     res.once('finish', () =>
       ctx.log({
@@ -40,6 +43,7 @@ export async function route(ctx: ProxyContext, req: IncomingMessage, res: Server
         ms: Math.round(performance.now() - started),
       }),
     );
+  if (upgrade) return refuseUpgrade(res);
   // Clients probe the root on start (Claude Code sends HEAD /): it answers like /healthz.
   if ((req.method === 'GET' && path === '/healthz') || (req.method === 'HEAD' && path === '/'))
     return healthRoute(ctx, res);

@@ -1,6 +1,5 @@
-import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback } from './loopback.js';
 
 export interface SeenRequest {
   method: string;
@@ -204,13 +203,6 @@ export async function startUpstream(): Promise<TestUpstream> {
     res.writeHead(200, { 'content-type': 'application/json', 'x-upstream': 'yes' });
     res.end(text);
   });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  upstream.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  upstream.close = async () => {
-    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-    server.closeAllConnections();
-    await closed;
-  };
+  Object.assign(upstream, await listenOnLoopback(server));
   return upstream;
 }

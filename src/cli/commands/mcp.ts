@@ -1,6 +1,7 @@
 import { SpillwayError } from '../../errors.js';
 import { serveStdio } from '../../mcp/stdio.js';
 import { parseCommandArgs } from '../args.js';
+import { CODEX_MCP_TOML } from '../client-setup.js';
 import { type CliIo, write } from '../io.js';
 import { STORE_HELP, STORE_OPTIONS, withStore } from '../store-option.js';
 import { version } from '../version.js';
@@ -11,11 +12,8 @@ Serves the spillway_expand tool over MCP on standard input and output, reading t
 store as the proxy and "spillway cap", so a model can recall any output spillway shortened.
 
 Register it with Claude Code:   claude mcp add spillway -- spillway mcp
-With Codex (~/.codex/config.toml):
-  [mcp_servers.spillway]
-  command = "spillway"
-  args = ["mcp"]
-
+With Codex, in ~/.codex/config.toml:
+${CODEX_MCP_TOML}
 ${STORE_HELP}
   -h, --help     show this help
 `;

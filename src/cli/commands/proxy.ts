@@ -3,6 +3,7 @@ import { mcpHttpHandler } from '../../mcp/http.js';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_PORT, startProxy } from '../../proxy/server.js';
 import { DEFAULT_UPSTREAMS } from '../../proxy/upstreams.js';
 import { intOption, parseCommandArgs } from '../args.js';
+import { clientSetup } from '../client-setup.js';
 import { type CliIo, write } from '../io.js';
 import { PIPELINE_HELP, PIPELINE_OPTIONS, pipelineFromOptions } from '../pipeline-options.js';
 import { STORE_HELP, STORE_OPTIONS, storeFromOptions } from '../store-option.js';
@@ -14,10 +15,9 @@ export const PROXY_HELP = `usage: spillway proxy [--port ${DEFAULT_PORT}] [--hos
 Runs an HTTP proxy between your coding agent and its model API. Anthropic Messages, OpenAI
 Chat Completions and OpenAI Responses requests have their oversized tool results shrunk
 (originals kept for recall); everything else, streams included, passes through untouched.
-Point your agent at it:
-  ANTHROPIC_BASE_URL=http://127.0.0.1:${DEFAULT_PORT}     (Claude Code, Anthropic SDKs)
-  OPENAI_BASE_URL=http://127.0.0.1:${DEFAULT_PORT}/v1     (Codex, OpenAI SDKs)
-
+WebSocket handshakes get 426 (clients such as Codex then use HTTP). Point your agent at it:
+${clientSetup(`http://127.0.0.1:${DEFAULT_PORT}`)}
+Options:
   --port N                   port (default ${DEFAULT_PORT}, or $SPILLWAY_PORT; 0 picks a free one)
   --host H                   address (default 127.0.0.1; anything else needs --token)
 ${PIPELINE_HELP}
@@ -83,7 +83,7 @@ export async function proxyCommand(argv: string[], io: CliIo): Promise<number> {
   await write(
     io.stdout,
     `spillway ${version()} proxy listening on ${proxy.url} (preset ${pipeline.preset}${values.observe ? ', observe only' : ''})\n` +
-      `use it with:\n  ANTHROPIC_BASE_URL=${proxy.url}\n  OPENAI_BASE_URL=${proxy.url}/v1\n`,
+      `use it with:\n${clientSetup(proxy.url)}`,
   );
   await new Promise<void>((resolve) => {
     const stop = () => resolve();

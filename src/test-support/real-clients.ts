@@ -1,0 +1,180 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { listenOnLoopback } from './loopback.js';
+
+export const ROOT = resolve(import.meta.dirname, '../..');
+export const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
+/** The README's proxy address; tests swap in the port their proxy got. */
+export const README_URL = 'http://127.0.0.1:4747';
+
+/**
+ * The pinned client's executable in node_modules, or why it cannot run here (the test then
+ * skips with that message).
+ */
+export function clientBinary(bin: string): { path: string } | { missing: string } {
+  const path = join(ROOT, 'node_modules/.bin', bin);
+  if (!existsSync(path))
+    return { missing: `${bin} is not installed (npm ci installs the pinned dev dependency)` };
+  const probe = spawnSync(path, ['--version'], { encoding: 'utf8', timeout: 30_000 });
+  if (probe.status !== 0)
+    return {
+      missing: `${bin} --version failed here: ${(probe.stderr || String(probe.error)).trim().slice(0, 200)}`,
+    };
+  return { path };
+}
+
+/** The README's fenced block of `lang` that contains `needle`. */
+export function readmeBlock(lang: string, needle: string): string {
+  for (const m of README.matchAll(new RegExp(`\`\`\`${lang}\\n([\\s\\S]*?)\`\`\``, 'g')))
+    if (m[1]?.includes(needle)) return m[1];
+  throw new Error(`README has no \`\`\`${lang} block with ${needle}`);
+}
+
+/** The README line that starts with `start`, without its trailing comment. */
+export function readmeLine(start: string): string {
+  const line = README.split('\n').find((l) => l.startsWith(start));
+  if (!line) throw new Error(`README has no line starting with "${start}"`);
+  return line.replace(/\s+#.*$/, '');
+}
+
+/**
+ * A user's machine in a temporary folder: HOME, a project folder and a bin folder on the PATH
+ * where `spillway` runs the freshly built CLI (as `npm link` would) and each named client runs
+ * its pinned binary.
+ */
+export function userMachine(clients: Record<string, string>) {
+  const root = mkdtempSync(join(tmpdir(), 'real-client-'));
+  const bin = join(root, 'bin');
+  const home = join(root, 'home');
+  const project = join(root, 'project');
+  for (const dir of [bin, home, project]) mkdirSync(dir);
+  const shim = (name: string, command: string) => {
+    writeFileSync(join(bin, name), `#!/bin/sh\nexec ${command} "$@"\n`);
+    chmodSync(join(bin, name), 0o755);
+  };
+  shim('spillway', `"${process.execPath}" "${join(ROOT, 'dist/cli.js')}"`);
+  for (const [name, path] of Object.entries(clients)) shim(name, `"${path}"`);
+  const env: NodeJS.ProcessEnv = {
+    PATH: `${bin}:${process.env.PATH ?? ''}`,
+    HOME: home,
+    TMPDIR: process.env.TMPDIR,
+    LANG: 'C.UTF-8',
+  };
+  return { root, home, project, env };
+}
+
+/** Builds dist/ once, so `spillway` on the PATH is this checkout. */
+export function buildCli(): void {
+  const r = spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`npm run build failed: ${r.stderr}`);
+}
+
+export interface RunningCliProxy {
+  url: string;
+  /** The proxy's JSON log lines so far. */
+  log(): Record<string, unknown>[];
+  close(): Promise<void>;
+}
+
+/** Starts `spillway proxy` as the README does (a port of its own, upstreams on loopback). */
+export async function startCliProxy(env: NodeJS.ProcessEnv, upstream: string): Promise<RunningCliProxy> {
+  const child: ChildProcess = spawn(
+    'spillway',
+    ['proxy', '--port', '0', '--anthropic-upstream', upstream, '--openai-upstream', upstream],
+    { env, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString('utf8');
+  });
+  const url = await new Promise<string>((done, fail) => {
+    let stdout = '';
+    child.on('exit', (code) => fail(new Error(`spillway proxy exited (${code}): ${stderr}`)));
+    child.stdout?.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString('utf8');
+      const m = /listening on (\S+)/.exec(stdout);
+      if (m?.[1]) done(m[1]);
+    });
+  });
+  return {
+    url,
+    log: () =>
+      stderr
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as Record<string, unknown>),
+    close: async () => {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/** Runs a client to its end: exit code and output, killed after `timeoutMs`. */
+export async function runClient(
+  command: string,
+  args: string[],
+  options: { env: NodeJS.ProcessEnv; cwd: string; timeoutMs?: number },
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(command, args, {
+    env: options.env,
+    cwd: options.cwd,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString('utf8');
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString('utf8');
+  });
+  const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 120_000);
+  const code = await new Promise<number | null>((done) => child.on('exit', done));
+  clearTimeout(timer);
+  return { code, stdout, stderr };
+}
+
+export interface Tap {
+  url: string;
+  /** The requests as the client sent them, in order. */
+  seen: { url: string; json: Record<string, unknown> }[];
+  close(): Promise<void>;
+}
+
+/**
+ * A recording pass-through in front of `target`, so a test can compare what a client sent with
+ * what went upstream. Bodies are recorded and forwarded as they are; answers are piped back.
+ */
+export async function startTap(target: string): Promise<Tap> {
+  const tap: Tap = { url: '', seen: [], close: async () => {} };
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      let json: Record<string, unknown> = {};
+      try {
+        json = body.length ? JSON.parse(body.toString('utf8')) : {};
+      } catch {}
+      tap.seen.push({ url: req.url ?? '/', json });
+      const up = httpRequest(
+        `${target}${req.url}`,
+        { method: req.method, headers: req.headers },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
+      up.on('error', () => res.destroy());
+      up.end(body);
+    });
+  });
+  Object.assign(tap, await listenOnLoopback(server));
+  return tap;
+}

@@ -1,0 +1,215 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { listenOnLoopback } from './loopback.js';
+import type { SeenRequest } from './upstream.js';
+
+/** What a request asks the model, reduced to what a script decides on. */
+export interface ModelTurn {
+  api: 'anthropic' | 'openai-responses';
+  /** The names of the tools the client offered (a namespaced one as `namespace:name`). */
+  tools: string[];
+  /** The newest tool output in the request, if its last item is one. */
+  lastOutput?: { callId: string; text: string };
+}
+
+/** The model's next move: call a tool, or answer and end the turn. */
+export type ModelStep =
+  | { kind: 'call'; callId: string; name: string; namespace?: string; input: Record<string, unknown> }
+  | { kind: 'answer'; text: string };
+
+export interface ScriptedModel {
+  url: string;
+  seen: SeenRequest[];
+  close(): Promise<void>;
+}
+
+type Json = Record<string, unknown>;
+const sse = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+
+function textOf(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .map((b: Json) => (typeof b.text === 'string' ? b.text : ''))
+    .filter(Boolean)
+    .join('\n');
+}
+
+/**
+ * A request body reduced to a `ModelTurn`, as the scripted model reads it.
+ *
+ * @example
+ * turnOf('anthropic', seen.json).lastOutput?.text;
+ */
+export function turnOf(api: ModelTurn['api'], body: Json): ModelTurn {
+  return api === 'anthropic' ? anthropicTurn(body) : responsesTurn(body);
+}
+
+function anthropicTurn(body: Json): ModelTurn {
+  const tools = ((body.tools as Json[] | undefined) ?? []).map((t) => String(t.name));
+  const last = (body.messages as Json[] | undefined)?.at(-1);
+  const results = Array.isArray(last?.content)
+    ? (last.content as Json[]).filter((b) => b.type === 'tool_result')
+    : [];
+  const result = results.at(-1);
+  return {
+    api: 'anthropic',
+    tools,
+    ...(result ? { lastOutput: { callId: String(result.tool_use_id), text: textOf(result.content) } } : {}),
+  };
+}
+
+function responsesTurn(body: Json): ModelTurn {
+  const tools = ((body.tools as Json[] | undefined) ?? []).flatMap((t) =>
+    // Codex offers an MCP server's tools as a namespace of functions.
+    Array.isArray(t.tools)
+      ? (t.tools as Json[]).map((f) => `${t.name}:${f.name}`)
+      : [String(t.name ?? t.type)],
+  );
+  const last = Array.isArray(body.input) ? (body.input as Json[]).at(-1) : undefined;
+  const isOutput = last?.type === 'function_call_output' || last?.type === 'custom_tool_call_output';
+  return {
+    api: 'openai-responses',
+    tools,
+    ...(isOutput && last ? { lastOutput: { callId: String(last.call_id), text: textOf(last.output) } } : {}),
+  };
+}
+
+function anthropicEvents(step: ModelStep, model: string): string[] {
+  const start = {
+    type: 'message_start',
+    message: {
+      id: 'msg_scripted',
+      type: 'message',
+      role: 'assistant',
+      model,
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: { input_tokens: 100, output_tokens: 0 },
+    },
+  };
+  const block =
+    step.kind === 'call'
+      ? { type: 'tool_use', id: step.callId, name: step.name, input: {} }
+      : { type: 'text', text: '' };
+  const delta =
+    step.kind === 'call'
+      ? { type: 'input_json_delta', partial_json: JSON.stringify(step.input) }
+      : { type: 'text_delta', text: step.text };
+  return [
+    sse('message_start', start),
+    sse('content_block_start', { type: 'content_block_start', index: 0, content_block: block }),
+    sse('content_block_delta', { type: 'content_block_delta', index: 0, delta }),
+    sse('content_block_stop', { type: 'content_block_stop', index: 0 }),
+    sse('message_delta', {
+      type: 'message_delta',
+      delta: { stop_reason: step.kind === 'call' ? 'tool_use' : 'end_turn', stop_sequence: null },
+      usage: { output_tokens: 10 },
+    }),
+    sse('message_stop', { type: 'message_stop' }),
+  ];
+}
+
+function anthropicMessage(step: ModelStep, model: string): Json {
+  return {
+    id: 'msg_scripted',
+    type: 'message',
+    role: 'assistant',
+    model,
+    content: [
+      step.kind === 'call'
+        ? { type: 'tool_use', id: step.callId, name: step.name, input: step.input }
+        : { type: 'text', text: step.text },
+    ],
+    stop_reason: step.kind === 'call' ? 'tool_use' : 'end_turn',
+    stop_sequence: null,
+    usage: { input_tokens: 100, output_tokens: 10 },
+  };
+}
+
+function responsesEvents(step: ModelStep, n: number): string[] {
+  const item =
+    step.kind === 'call'
+      ? {
+          type: 'function_call',
+          id: `fc_${n}`,
+          call_id: step.callId,
+          ...(step.namespace ? { namespace: step.namespace } : {}),
+          name: step.name,
+          arguments: JSON.stringify(step.input),
+          status: 'completed',
+        }
+      : {
+          type: 'message',
+          id: `msg_${n}`,
+          status: 'completed',
+          role: 'assistant',
+          content: [{ type: 'output_text', text: step.text, annotations: [] }],
+        };
+  const response = (status: string, output: unknown[]) => ({
+    id: `resp_${n}`,
+    object: 'response',
+    created_at: 1,
+    status,
+    model: 'gpt-5',
+    output,
+    usage: {
+      input_tokens: 100,
+      input_tokens_details: { cached_tokens: 0 },
+      output_tokens: 10,
+      output_tokens_details: { reasoning_tokens: 0 },
+      total_tokens: 110,
+    },
+  });
+  return [
+    sse('response.created', { type: 'response.created', response: response('in_progress', []) }),
+    sse('response.output_item.done', { type: 'response.output_item.done', output_index: 0, item }),
+    sse('response.completed', { type: 'response.completed', response: response('completed', [item]) }),
+  ];
+}
+
+/**
+ * A model API on loopback that plays a script: Anthropic Messages (SSE or JSON, and
+ * count_tokens) and OpenAI Responses (SSE). Each request is reduced to a `ModelTurn` and the
+ * script says the next step, so a real agent can be driven through tool calls to an answer.
+ * Every request is recorded as it arrived.
+ */
+export async function startScriptedModel(script: (turn: ModelTurn) => ModelStep): Promise<ScriptedModel> {
+  const model: ScriptedModel = { url: '', seen: [], close: async () => {} };
+  let responses = 0;
+  const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const body = Buffer.concat(chunks);
+    let json: Json = {};
+    try {
+      json = body.length ? JSON.parse(body.toString('utf8')) : {};
+    } catch {}
+    const url = req.url ?? '/';
+    model.seen.push({ method: req.method ?? '', url, headers: req.headers, body, json });
+    const path = url.split('?')[0];
+    const send = (status: number, type: string, text: string) => {
+      res.writeHead(status, { 'content-type': type });
+      res.end(text);
+    };
+    if (req.method !== 'POST') return send(404, 'application/json', '{"error":{"message":"not here"}}');
+    if (path === '/v1/messages/count_tokens')
+      return send(200, 'application/json', JSON.stringify({ input_tokens: 100 }));
+    if (path === '/v1/messages') {
+      const step = script(anthropicTurn(json));
+      const name = String(json.model ?? 'claude-sonnet-4-5');
+      if (json.stream !== true)
+        return send(200, 'application/json', JSON.stringify(anthropicMessage(step, name)));
+      return send(200, 'text/event-stream', anthropicEvents(step, name).join(''));
+    }
+    if (path === '/v1/responses')
+      return send(
+        200,
+        'text/event-stream',
+        responsesEvents(script(responsesTurn(json)), ++responses).join(''),
+      );
+    send(404, 'application/json', JSON.stringify({ error: { message: `no route ${url}` } }));
+  });
+  Object.assign(model, await listenOnLoopback(server));
+  return model;
+}
