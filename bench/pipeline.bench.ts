@@ -81,3 +81,35 @@ export async function benchCollapse(): Promise<void> {
     rmSync(root, { recursive: true, force: true });
   }
 }
+
+/**
+ * Collapse of 5 MB when the stash fails (store full, Redis down) against the same collapse with
+ * a working stash, A and B interleaved, median of the pairs' ratios.
+ */
+export async function benchUnsaved(): Promise<void> {
+  console.log('\n## collapse when the stash fails: 5 MB to 2000 tokens (baseline: a working stash)');
+  const tokenizer = getTokenizer('o200k');
+  for (const input of [multiLineLog(5 * MB), oneLineJson(5 * MB)]) {
+    const text = input.text;
+    const run = (stash: () => Promise<unknown>) =>
+      collapseText(text, { resolvedMaxTokens: 2000 }, { tokenizer, id: () => originalOf(text).id(), stash });
+    const working: number[] = [];
+    const failing: number[] = [];
+    let out: Awaited<ReturnType<typeof run>> | undefined;
+    for (let i = 0; i < 5; i++) {
+      const store = new MemoryStore({ maxTotalBytes: 2 ** 40, maxFileBytes: 2 ** 30 });
+      let t = performance.now();
+      await run(() => store.putIfAbsent(stashKey(originalOf(text).id()), Buffer.from(text)));
+      working.push(performance.now() - t);
+      t = performance.now();
+      out = await run(() => Promise.reject(new Error('store full')));
+      failing.push(performance.now() - t);
+    }
+    const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
+    const ratios = failing.map((f, i) => f / (working[i] as number));
+    console.log(
+      `${input.source}: working ${ms(med(working))}, stash failing ${ms(med(failing))} ` +
+        `(${med(ratios).toFixed(2)}x, median of pairs; ${out?.action === 'acted' ? `${out.window} window, ${tokenizer.count(out.text)} tokens` : 'declined'})`,
+    );
+  }
+}

@@ -116,9 +116,59 @@ export async function benchProxy(): Promise<void> {
     console.log(
       `\n(c) SSE, ${SSE_EVENTS} events: direct ${ms(directSse)}, through spillway ${ms(proxiedSse)}; added ${(((proxiedSse - directSse) / SSE_EVENTS) * 1000).toFixed(1)} µs per event`,
     );
+    await healthUnderLoad(up.url, root);
   } finally {
     await proxy.close();
     up.close();
     rmSync(root, { recursive: true, force: true });
+  }
+}
+
+/**
+ * `/healthz` while three 5 MB requests are rewritten at once by a proxy whose store is full
+ * (every stash fails, so each result takes the unsaved fallback): its latency, polled every
+ * 10 ms, against the same poll of an idle proxy.
+ */
+async function healthUnderLoad(upstreamUrl: string, root: string): Promise<void> {
+  const proxy = await startProxy({
+    pipeline: resolvePipeline(),
+    store: new FileStore({ base: join(root, 'full'), pruneOnFirstSpill: false, maxTotalBytes: 1024 }),
+    port: 0,
+    upstreams: { anthropic: upstreamUrl },
+    log: () => {},
+  });
+  const poll = async (until: () => boolean) => {
+    const samples: number[] = [];
+    while (!until()) {
+      const t = performance.now();
+      await (await fetch(`${proxy.url}/healthz`)).arrayBuffer();
+      samples.push(performance.now() - t);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    return samples.sort((a, b) => a - b);
+  };
+  try {
+    const bodies = [0, 1, 2].map((i) => body([`${multiLineLog(5 * MB).text}\n${i}`], `full-${i}`));
+    let idleDone = false;
+    setTimeout(() => {
+      idleDone = true;
+    }, 500);
+    const idle = await poll(() => idleDone);
+    let done = false;
+    const t = performance.now();
+    const load = Promise.all(bodies.map((b, i) => post(proxy.url, b, `full-${i}`))).then(() => {
+      done = true;
+    });
+    const busy = await poll(() => done);
+    await load;
+    const took = performance.now() - t;
+    const at = (xs: number[], q: number) => xs[Math.min(xs.length - 1, Math.floor(xs.length * q))] as number;
+    console.log(
+      `\n(d) /healthz while 3 x 5 MB requests are rewritten with a full store (${ms(took)} for the three, ` +
+        `${proxy.stats.stages.collapse?.fallbacks.stash_failed ?? 0} unsaved): p50 ${ms(at(busy, 0.5))}, ` +
+        `max ${ms(at(busy, 1))} over ${busy.length} polls (idle: p50 ${ms(at(idle, 0.5))}, max ${ms(at(idle, 1))})`,
+    );
+  } finally {
+    await proxy.close();
   }
 }

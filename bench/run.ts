@@ -1,5 +1,5 @@
 import { benchFidelity } from './fidelity.bench.js';
-import { benchCollapse } from './pipeline.bench.js';
+import { benchCollapse, benchUnsaved } from './pipeline.bench.js';
 import { benchProxy } from './proxy.bench.js';
 import { benchRecall } from './recall.bench.js';
 import { benchReplay } from './replay.bench.js';
@@ -15,6 +15,7 @@ const suites: Record<string, () => void | Promise<void>> = {
   tokens: benchTokens,
   cap: benchCap,
   collapse: benchCollapse,
+  unsaved: benchUnsaved,
   fidelity: benchFidelity,
   proxy: benchProxy,
   recall: benchRecall,

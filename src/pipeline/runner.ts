@@ -2,6 +2,7 @@ import { toError } from '../errors.js';
 import { type Content, contentBytes, contentText } from '../text/blocks.js';
 import type { Tokenizer } from '../text/tokenizers/tokenizer.js';
 import type { ToolResult } from '../text/tool-result.js';
+import { breathe } from './breathe.js';
 import { type ResultOutcome, type RunItem, runItem } from './run-item.js';
 import { bump, emptyStats, type StageStats } from './stage-stats.js';
 import { type ToolOverride, toolOverride } from './tool-overrides.js';
@@ -48,6 +49,7 @@ export async function runPipeline(
   const stats: Partial<Record<StageName, StageStats>> = {};
   const count = statsCounter(ctx.statsTokenizer ?? ctx.tokenizer);
   for (const stage of stages) {
+    await breathe();
     stats[stage.name] ??= emptyStats();
     await runStage(stage, items, ctx, stats[stage.name] as StageStats, count);
   }

@@ -110,6 +110,9 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       });
     });
   });
+  // The tokenizer's tables load on the first count (a CLI command that never counts never pays
+  // for them); a proxy loads them now, so no request waits ~300 ms for them.
+  options.pipeline.tokenizer.count('spillway');
   const port = options.port ?? DEFAULT_PORT;
   server.listen(port, host);
   try {

@@ -180,6 +180,24 @@ export const STASH_FAILED_NOTE =
   'the full output could not be saved and cannot be recalled; re-run the tool narrower (grep, head, tail, a line range) to see the rest';
 
 /**
+ * A shortened text whose original could not be stashed, made honest: every marker's recall
+ * clause (`; full output: spillway_expand <<sw:ID>>[ or PATH]`) is removed, so the markers still
+ * say what was left out but name nothing to recall, and one line on top says why.
+ *
+ * @example
+ * withoutRecall('a\n... (lines 2-9 of 10 omitted; full output: spillway_expand <<sw:Ab3>>) ...\nz', 'Ab3');
+ * // '[the full output could not be saved ...]\na\n... (lines 2-9 of 10 omitted) ...\nz'
+ */
+export function withoutRecall(text: string, id: string, path?: string): string {
+  const clause = `; full output: spillway_expand ${markerTag(id)}`;
+  const bare = path === undefined ? text : text.replaceAll(`${clause} or ${path}`, '');
+  return `[${STASH_FAILED_NOTE}]\n${bare.replaceAll(clause, '')}`;
+}
+
+/** The tokens `withoutRecall` may add at most: its line on top. */
+export const WITHOUT_RECALL_EXTRA = `[${STASH_FAILED_NOTE}]\n`;
+
+/**
  * The marker put where the middle was cut: how many code points went, and the recall id when
  * the middle was stashed.
  *

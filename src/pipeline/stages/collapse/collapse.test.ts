@@ -153,6 +153,13 @@ describe('collapse (the seed cases)', () => {
             expect(o200k.count(out.text)).toBeLessThanOrEqual(budget);
             expect(Buffer.byteLength(out.text)).toBeLessThan(Buffer.byteLength(text));
           }
+          // With the stash failing, the budget holds all the same.
+          const unsaved = await collapseText(
+            text,
+            { resolvedMaxTokens: budget },
+            { tokenizer: o200k, id: () => stashId(text), stash: () => Promise.reject(new Error('full')) },
+          );
+          if (unsaved.action === 'acted') expect(o200k.count(unsaved.text)).toBeLessThanOrEqual(budget);
         },
       ),
       { numRuns: 60 },
@@ -289,18 +296,28 @@ describe('collapse (the seed cases)', () => {
     }
   });
 
-  it('falls back to a snip that says it cannot be recalled when the stash fails', async () => {
-    const log = logLines(3000);
-    const out = await collapseText(
-      log,
-      { resolvedMaxTokens: 500 },
-      { tokenizer: o200k, id: () => stashId(log), stash: async () => Promise.reject(new Error('disk full')) },
-    );
-    expect(out).toMatchObject({ action: 'acted', window: 'snip', fallback: 'stash_failed' });
-    if (out.action !== 'acted') return;
-    expect(out.text).toContain('could not be saved and cannot be recalled');
-    expect(out.text).not.toMatch(/<<sw:/);
-    expect(o200k.count(out.text)).toBeLessThanOrEqual(500);
+  it('when the stash fails, keeps the lines that matter, names nothing to recall and says so', async () => {
+    const lines = logLines(3000).split('\n');
+    lines[1500] = 'ERROR payment-service: card declined for order 7731';
+    const log = lines.join('\n');
+    const failing = {
+      tokenizer: o200k,
+      id: () => stashId(log),
+      stash: async () => Promise.reject(new Error('disk full')),
+    };
+    for (const budget of [60, 500, 2000]) {
+      const out = await collapseText(log, { resolvedMaxTokens: budget }, failing);
+      expect(out).toMatchObject({ action: 'acted', fallback: 'stash_failed', stashError: 'disk full' });
+      if (out.action !== 'acted') return;
+      expect(out.text).toContain('could not be saved and cannot be recalled');
+      expect(out.text).not.toMatch(/<<sw:|spillway_expand/);
+      expect(o200k.count(out.text), `budget ${budget}`).toBeLessThanOrEqual(budget);
+      if (budget >= 500) {
+        expect(out.window).toBe('line');
+        expect(out.text).toContain(lines[1500]);
+        expect(out.text).toMatch(/\.\.\. \(lines \d+-\d+ of 3000 omitted[:)]/);
+      }
+    }
   });
 
   it('uses maxFrac of the model window when the window is known', async () => {

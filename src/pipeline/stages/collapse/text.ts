@@ -1,8 +1,9 @@
 import { toError } from '../../../errors.js';
-import { STASH_FAILED_NOTE } from '../../../text/markers.js';
+import { STASH_FAILED_NOTE, WITHOUT_RECALL_EXTRA, withoutRecall } from '../../../text/markers.js';
 import { utf8Length } from '../../../text/measure.js';
 import { snip } from '../../../text/snip.js';
 import type { Tokenizer } from '../../../text/tokenizers/tokenizer.js';
+import { breathe } from '../../breathe.js';
 import type { Decision } from '../../types.js';
 import { CHAR_FLOOR, fitCharWindow } from './char-window.js';
 import { compactJson } from './json.js';
@@ -80,6 +81,7 @@ export async function collapseText(
   let built: string | undefined;
   let window: 'json' | 'line' | 'char' = 'line';
   for (const share of TIGHTER) {
+    await breathe();
     const chosen = chooseWindow(text, {
       maxTokens: Math.floor(maxTokens * share),
       headLines,
@@ -98,23 +100,55 @@ export async function collapseText(
   try {
     await deps.stash();
   } catch (err) {
-    // The request must still fit: snip to the budget, and say nothing can be recalled.
-    const text2 = snip(text, {
-      budget: Math.max(maxTokens, 1),
-      unit: 'tokens',
+    await breathe();
+    const honest = unsavedWindow(text, built, {
+      maxTokens,
+      headLines,
+      tailLines,
       tokenizer,
-      note: STASH_FAILED_NOTE,
+      id,
+      pathOf: deps.pathOf,
     });
+    calls += honest.calls;
     return {
       action: 'acted',
-      text: text2,
-      window: 'snip',
+      text: honest.text,
+      window: honest.window ?? window,
       tokenizerCalls: calls,
       fallback: 'stash_failed',
       stashError: toError(err).message,
     };
   }
   return { action: 'acted', text: built, window, id, tokenizerCalls: calls };
+}
+
+/**
+ * When the original could not be stashed, the model still gets the lines that matter: the
+ * window already chosen, its markers naming nothing to recall (`withoutRecall`), if that fits
+ * the budget; else a window chosen again at the budget less the note's line; a token snip only
+ * if neither fits. Costs about one more window, never a tokenization of the whole input.
+ */
+function unsavedWindow(
+  text: string,
+  built: string,
+  o: Omit<LineSelectionOptions, 'path'> & { pathOf?: ((id: string) => string | undefined) | undefined },
+): { text: string; window?: 'json' | 'line' | 'char' | 'snip'; calls: number } {
+  const path = o.pathOf?.(o.id);
+  const fits = (out: string) => o.tokenizer.countUpTo(out, o.maxTokens) <= o.maxTokens;
+  const first = withoutRecall(built, o.id, path);
+  if (fits(first)) return { text: first, calls: 1 };
+  const room = o.maxTokens - o.tokenizer.count(WITHOUT_RECALL_EXTRA);
+  const again = room > 0 ? chooseWindow(text, { ...o, maxTokens: room, path }) : undefined;
+  const second = again?.built === undefined ? undefined : withoutRecall(again.built, o.id, path);
+  if (second !== undefined && fits(second))
+    return { text: second, window: again?.window, calls: 3 + (again?.calls ?? 0) };
+  const text2 = snip(text, {
+    budget: Math.max(o.maxTokens, 1),
+    unit: 'tokens',
+    tokenizer: o.tokenizer,
+    note: STASH_FAILED_NOTE,
+  });
+  return { text: text2, window: 'snip', calls: 4 + (again?.calls ?? 0) };
 }
 
 /**
