@@ -4,7 +4,7 @@ import { request as undiciRequest } from 'undici';
 import type { ApiName } from '../formats/types.js';
 import type { ProxyContext } from './context.js';
 import { apiError, sendJson } from './http.js';
-import { responseHeaders, upstreamFor, upstreamHeaders } from './upstreams.js';
+import { responseHeaders, upstreamFor, upstreamHeaders, upstreamUrl } from './upstreams.js';
 
 /** How one request is forwarded. */
 export interface ForwardOptions {
@@ -33,8 +33,7 @@ export async function forward(
   options: ForwardOptions,
 ): Promise<void> {
   const { api, body } = options;
-  const base = new URL(upstreamFor(ctx.upstreams, req.url ?? '/', req.headers, api));
-  const target = new URL(base.href.replace(/\/$/, '') + (req.url ?? '/'));
+  const target = upstreamUrl(upstreamFor(ctx.upstreams, req.url ?? '/', req.headers, api), req.url ?? '/');
   const controller = new AbortController();
   let bytesOut = 0;
   const logLine = (fields: Record<string, unknown>) =>
@@ -88,7 +87,7 @@ export async function forward(
       apiError(
         api,
         'upstream_unreachable',
-        `spillway could not reach the upstream ${base.origin}: ${reason}; check that it is up and that --${flag}-upstream is right`,
+        `spillway could not reach the upstream ${target.origin}: ${reason}; check that it is up and that --${flag}-upstream is right`,
       ),
     );
     logLine({ status: 502, error: reason });

@@ -1,5 +1,6 @@
 import { existsSync, mkdtempSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
+import { createServer, request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
@@ -14,6 +15,7 @@ import type { Stage } from '../pipeline/types.js';
 import { FileStore } from '../store/file-store.js';
 import { recallAll } from '../store/recall.js';
 import { stash } from '../store/stash.js';
+import { listenOnLoopback } from '../test-support/loopback.js';
 import { ANSWER_TEXT, ANSWERS, startUpstream, type TestUpstream } from '../test-support/upstream.js';
 import { markerIds } from '../text/markers.js';
 import { getTokenizer } from '../text/tokenizers/index.js';
@@ -56,6 +58,17 @@ const last = () => upstream.seen.at(-1) as (typeof upstream.seen)[number];
 const sentToolResult = () =>
   (last().json as { messages: { content: { content: string }[] }[] }).messages[2]?.content[0]
     ?.content as string;
+/** Sends bytes as they are (a client library would refuse these request targets) and reads the answer. */
+const rawRequest = (port: number, bytes: string) =>
+  new Promise<string>((done, fail) => {
+    const socket = connect(port, '127.0.0.1', () => socket.end(bytes));
+    let answer = '';
+    socket.on('data', (chunk) => {
+      answer += chunk.toString('utf8');
+    });
+    socket.on('end', () => done(answer));
+    socket.on('error', fail);
+  });
 // biome-ignore lint/suspicious/noExplicitAny: JSON answers of the fake upstream and the proxy, read field by field
 const json = async (res: Response): Promise<any> => res.json();
 
@@ -497,7 +510,7 @@ describe('proxy failure behaviour', () => {
     );
   });
 
-  it('refuses to listen beyond loopback without a token, and guards its own routes with it', async () => {
+  it('refuses to listen beyond loopback without a token, and guards every route with it', async () => {
     await expect(
       startProxy({ pipeline: resolvePipeline(), store, port: 0, host: '0.0.0.0', log: quiet }),
     ).rejects.toThrow(/refusing to listen on 0\.0\.0\.0 without a token/);
@@ -520,8 +533,53 @@ describe('proxy failure behaviour', () => {
           .status,
       ).toBe(200);
       expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
+      // Model API requests too: the client keeps its own key and adds x-spillway-token.
+      const message = {
+        model: 'claude-sonnet-4-5',
+        max_tokens: 5,
+        messages: [{ role: 'user', content: 'hi' }],
+      };
+      const send = (headers: Record<string, string>) =>
+        fetch(`http://127.0.0.1:${port}/v1/messages`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-api-key': 'sk-ant-client', ...headers },
+          body: JSON.stringify(message),
+        });
+      const before = upstream.seen.length;
+      expect((await send({})).status).toBe(401);
+      expect((await send({ 'x-spillway-token': 'wrong-token' })).status).toBe(401);
+      expect(upstream.seen.length).toBe(before);
+      expect((await send({ 'x-spillway-token': 'secret-token' })).status).toBe(200);
+      expect(last().headers['x-spillway-token']).toBeUndefined();
+      expect(last().headers['x-api-key']).toBe('sk-ant-client');
     } finally {
       await guarded.close();
+    }
+  });
+
+  it('refuses request targets that are not a path, so no target can pick the upstream host', async () => {
+    const secret = createServer((_req, res) => res.end('internal secret'));
+    const inside = await listenOnLoopback(secret);
+    let reached = 0;
+    secret.on('request', () => reached++);
+    try {
+      const port = new URL(proxy.url).port;
+      const insideHost = new URL(inside.url).host;
+      for (const target of [
+        `*@${insideHost}/internal-secret`,
+        `${inside.url}/internal-secret`,
+        `//${insideHost}/x`,
+      ]) {
+        const answer = await rawRequest(
+          Number(port),
+          `GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,
+        );
+        expect(answer, target).toMatch(/^HTTP\/1\.1 400 /);
+        expect(answer).toContain('request targets of the form /path?query only');
+      }
+      expect(reached).toBe(0);
+    } finally {
+      await inside.close();
     }
   });
 

@@ -2,12 +2,14 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ApiName } from '../formats/types.js';
 import type { ProxyContext } from './context.js';
 import { forward } from './forward.js';
+import { sendJson } from './http.js';
 import { expandRoute } from './routes/expand.js';
 import { mcpRoute } from './routes/mcp.js';
 import { healthRoute, isAuthorized, metricsRoute, statsRoute, unauthorized } from './routes/observe.js';
 import { rewriteRoute } from './routes/rewrite.js';
 import { isUpgrade, refuseUpgrade } from './routes/upgrade.js';
 import { countRequest } from './stats.js';
+import { isOriginForm } from './upstreams.js';
 
 /** The model API paths whose bodies are rewritten (POST only). */
 export const REWRITTEN: Readonly<Record<string, ApiName>> = {
@@ -28,6 +30,8 @@ const GUARDED = new Set(['/stats', '/metrics', '/expand', '/mcp']);
  */
 export async function route(ctx: ProxyContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const started = performance.now();
+  // Only origin-form targets (`/path?query`): anything else could name another host upstream.
+  if (!isOriginForm(req.url ?? '')) return badTarget(ctx, req, res);
   const url = new URL(req.url ?? '/', 'http://localhost');
   const path = url.pathname;
   // spillway's own routes log one line each too (the path only: a query may hold a pattern or an id).
@@ -47,8 +51,9 @@ export async function route(ctx: ProxyContext, req: IncomingMessage, res: Server
   // Clients probe the root on start (Claude Code sends HEAD /): it answers like /healthz.
   if ((req.method === 'GET' && path === '/healthz') || (req.method === 'HEAD' && path === '/'))
     return healthRoute(ctx, res);
+  // With a token set, every other route needs it, model API requests included.
+  if (!isAuthorized(ctx, req)) return unauthorized(res, path);
   if (GUARDED.has(path)) {
-    if (!isAuthorized(ctx, req)) return unauthorized(res, path);
     if (path === '/stats') return statsRoute(ctx, res);
     if (path === '/metrics') return metricsRoute(ctx, res);
     if (path === '/expand') return expandRoute(ctx, url, res);
@@ -58,4 +63,14 @@ export async function route(ctx: ProxyContext, req: IncomingMessage, res: Server
   countRequest(ctx.stats, api);
   if (api) return rewriteRoute(ctx, req, res, api, path, started);
   return forward(ctx, req, res, { api: undefined, body: undefined, started, logFields: {} });
+}
+
+function badTarget(ctx: ProxyContext, req: IncomingMessage, res: ServerResponse): void {
+  sendJson(res, 400, {
+    error: {
+      type: 'invalid_request_error',
+      message: 'spillway takes request targets of the form /path?query only (it is not a forward proxy)',
+    },
+  });
+  ctx.log({ method: req.method, path: '(not a path)', status: 400 });
 }

@@ -63,6 +63,38 @@ export function upstreamFor(
 }
 
 /**
+ * True for a request target in origin form (`/path?query`), the only form a proxy in front of
+ * an API should accept. Absolute (`http://host/...`), authority and asterisk forms, and targets
+ * like `*@host/...` or `//host/...`, could otherwise steer the request to another host.
+ *
+ * @example
+ * isOriginForm('/v1/messages?beta=true'); // true
+ * isOriginForm('*@169.254.169.254/latest'); // false
+ */
+export function isOriginForm(target: string): boolean {
+  return target.startsWith('/') && !target.startsWith('//') && !/[\s\\]/.test(target);
+}
+
+/**
+ * The upstream URL of a request, built structurally: the upstream's origin is fixed, its base
+ * path is kept, and only the request's path and query are appended, so no request target can
+ * change the host.
+ *
+ * @example
+ * upstreamUrl('https://api.openai.com', '/v1/models?limit=2').href; // 'https://api.openai.com/v1/models?limit=2'
+ */
+export function upstreamUrl(base: string, target: string): URL {
+  if (!isOriginForm(target))
+    throw new SpillwayError('SPILLWAY_BAD_INPUT', `request target "${target.slice(0, 80)}" is not a path`);
+  const url = new URL(base);
+  const parsed = new URL(target, 'http://spillway.invalid');
+  url.pathname = `${url.pathname.replace(/\/$/, '')}${parsed.pathname}`;
+  url.search = parsed.search;
+  url.hash = '';
+  return url;
+}
+
+/**
  * The headers a request is forwarded with: the client's, less hop-by-hop and spillway's own.
  *
  * @example

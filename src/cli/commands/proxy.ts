@@ -25,7 +25,8 @@ ${PIPELINE_HELP}
 ${STORE_HELP}
   --anthropic-upstream URL   default ${DEFAULT_UPSTREAMS.anthropic}
   --openai-upstream URL      default ${DEFAULT_UPSTREAMS.openai}
-  --token T                  bearer token for /expand, /mcp, /stats, /metrics (or $SPILLWAY_TOKEN)
+  --token T                  required on every route but /healthz, as x-spillway-token: T
+                             (or Authorization: Bearer T on /expand, /mcp, /stats; or $SPILLWAY_TOKEN)
   --max-body-bytes N         refuse larger request bodies with 413 (default ${DEFAULT_MAX_BODY_BYTES})
   --quiet                    no per-request log lines on stderr
   -h, --help                 show this help

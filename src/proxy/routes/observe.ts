@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ProxyContext } from '../context.js';
 import { sendJson, sendText } from '../http.js';
@@ -33,14 +34,21 @@ export function metricsRoute(ctx: ProxyContext, res: ServerResponse): void {
   sendText(res, 200, 'text/plain; version=0.0.4', renderMetrics(ctx.stats));
 }
 
+const digest = (text: string) => createHash('sha256').update(text).digest();
+
 /**
- * True when the request may use the guarded routes: no token is set, or it carries the token.
+ * True when the request may pass: no token is set, or it carries the token, as
+ * `x-spillway-token: T` (any route; model API clients keep their own Authorization header) or
+ * `Authorization: Bearer T` (spillway's own routes). Compared in constant time.
  *
  * @example
  * if (!isAuthorized(ctx, req)) return unauthorized(res, path);
  */
 export function isAuthorized(ctx: ProxyContext, req: IncomingMessage): boolean {
-  return !ctx.token || req.headers.authorization === `Bearer ${ctx.token}`;
+  if (!ctx.token) return true;
+  const expected = digest(ctx.token);
+  const given = [req.headers['x-spillway-token'], req.headers.authorization?.replace(/^Bearer /, '')];
+  return given.some((value) => typeof value === 'string' && timingSafeEqual(digest(value), expected));
 }
 
 /**
@@ -53,7 +61,7 @@ export function unauthorized(res: ServerResponse, path: string): void {
   sendJson(res, 401, {
     error: {
       type: 'unauthorized',
-      message: `${path} needs "Authorization: Bearer <token>" (the proxy's --token)`,
+      message: `${path} needs the proxy's --token: send "x-spillway-token: <token>" (or "Authorization: Bearer <token>" on spillway's own routes)`,
     },
   });
 }
