@@ -1,4 +1,4 @@
-import { assertIdPart } from '../store/ids.js';
+import { assertIdPart, FROZEN_PREFIX } from '../store/ids.js';
 import type { Store } from '../store/store.js';
 import type { Content } from '../text/blocks.js';
 import { stashId } from '../text/content-hash.js';
@@ -34,7 +34,7 @@ export class FrozenDecisions {
   }
 
   #name(callId: string, originalHash: string): string {
-    return `fz_${stashId(`${callId}\0${originalHash}`)}`;
+    return `${FROZEN_PREFIX}${stashId(`${callId}\0${originalHash}`)}`;
   }
 
   /** The decision frozen for this call and original (`originalHash` from {@link contentHash}). */

@@ -8,6 +8,15 @@ export interface StoreKey {
 
 /** The directory of content-addressed stash entries; never a session. */
 export const STASH_DIR = 'pruned';
+
+/**
+ * Names of a session's frozen decisions start with this. Retention reads them to know which
+ * stash entries an active session still names (its next turn replays those markers).
+ */
+export const FROZEN_PREFIX = 'fz_';
+
+/** A stash id in a frozen decision: its own (`"stashId":"ID"`) or one in a marker (`<<sw:ID>>`). */
+export const NAMED_STASH_ID = /"stashId":"([A-Za-z0-9_-]{1,128})"|<<sw:([A-Za-z0-9_-]{1,64})>>/g;
 /** What a session literally named `pruned` becomes, so it cannot mix with the stash. */
 export const RENAMED_PRUNED_SESSION = '_pruned';
 

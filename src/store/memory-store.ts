@@ -1,5 +1,5 @@
 import { SpillwayError } from '../errors.js';
-import { assertIdPart, STASH_DIR, type StoreKey } from './ids.js';
+import { assertIdPart, FROZEN_PREFIX, NAMED_STASH_ID, STASH_DIR, type StoreKey } from './ids.js';
 import {
   type ByteRange,
   cutAtUtf8Boundary,
@@ -51,6 +51,8 @@ export class MemoryStore implements Store {
         `session "${key.dir}" would exceed its quota of ${this.limits.maxSessionBytes} bytes`,
       );
     }
+    if (total - old + stored.length > this.limits.maxTotalBytes)
+      total -= this.#evictStash(total - old + stored.length - this.limits.maxTotalBytes, id);
     if (total - old + stored.length > this.limits.maxTotalBytes) {
       throw new SpillwayError(
         'SPILLWAY_QUOTA',
@@ -59,6 +61,26 @@ export class MemoryStore implements Store {
     }
     this.#bodies.set(id, { body: stored, mtimeMs: this.#now() });
     return { storedBytes: stored.length, totalBytes: body.length, truncated: stored.length < body.length };
+  }
+
+  /**
+   * Frees at least `need` bytes by deleting the oldest stash entries (a Map iterates in write
+   * order) that no frozen decision names, as the other stores do; returns the bytes freed.
+   */
+  #evictStash(need: number, writing: string): number {
+    const named = new Set<string>();
+    for (const [k, v] of this.#bodies)
+      if (k.split('/')[1]?.startsWith(FROZEN_PREFIX))
+        for (const m of v.body.toString('utf8').matchAll(NAMED_STASH_ID)) named.add((m[1] ?? m[2]) as string);
+    let freed = 0;
+    for (const [k, v] of this.#bodies) {
+      if (freed >= need) break;
+      const [dir, name] = k.split('/') as [string, string];
+      if (dir !== STASH_DIR || k === writing || named.has(name)) continue;
+      this.#bodies.delete(k);
+      freed += v.body.length;
+    }
+    return freed;
   }
 
   async putIfAbsent(key: StoreKey, body: Uint8Array): Promise<boolean> {

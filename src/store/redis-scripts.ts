@@ -11,6 +11,14 @@
 
 // Forgets what has expired: whole sessions idle past the keep age, and old stash entries.
 const PURGE = `
+local function dropStash(p, n)
+  local size = tonumber(redis.call('HGET', p..':sz:pruned', n) or '0')
+  redis.call('HINCRBY', p..':use', 'pruned', -size)
+  redis.call('HDEL', p..':sz:pruned', n)
+  redis.call('ZREM', p..':n:pruned', n)
+  redis.call('DEL', p..':b:pruned:'..n)
+  return size
+end
 local function purge(p, now, keep)
   for _, d in ipairs(redis.call('ZRANGEBYSCORE', p..':dirs', '-inf', now - keep)) do
     for _, n in ipairs(redis.call('ZRANGE', p..':n:'..d, 0, -1)) do redis.call('DEL', p..':b:'..d..':'..n) end
@@ -18,20 +26,15 @@ local function purge(p, now, keep)
     redis.call('HDEL', p..':use', d)
     redis.call('ZREM', p..':dirs', d)
   end
-  for _, n in ipairs(redis.call('ZRANGEBYSCORE', p..':n:pruned', '-inf', now - keep)) do
-    local size = tonumber(redis.call('HGET', p..':sz:pruned', n) or '0')
-    redis.call('HINCRBY', p..':use', 'pruned', -size)
-    redis.call('HDEL', p..':sz:pruned', n)
-    redis.call('ZREM', p..':n:pruned', n)
-    redis.call('DEL', p..':b:pruned:'..n)
-  end
+  for _, n in ipairs(redis.call('ZRANGEBYSCORE', p..':n:pruned', '-inf', now - keep)) do dropStash(p, n) end
 end
 `;
 
 /**
  * ARGV: prefix, dir, name, body, now, keepMs, activeMs, maxSession, maxTotal, mode ('put' | 'nx').
  * Returns {1, stored}, {0, 0} when mode is nx and the key exists, {-1, held} over the session
- * quota, {-2, held} over the total even after removing the oldest idle sessions.
+ * quota, {-2, held} over the total even after removing the oldest idle sessions and the oldest
+ * stash entries no active session's frozen decision names.
  */
 export const PUT_SCRIPT = `${PURGE}
 local p, dir, name, body = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
@@ -58,6 +61,24 @@ if total - replaced + len > maxTotal then
       redis.call('ZREM', p..':dirs', d)
     end
   end
+  if total - replaced + len > maxTotal then
+    -- Then the oldest stash entries, except those a frozen decision of an active session names
+    -- (its next turn replays their markers).
+    local named = {}
+    for _, d in ipairs(redis.call('ZRANGEBYSCORE', p..':dirs', now - active, '+inf')) do
+      for _, n in ipairs(redis.call('ZRANGE', p..':n:'..d, 0, -1)) do
+        if string.sub(n, 1, 3) == 'fz_' then
+          local b = redis.call('GET', p..':b:'..d..':'..n) or ''
+          for id in string.gmatch(b, '"stashId":"([%w_%-]+)"') do named[id] = true end
+          for id in string.gmatch(b, '<<sw:([%w_%-]+)>>') do named[id] = true end
+        end
+      end
+    end
+    for _, n in ipairs(redis.call('ZRANGE', p..':n:pruned', 0, -1)) do
+      if total - replaced + len <= maxTotal then break end
+      if not named[n] and not (stash and n == name) then total = total - dropStash(p, n) end
+    end
+  end
   if total - replaced + len > maxTotal then return {-2, total} end
 end
 redis.call('SET', key, body, 'PX', keep)
@@ -66,9 +87,14 @@ redis.call('ZADD', p..':n:'..dir, now, name)
 if stash then
   redis.call('HSET', p..':sz:pruned', name, len)
 else
-  redis.call('ZADD', p..':dirs', now, dir)
   -- A session lives the keep age past its newest write, like a file store session directory.
-  for _, n in ipairs(redis.call('ZRANGE', p..':n:'..dir, 0, -1)) do redis.call('PEXPIRE', p..':b:'..dir..':'..n, keep) end
+  -- Its older entries' expiry is pushed back at most once per thirtieth of the keep age (a day
+  -- for the default 30 days), so a put does not cost a PEXPIRE per entry the session holds.
+  local last = tonumber(redis.call('ZSCORE', p..':dirs', dir) or '0')
+  redis.call('ZADD', p..':dirs', now, dir)
+  if now - last > keep / 30 then
+    for _, n in ipairs(redis.call('ZRANGE', p..':n:'..dir, 0, -1)) do redis.call('PEXPIRE', p..':b:'..dir..':'..n, keep) end
+  end
   redis.call('PEXPIRE', p..':n:'..dir, keep)
 end
 return {1, len}

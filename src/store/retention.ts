@@ -1,5 +1,6 @@
-import { rmdir, stat, unlink } from 'node:fs/promises';
+import { readFile, rmdir, stat, unlink } from 'node:fs/promises';
 import { withLock } from './file-lock.js';
+import { FROZEN_PREFIX, NAMED_STASH_ID } from './ids.js';
 import { type DirScan, scanBase, totalBytes } from './scan.js';
 import { DEFAULT_LIMITS } from './store.js';
 import { ledgerFromScan, saveLedger } from './usage-ledger.js';
@@ -94,12 +95,26 @@ export async function applyRetentionLocked(
   }
 
   // Over the total: the oldest idle sessions go first; kept and active ones never.
+  const isLive = (s: DirScan) => s.name === options.keep || now - s.newestMs < activeAgeMs;
   const idle = survivors
-    .filter((s) => s.name !== options.keep && now - s.newestMs >= activeAgeMs)
+    .filter((s) => !isLive(s))
     .sort((a, b) => a.newestMs - b.newestMs || (a.name < b.name ? -1 : 1));
   for (const session of idle) {
     if (total <= maxTotalBytes) break;
     await removeSession(session, 'over_total');
+  }
+  // Still over: the oldest stash entries go, except those a live session's frozen decisions
+  // name (its next turn replays their markers, and a marker must stay recallable).
+  if (total > maxTotalBytes && scan.stash) {
+    const named = await stashIdsNamedBy(survivors.filter(isLive));
+    const gone = new Set(report.removed.map((r) => r.path));
+    const oldest = scan.stash.files
+      .filter((f) => !f.temp && !gone.has(f.path) && !named.has(f.name.slice(0, -'.txt'.length)))
+      .sort((a, b) => a.mtimeMs - b.mtimeMs || (a.name < b.name ? -1 : 1));
+    for (const f of oldest) {
+      if (total <= maxTotalBytes) break;
+      await removeFile(f.path, f.bytes, 'over_total');
+    }
   }
   report.remainingBytes = total;
   // What is left is exactly known now: the quota ledger starts again from this scan.
@@ -107,10 +122,23 @@ export async function applyRetentionLocked(
   return report;
 }
 
+/** The stash ids the frozen decisions of `sessions` name (their own id, or in a marker). */
+async function stashIdsNamedBy(sessions: DirScan[]): Promise<Set<string>> {
+  const named = new Set<string>();
+  for (const session of sessions)
+    for (const f of session.files) {
+      if (f.temp || !f.name.startsWith(FROZEN_PREFIX)) continue;
+      const body = await readFile(f.path, 'utf8').catch(() => '');
+      for (const m of body.matchAll(NAMED_STASH_ID)) named.add((m[1] ?? m[2]) as string);
+    }
+  return named;
+}
+
 /**
  * Retention for a file store base: stash entries expire one by one after `keepAgeMs`; session
  * directories whose newest file is older than that are removed; then, while the base is over
- * `maxTotalBytes`, the oldest sessions idle for at least `activeAgeMs`. `keep` and recently
+ * `maxTotalBytes`, the oldest sessions idle for at least `activeAgeMs`, then the oldest stash
+ * entries that no active session's frozen decision names. `keep` and recently
  * active sessions always survive. Runs under the base's lock, removes only regular files
  * spillway wrote, never follows a symbolic link. A missing base is nothing to prune.
  *

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SpillwayError } from '../errors.js';
-import { STASH_DIR, type StoreKey } from '../store/ids.js';
+import { FROZEN_PREFIX, STASH_DIR, type StoreKey } from '../store/ids.js';
 import type { Store, StoreLimits } from '../store/store.js';
 
 /** Makes a fresh, empty store with these limits. */
@@ -114,6 +114,26 @@ export function storeContract(name: string, make: StoreFactory): void {
       const err = await expectCode(store.put(k('s2', 'a'), Buffer.alloc(40)), 'SPILLWAY_QUOTA');
       expect(err.message).toMatch(/total quota of 100 bytes/);
       await store.put(k('s2', 'a'), Buffer.alloc(30));
+    });
+
+    it('when full, keeps taking stashes: the oldest entries go, never one a frozen decision names', async () => {
+      const store = await make({ maxTotalBytes: 20_000 });
+      const decision = (id: string) =>
+        Buffer.from(JSON.stringify({ content: `x <<sw:${id}>>`, stashId: 'named' }));
+      await store.put(k(STASH_DIR, 'named'), Buffer.alloc(1000, 'n'));
+      await store.put(k(STASH_DIR, 'marked'), Buffer.alloc(1000, 'm'));
+      await store.put(k('live', `${FROZEN_PREFIX}1`), decision('marked'));
+      // 200 stashes of 1,000 bytes into 20,000: every one lands.
+      for (let i = 0; i < 200; i++)
+        await store.put(k(STASH_DIR, `s${String(i).padStart(3, '0')}`), Buffer.alloc(1000, i % 256));
+      const held = (await store.list()).reduce((n, d) => n + d.bytes, 0);
+      expect(held).toBeLessThanOrEqual(20_000);
+      expect(held).toBeGreaterThan(15_000);
+      expect((await store.get(k(STASH_DIR, 'named')))?.length).toBe(1000);
+      expect((await store.get(k(STASH_DIR, 'marked')))?.length).toBe(1000);
+      expect((await store.get(k(STASH_DIR, 's199')))?.equals(Buffer.alloc(1000, 199))).toBe(true);
+      expect(await store.get(k(STASH_DIR, 's000'))).toBeNull();
+      expect(await store.get(k('live', `${FROZEN_PREFIX}1`))).not.toBeNull();
     });
   });
 }
