@@ -4,7 +4,10 @@ export const MiB = 1024 * 1024;
 
 /** Quotas every store enforces; all configurable. */
 export interface StoreLimits {
-  /** One body at most this many bytes; a longer one keeps its first bytes (default 32 MiB). */
+  /**
+   * One body at most this many bytes; a longer one keeps its first bytes (default 64 MiB, the
+   * proxy's request limit, so any tool result it takes is kept whole).
+   */
   maxFileBytes: number;
   /** One session directory at most this many bytes (default 256 MiB). */
   maxSessionBytes: number;
@@ -13,7 +16,7 @@ export interface StoreLimits {
 }
 
 export const DEFAULT_LIMITS: Readonly<StoreLimits> = Object.freeze({
-  maxFileBytes: 32 * MiB,
+  maxFileBytes: 64 * MiB,
   maxSessionBytes: 256 * MiB,
   maxTotalBytes: 1024 * MiB,
 });
