@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -18,6 +18,25 @@ async function sessionFile(): Promise<{ path: string; dir: string }> {
 }
 
 describe('spillway session', () => {
+  it('show and prune --dry-run never write: a last line without newline stays, a missing log is not created', async () => {
+    const { path, dir } = await sessionFile();
+    appendFileSync(path, '{"seq":4,"op":{"type":"append"},"data":{"role":"user","content":"par');
+    const before = readFileSync(path);
+    const shown = await cli(['session', 'show', path]);
+    expect(shown.code).toBe(0);
+    expect(shown.stderr).toMatch(/left out line 5 .*no newline yet/);
+    const dry = await cli(['session', 'prune', path, '--threshold', '1000', '--dry-run', '--dir', dir]);
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toMatch(/would replace seq 2/);
+    expect(readFileSync(path).equals(before)).toBe(true);
+    expect(existsSync(dir)).toBe(false);
+    const missing = join(path, '..', 'missing.jsonl');
+    const none = await cli(['session', 'show', missing]);
+    expect(none.code).toBe(1);
+    expect(none.stderr).toMatch(/no session log at .*missing\.jsonl/);
+    expect(existsSync(missing)).toBe(false);
+  });
+
   it('shows the events with sizes and shadowed-by, and prunes in place', async () => {
     const { path, dir } = await sessionFile();
     const shown = await cli(['session', 'show', path]);

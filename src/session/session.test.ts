@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -182,6 +182,65 @@ describe('Session persistence', () => {
     lines[1] = '{corrupt';
     writeFileSync(path, lines.join('\n'));
     await expect(Session.open(path)).rejects.toThrow(/line 2 is corrupt \(not JSON\)/);
+  });
+
+  it('loads read-only without writing: a line being written is left out, then read once finished', async () => {
+    const path = tmp();
+    const s = await Session.open(path);
+    await conversation(s, [2]);
+    await s.close();
+    // A writer in the middle of an append: half a line on disk.
+    const line = `${JSON.stringify({ seq: 3, op: { type: 'append' }, data: { role: 'user', content: 'late' } })}\n`;
+    appendFileSync(path, line.slice(0, 20));
+    const before = readFileSync(path);
+    const shown = await Session.load(path);
+    expect(shown.torn).toEqual({ line: 4, bytes: 20 });
+    expect(shown.events).toHaveLength(3);
+    await expect(shown.append({ role: 'user', content: 'x' })).rejects.toThrow(/loaded read-only/);
+    expect(readFileSync(path).equals(before)).toBe(true);
+    // The writer finishes its line: every event loads.
+    appendFileSync(path, line.slice(20));
+    expect((await Session.load(path)).events.map((e) => e.seq)).toEqual([0, 1, 2, 3]);
+    // A log that is not there is an error, and is not created.
+    const missing = join(path, '..', 'missing.jsonl');
+    await expect(Session.load(missing)).rejects.toThrow(/no session log at .*missing\.jsonl/);
+    expect(existsSync(missing)).toBe(false);
+  });
+
+  it('reads a log as a stream: lines across chunk boundaries, a line of megabytes', async () => {
+    const path = tmp();
+    const s = await Session.open(path);
+    const big = 'z'.repeat(3 * 1024 * 1024 + 17);
+    for (let i = 0; i < 50; i++)
+      await s.append({ role: 'tool', toolCallId: `c${i}`, content: i === 20 ? big : `r${i}` });
+    await s.close();
+    const loaded = await Session.load(path);
+    expect(loaded.events).toHaveLength(50);
+    expect(loaded.events[20]?.data.content).toBe(big);
+  });
+
+  it('two processes appending to one log keep seq contiguous and lose nothing', async () => {
+    const path = tmp();
+    const writer = (name: string) => `
+      import { Session } from ${JSON.stringify(new URL('./session.ts', import.meta.url).pathname)};
+      const s = await Session.open(${JSON.stringify(path)});
+      for (let i = 0; i < 60; i++) await s.append({ role: 'user', content: '${name}' + i });
+      await s.close();
+    `;
+    const run = (name: string) =>
+      new Promise<number | null>((done) =>
+        spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', writer(name)], {
+          stdio: ['ignore', 'ignore', 'inherit'],
+        }).on('exit', done),
+      );
+    expect(await Promise.all([run('a'), run('b')])).toEqual([0, 0]);
+    const all = await Session.load(path);
+    expect(all.events.map((e) => e.seq)).toEqual(Array.from({ length: 120 }, (_, i) => i));
+    const contents = all.events.map((e) => e.data.content as string);
+    for (const name of ['a', 'b'])
+      expect(contents.filter((c) => c.startsWith(name))).toEqual(
+        Array.from({ length: 60 }, (_, i) => `${name}${i}`),
+      );
   });
 
   it('reloads every complete event and nothing else after a process is killed mid-append', async () => {

@@ -36,11 +36,26 @@ function surfaceOf(events: readonly SessionEvent[]): {
   return { nodes, shadowedBy };
 }
 
+/** Records checked to be events `first`, `first + 1`, ... of a session. */
+function eventsOf(path: string, records: unknown[], first = 0): SessionEvent[] {
+  return records.map((record, k) => {
+    const event = record as SessionEvent;
+    const seq = first + k;
+    if (typeof event !== 'object' || event === null || event.seq !== seq || !event.op || !event.data)
+      throw new SpillwayError(
+        'SPILLWAY_BAD_INPUT',
+        `${path}: line ${seq + 1} is not event ${seq} of a session (seq, op, data)`,
+      );
+    return event;
+  });
+}
+
 /**
  * An append-only log of conversation events with contiguous `seq`. Each event adds a node to
  * the surface (`append`) or shadows surface nodes with itself (`replace {start, end}`, listing
- * what it shadows as `sources`). Persisted as JSONL, each append flushed before it returns; on
- * load a torn last line is dropped and reported, a corrupt line elsewhere is an error.
+ * what it shadows as `sources`). Persisted as JSONL, each append flushed before it returns; a
+ * last line without its newline is left out and reported (only a writer cuts it away), a
+ * corrupt line elsewhere is an error.
  *
  * @example
  * const session = await Session.open('/tmp/s.jsonl');
@@ -49,48 +64,58 @@ function surfaceOf(events: readonly SessionEvent[]): {
  */
 export class Session {
   readonly path: string | undefined;
-  /** Set when loading dropped a torn last line. */
+  /** Set when loading found a last line without its newline (left out; see `JsonlLog`). */
   readonly torn: { line: number; bytes: number } | undefined;
   readonly #events: SessionEvent[];
   readonly #log: JsonlLog | undefined;
+  readonly #readOnly: boolean;
   readonly #options: SessionOptions;
   #surface: SurfaceNode[];
 
   private constructor(
     events: SessionEvent[],
-    log: JsonlLog | undefined,
-    torn: Session['torn'],
+    where: { path?: string; log?: JsonlLog; torn?: Session['torn']; readOnly?: boolean },
     options: SessionOptions,
   ) {
     this.#events = events;
-    this.#log = log;
-    this.path = log?.path;
-    this.torn = torn;
+    this.#log = where.log;
+    this.path = where.path;
+    this.torn = where.torn;
+    this.#readOnly = where.readOnly ?? false;
     this.#options = options;
     this.#surface = surfaceOf(events).nodes;
   }
 
   /** A session in memory only. */
   static memory(options: SessionOptions = {}): Session {
-    return new Session([], undefined, undefined, options);
+    return new Session([], {}, options);
   }
 
-  /** Opens (or creates) a session persisted at `path`. */
+  /**
+   * Opens (or creates) a session persisted at `path`, for appending. Other processes may append
+   * to the same log: each append first takes in theirs, so `seq` stays contiguous.
+   */
   static async open(path: string, options: SessionOptions = {}): Promise<Session> {
     const { log, loaded } = await JsonlLog.open(path);
-    const events: SessionEvent[] = [];
-    loaded.records.forEach((record, i) => {
-      const event = record as SessionEvent;
-      if (typeof event !== 'object' || event === null || event.seq !== i || !event.op || !event.data) {
-        void log.close();
-        throw new SpillwayError(
-          'SPILLWAY_BAD_INPUT',
-          `${path}: line ${i + 1} is not event ${i} of a session (seq, op, data)`,
-        );
-      }
-      events.push(event);
+    try {
+      return new Session(eventsOf(path, loaded.records), { path, log, torn: loaded.torn }, options);
+    } catch (err) {
+      await log.close();
+      throw err;
+    }
+  }
+
+  /**
+   * Loads a session read-only: nothing is created, truncated or written, even a last line still
+   * being written (it is left out and reported in `torn`). Appending to it throws.
+   */
+  static async load(path: string, options: SessionOptions = {}): Promise<Session> {
+    const loaded = await JsonlLog.read(path).catch((err) => {
+      if (SpillwayError.isInstance(err) && err.code === 'SPILLWAY_NOT_FOUND')
+        throw new SpillwayError('SPILLWAY_NOT_FOUND', `no session log at ${path}`, { cause: err });
+      throw err;
     });
-    return new Session(events, log, loaded.torn, options);
+    return new Session(eventsOf(path, loaded.records), { path, torn: loaded.torn, readOnly: true }, options);
   }
 
   get events(): readonly SessionEvent[] {
@@ -114,22 +139,37 @@ export class Session {
 
   /** Puts `data` in place of the surface nodes [start, end). */
   async replace(start: number, end: number, data: MessageData): Promise<SessionEvent> {
-    if (
-      !Number.isSafeInteger(start) ||
-      !Number.isSafeInteger(end) ||
-      start < 0 ||
-      end <= start ||
-      end > this.#surface.length
-    ) {
-      throw new SpillwayError(
-        'SPILLWAY_BAD_INPUT',
-        `replace [${start}, ${end}) is not a range of the surface (0 to ${this.#surface.length})`,
-      );
-    }
     return this.#land({ type: 'replace', start, end }, data);
   }
 
   async #land(op: SurfaceOp, data: MessageData): Promise<SessionEvent> {
+    if (this.#readOnly)
+      throw new SpillwayError('SPILLWAY_USAGE', `${this.path} was loaded read-only; open it to append`);
+    if (!this.#log) return this.#apply(this.#build(op, data));
+    const event = (await this.#log.append((others) => {
+      // Events other processes appended since we last looked come first, in their order.
+      for (const record of others)
+        this.#apply(eventsOf(this.path as string, [record], this.#events.length)[0] as SessionEvent);
+      return this.#build(op, data);
+    })) as SessionEvent;
+    return this.#apply(event);
+  }
+
+  /** The next event for `op`, checked against the surface as it is now. */
+  #build(op: SurfaceOp, data: MessageData): SessionEvent {
+    if (
+      op.type === 'replace' &&
+      (!Number.isSafeInteger(op.start) ||
+        !Number.isSafeInteger(op.end) ||
+        op.start < 0 ||
+        op.end <= op.start ||
+        op.end > this.#surface.length)
+    ) {
+      throw new SpillwayError(
+        'SPILLWAY_BAD_INPUT',
+        `replace [${op.start}, ${op.end}) is not a range of the surface (0 to ${this.#surface.length})`,
+      );
+    }
     const event: SessionEvent = {
       seq: this.#events.length,
       op,
@@ -139,10 +179,17 @@ export class Session {
     const reason = this.#options.validate?.(event, this.#surface);
     if (reason)
       throw new SpillwayError('SPILLWAY_BAD_INPUT', `the session rejected event ${event.seq}: ${reason}`);
-    await this.#log?.append(event);
+    return event;
+  }
+
+  #apply(event: SessionEvent): SessionEvent {
     this.#events.push(event);
-    if (op.type === 'append') this.#surface.push({ seq: event.seq, data });
-    else this.#surface.splice(op.start, op.end - op.start, { seq: event.seq, data });
+    if (event.op.type === 'append') this.#surface.push({ seq: event.seq, data: event.data });
+    else
+      this.#surface.splice(event.op.start, event.op.end - event.op.start, {
+        seq: event.seq,
+        data: event.data,
+      });
     return event;
   }
 

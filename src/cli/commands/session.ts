@@ -50,12 +50,16 @@ export async function sessionCommand(argv: string[], io: CliIo): Promise<number>
     throw new SpillwayError('SPILLWAY_USAGE', `session ${action} takes one FILE`);
   if (action !== 'show' && action !== 'prune')
     throw new SpillwayError('SPILLWAY_USAGE', `unknown session action "${action}"; use show or prune`);
-  const session = await Session.open(file);
+  // Showing and a dry run only read: they never create, cut or write the log.
+  const readOnly = action === 'show' || values['dry-run'] === true;
+  const session = readOnly ? await Session.load(file) : await Session.open(file);
   try {
     if (session.torn)
       await write(
         io.stderr,
-        `spillway: ${file}: dropped a torn last line (line ${session.torn.line}, ${session.torn.bytes} bytes) left by an interrupted write\n`,
+        readOnly
+          ? `spillway: ${file}: left out line ${session.torn.line} (${session.torn.bytes} bytes, no newline yet): a write under way, or cut off by a crash\n`
+          : `spillway: ${file}: dropped a torn last line (line ${session.torn.line}, ${session.torn.bytes} bytes) left by an interrupted write\n`,
       );
     return action === 'show'
       ? await showSession(session, values, io)
