@@ -1,4 +1,5 @@
 import type { Content, ContentBlock } from '../text/blocks.js';
+import type { JsonEdit } from '../text/json-splice.js';
 import { isRecord } from '../text/json-values.js';
 import type { ToolResult } from '../text/tool-result.js';
 
@@ -72,7 +73,8 @@ export function isExpandTool(name: string): boolean {
 
 /**
  * The `apply` of a request view: writes new contents (by result index) into the objects that
- * hold them, in place, under `field`, converted to the API's form.
+ * hold them, in place, under `field`, converted to the API's form; returns the edits, so the
+ * body can be rewritten by splicing them into its original bytes.
  *
  * @example
  * const apply = writeBack(slots, 'content');
@@ -82,12 +84,17 @@ export function writeBack(
   slots: readonly Record<string, unknown>[],
   field: string,
   convert: (content: Content) => unknown = (content) => content,
-): (contents: ReadonlyMap<number, Content>) => void {
+): (contents: ReadonlyMap<number, Content>) => JsonEdit[] {
   return (contents) => {
+    const edits: JsonEdit[] = [];
     for (const [i, content] of contents) {
       const slot = slots[i];
-      if (slot) slot[field] = convert(content);
+      if (!slot) continue;
+      const value = convert(content);
+      slot[field] = value;
+      edits.push({ holder: slot, field, value });
     }
+    return edits;
   };
 }
 

@@ -1,4 +1,5 @@
 import type { Content } from '../text/blocks.js';
+import type { JsonEdit } from '../text/json-splice.js';
 import type { ToolResult } from '../text/tool-result.js';
 
 export const API_NAMES = ['anthropic', 'openai-chat', 'openai-responses'] as const;
@@ -19,8 +20,8 @@ export interface RequestView {
   clientSession?: string | undefined;
   /** True when the request continues a server-side conversation (Responses previous_response_id). */
   continuesServerState: boolean;
-  /** Writes new contents (by index into `results`) into the body, in place. */
-  apply(contents: ReadonlyMap<number, Content>): void;
+  /** Writes new contents (by index into `results`) into the body, in place; returns the edits. */
+  apply(contents: ReadonlyMap<number, Content>): JsonEdit[];
 }
 
 /** An adapter: recognises and reads one API's request bodies. */

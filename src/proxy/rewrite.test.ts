@@ -37,6 +37,31 @@ describe('rewriteRequest', () => {
     };
   };
 
+  it('changes nothing but the shortened text: big numbers, 1e400, spacing and invalid UTF-8 go up as sent', async () => {
+    const deps = make();
+    const log = JSON.stringify(big('b'));
+    const raw = Buffer.concat([
+      Buffer.from(
+        `{"model": "claude-sonnet-4-5", "max_tokens": 5,\n "messages": [ {"role":"user","content":"caf`,
+      ),
+      Buffer.from([0xc3, 0x28]), // not UTF-8: JSON.parse sees U+FFFD
+      Buffer.from(
+        `"}, {"role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"n": 9007199254740993, "x": 1e400}}]},\n  {"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":${log}, "cache_control": {"type":"ephemeral"}}]} ]}`,
+      ),
+    ]);
+    const out = await rewriteRequest('anthropic', raw, { spillway: 'exact' }, deps, { updateBoundary: true });
+    expect(out.changed).toBe(true);
+    const at = raw.indexOf(log);
+    const shortened = JSON.parse(out.body.toString('utf8')).messages[2].content[0].content as string;
+    expect(shortened.length).toBeLessThan(log.length / 3);
+    const expected = Buffer.concat([
+      raw.subarray(0, at),
+      Buffer.from(JSON.stringify(shortened)),
+      raw.subarray(at + log.length),
+    ]);
+    expect(out.body.equals(expected)).toBe(true);
+  });
+
   it('leaves an unseen result in the cached prefix alone, and collapses it once it arrives in the tail', async () => {
     const deps = make();
     const first = await rewriteRequest('anthropic', body(['small']), { spillway: 'sess' }, deps, {

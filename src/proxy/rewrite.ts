@@ -4,6 +4,7 @@ import type { ApiName } from '../formats/types.js';
 import type { StageStats } from '../pipeline/stage-stats.js';
 import type { StageName } from '../pipeline/types.js';
 import type { Content } from '../text/blocks.js';
+import { spliceJson } from '../text/json-splice.js';
 import { type SessionTable, sessionKey } from './sessions.js';
 
 export interface RewriteDeps {
@@ -93,8 +94,11 @@ export async function rewriteRequest(
       freezeFailures: turn.freezeFailures,
     };
     if (contents.size === 0 || deps.observe) return unchanged(base);
-    view.apply(contents);
-    return { ...base, body: Buffer.from(JSON.stringify(parsed), 'utf8'), changed: true };
+    // The shortened results are spliced into the original bytes: everything else goes upstream
+    // exactly as the client sent it (large numbers, key order, spacing, bytes JSON.parse lost).
+    const edits = view.apply(contents);
+    const body = spliceJson(raw, parsed, edits) ?? Buffer.from(JSON.stringify(parsed), 'utf8');
+    return { ...base, body, changed: true };
   } catch (err) {
     return unchanged({ session: key, failOpen: toError(err) });
   }

@@ -1,0 +1,59 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { spliceJson } from './json-splice.js';
+
+describe('spliceJson', () => {
+  it('rewrites only the edited values; every other byte goes out as it came', () => {
+    const raw = Buffer.from(
+      '{ "model":"m", "n": 9007199254740993, "big": 1e400,\n  "messages": [ {"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":"LONG OUTPUT","cache_control":{"type":"ephemeral"}}]},\n {"k\\u0041":"caf\\u00e9"} ] }',
+    );
+    const parsed = JSON.parse(raw.toString('utf8'));
+    const block = parsed.messages[0].content[0];
+    block.content = 'short';
+    const out = spliceJson(raw, parsed, [{ holder: block, field: 'content', value: 'short' }]);
+    expect(out?.toString('utf8')).toBe(raw.toString('utf8').replace('"LONG OUTPUT"', '"short"'));
+  });
+
+  it('keeps invalid UTF-8 outside the edit byte for byte', () => {
+    const raw = Buffer.concat([
+      Buffer.from('{"a":"x'),
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from('","b":{"content":"old"}}'),
+    ]);
+    const parsed = JSON.parse(raw.toString('utf8'));
+    const out = spliceJson(raw, parsed, [{ holder: parsed.b, field: 'content', value: 'new' }]);
+    const at = raw.indexOf('"old"');
+    const expected = Buffer.concat([raw.subarray(0, at), Buffer.from('"new"'), raw.subarray(at + 5)]);
+    expect(out?.equals(expected)).toBe(true);
+    expect(out?.includes(Buffer.from([0xff, 0xfe]))).toBe(true);
+  });
+
+  it('answers undefined when the field was not in the bytes (the caller serialises)', () => {
+    const raw = Buffer.from('{"a":{}}');
+    const parsed = JSON.parse(raw.toString());
+    expect(spliceJson(raw, parsed, [{ holder: parsed.a, field: 'content', value: 'x' }])).toBeUndefined();
+  });
+
+  it('property: splicing equals serialising the edited value, for any JSON and any edited string', () => {
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 4 }), fc.string(), fc.nat(), (value, text, pick) => {
+        const raw = Buffer.from(JSON.stringify({ wrap: value, slot: { content: 'before' } }, null, pick % 3));
+        const parsed = JSON.parse(raw.toString('utf8'));
+        const holders: object[] = [];
+        const walk = (v: unknown) => {
+          if (typeof v !== 'object' || v === null) return;
+          holders.push(v);
+          for (const c of Object.values(v)) walk(c);
+        };
+        walk(parsed);
+        const holder = holders[pick % holders.length] as Record<string, unknown>;
+        const field = Array.isArray(holder) ? 0 : (Object.keys(holder)[0] ?? 'content');
+        if (!(field in holder)) return;
+        (holder as Record<string | number, unknown>)[field] = text;
+        const out = spliceJson(raw, parsed, [{ holder, field, value: text }]);
+        expect(JSON.parse(out?.toString('utf8') ?? 'null')).toEqual(parsed);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
