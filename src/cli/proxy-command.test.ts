@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -8,12 +8,11 @@ const entry = resolve(import.meta.dirname, '../cli.ts');
 
 describe('spillway proxy (the command)', () => {
   it('prints where it listens and how to set up each client, serves, and stops on SIGTERM', async () => {
-    const dir = join(mkdtempSync(join(tmpdir(), 'sw-cli-proxy-')), 'tool-results');
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', entry, 'proxy', '--port', '0', '--dir', dir, '--quiet'],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    );
+    const home = mkdtempSync(join(tmpdir(), 'sw-cli-proxy-'));
+    const child = spawn(process.execPath, ['--import', 'tsx', entry, 'proxy', '--port', '0', '--quiet'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, SPILLWAY_HOME: home, SPILLWAY_TOKEN: '' },
+    });
     let out = '';
     child.stdout.on('data', (c) => {
       out += c;
@@ -28,6 +27,19 @@ describe('spillway proxy (the command)', () => {
     expect(out).toContain(`base_url = "${url}/v1"\n`);
     expect(out).toContain(`OPENAI_BASE_URL=${url}/v1\n`);
     expect(await (await fetch(`${url}/healthz`)).json()).toMatchObject({ ok: true });
+    // Recall is this user's own: /expand and /mcp need the token only they can read.
+    const tokenFile = join(home, 'token');
+    expect(out).toContain(`Recall over HTTP (/expand, /mcp) needs x-spillway-token: $(cat ${tokenFile})`);
+    expect(statSync(tokenFile).mode & 0o777).toBe(0o600);
+    const token = readFileSync(tokenFile, 'utf8').trim();
+    expect((await fetch(`${url}/expand?id=nothing`)).status).toBe(401);
+    expect(
+      (await fetch(`${url}/expand?id=nothing`, { headers: { 'x-spillway-token': 'guess' } })).status,
+    ).toBe(401);
+    expect((await fetch(`${url}/expand?id=nothing`, { headers: { 'x-spillway-token': token } })).status).toBe(
+      404,
+    );
+    expect((await fetch(`${url}/stats`)).status).toBe(200);
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
   });

@@ -22,6 +22,9 @@ export interface ProxyContext {
   readonly maxBodyBytes: number;
   readonly observe: boolean;
   readonly token: string | undefined;
+  /** What /expand and /mcp ask for besides `token`: the user's own recall token, and its file. */
+  readonly recallToken: string | undefined;
+  readonly recallTokenFile: string | undefined;
   readonly mcp: McpHandler | undefined;
   readonly version: string | undefined;
 }

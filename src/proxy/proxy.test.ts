@@ -557,6 +557,44 @@ describe('proxy failure behaviour', () => {
     }
   });
 
+  it('asks for the recall token on /expand and /mcp when it has one, and nowhere else', async () => {
+    const guarded = await startProxy({
+      pipeline: resolvePipeline(),
+      store,
+      port: 0,
+      upstreams: { anthropic: upstream.url },
+      recallToken: { token: 'r'.repeat(64), file: '/home/me/.spillway/token' },
+      log: quiet,
+    });
+    try {
+      const id = await stash(store, 'recalled text');
+      for (const path of [`/expand?id=${id}`, '/mcp']) {
+        const res = await fetch(`${guarded.url}${path}`, { method: path === '/mcp' ? 'POST' : 'GET' });
+        expect(res.status, path).toBe(401);
+        expect((await json(res)).error.message).toContain('your recall token (/home/me/.spillway/token)');
+      }
+      const ok = await fetch(`${guarded.url}/expand?id=${id}`, {
+        headers: { 'x-spillway-token': 'r'.repeat(64) },
+      });
+      expect(ok.status).toBe(200);
+      expect(await ok.text()).toContain('recalled text');
+      expect((await fetch(`${guarded.url}/stats`)).status).toBe(200);
+      const message = {
+        model: 'claude-sonnet-4-5',
+        max_tokens: 5,
+        messages: [{ role: 'user', content: 'hi' }],
+      };
+      const model = await fetch(`${guarded.url}/v1/messages`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': 'k' },
+        body: JSON.stringify(message),
+      });
+      expect(model.status).toBe(200);
+    } finally {
+      await guarded.close();
+    }
+  });
+
   it('refuses request targets that are not a path, so no target can pick the upstream host', async () => {
     const secret = createServer((_req, res) => res.end('internal secret'));
     const inside = await listenOnLoopback(secret);

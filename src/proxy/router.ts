@@ -52,7 +52,14 @@ export async function route(ctx: ProxyContext, req: IncomingMessage, res: Server
   if ((req.method === 'GET' && path === '/healthz') || (req.method === 'HEAD' && path === '/'))
     return healthRoute(ctx, res);
   // With a token set, every other route needs it, model API requests included.
-  if (!isAuthorized(ctx, req)) return unauthorized(res, path);
+  if (!isAuthorized(ctx.token, req)) return unauthorized(res, path);
+  // Recall reads other people's outputs: on a shared host it also needs the user's own token.
+  if ((path === '/expand' || path === '/mcp') && !isAuthorized(ctx.recallToken, req))
+    return unauthorized(
+      res,
+      path,
+      `your recall token (${ctx.recallTokenFile ?? "the proxy's recall token"})`,
+    );
   if (GUARDED.has(path)) {
     if (path === '/stats') return statsRoute(ctx, res);
     if (path === '/metrics') return metricsRoute(ctx, res);

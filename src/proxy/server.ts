@@ -25,8 +25,13 @@ export interface ProxyOptions {
   upstreams?: Partial<Upstreams>;
   /** Forward untouched; report what would have been saved. */
   observe?: boolean;
-  /** Bearer token for /expand, /mcp, /stats and /metrics (required when not on loopback). */
+  /** Required on every route but /healthz (and required when not on loopback). */
   token?: string;
+  /**
+   * Required on /expand and /mcp: a token only this user can read, so other local users cannot
+   * recall this user's outputs (the CLI keeps it in ~/.spillway/token).
+   */
+  recallToken?: { token: string; file?: string };
   maxBodyBytes?: number;
   /** One structured line per request; never bodies or keys (default: JSON lines on stderr). */
   log?: LogLine;
@@ -98,6 +103,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     observe: options.observe ?? false,
     token: options.token,
+    recallToken: options.recallToken?.token,
+    recallTokenFile: options.recallToken?.file,
     mcp: options.mcp,
     version: options.version,
   };

@@ -2,6 +2,7 @@ import { SpillwayError } from '../../errors.js';
 import { mcpHttpHandler } from '../../mcp/http.js';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_PORT, startProxy } from '../../proxy/server.js';
 import { DEFAULT_UPSTREAMS } from '../../proxy/upstreams.js';
+import { userRecallToken } from '../../store/recall-token.js';
 import { intOption, parseCommandArgs } from '../args.js';
 import { clientSetup } from '../client-setup.js';
 import { type CliIo, write } from '../io.js';
@@ -29,6 +30,8 @@ ${STORE_HELP}
                              (or Authorization: Bearer T on /expand, /mcp, /stats; or $SPILLWAY_TOKEN)
   --max-body-bytes N         refuse larger request bodies with 413 (default ${DEFAULT_MAX_BODY_BYTES})
   --quiet                    no per-request log lines on stderr
+  --open-recall              let anyone on this machine use /expand and /mcp (by default they need
+                             the token in ~/.spillway/token, which only you can read)
   -h, --help                 show this help
 
 Routes: /healthz, /stats (JSON), /metrics (Prometheus), /expand?id=ID&offset=N, /mcp (MCP).
@@ -44,6 +47,7 @@ export async function proxyCommand(argv: string[], io: CliIo): Promise<number> {
     token: { type: 'string' },
     'max-body-bytes': { type: 'string' },
     quiet: { type: 'boolean' },
+    'open-recall': { type: 'boolean' },
     ...PIPELINE_OPTIONS,
     ...STORE_OPTIONS,
   });
@@ -56,6 +60,9 @@ export async function proxyCommand(argv: string[], io: CliIo): Promise<number> {
   const port = intOption('--port', values.port ?? io.env.SPILLWAY_PORT) ?? DEFAULT_PORT;
   if (port > 65535) throw new SpillwayError('SPILLWAY_USAGE', `--port must be 0-65535, got ${port}`);
   const pipeline = await pipelineFromOptions(values);
+  const token = values.token ?? io.env.SPILLWAY_TOKEN;
+  // Recall is the user's own unless they open it: another local user cannot read the token file.
+  const recallToken = token || values['open-recall'] ? undefined : await userRecallToken(io.env);
   const store = await storeFromOptions(values, io.env);
   let proxy: Awaited<ReturnType<typeof startProxy>>;
   try {
@@ -69,7 +76,8 @@ export async function proxyCommand(argv: string[], io: CliIo): Promise<number> {
         ...(values['anthropic-upstream'] ? { anthropic: values['anthropic-upstream'] } : {}),
         ...(values['openai-upstream'] ? { openai: values['openai-upstream'] } : {}),
       },
-      token: values.token ?? io.env.SPILLWAY_TOKEN,
+      token,
+      ...(recallToken ? { recallToken } : {}),
       maxBodyBytes: intOption('--max-body-bytes', values['max-body-bytes'], 1) ?? DEFAULT_MAX_BODY_BYTES,
       version: version(),
       mcp: mcpHttpHandler(store, version()),
@@ -84,7 +92,10 @@ export async function proxyCommand(argv: string[], io: CliIo): Promise<number> {
   await write(
     io.stdout,
     `spillway ${version()} proxy listening on ${proxy.url} (preset ${pipeline.preset}${values.observe ? ', observe only' : ''})\n` +
-      `use it with:\n${clientSetup(proxy.url)}`,
+      `use it with:\n${clientSetup(proxy.url)}` +
+      (recallToken
+        ? `Recall over HTTP (/expand, /mcp) needs x-spillway-token: $(cat ${recallToken.file})\n`
+        : ''),
   );
   await new Promise<void>((resolve) => {
     const stop = () => resolve();

@@ -37,16 +37,16 @@ export function metricsRoute(ctx: ProxyContext, res: ServerResponse): void {
 const digest = (text: string) => createHash('sha256').update(text).digest();
 
 /**
- * True when the request may pass: no token is set, or it carries the token, as
+ * True when the request may pass: no token is asked for, or it carries the token, as
  * `x-spillway-token: T` (any route; model API clients keep their own Authorization header) or
  * `Authorization: Bearer T` (spillway's own routes). Compared in constant time.
  *
  * @example
- * if (!isAuthorized(ctx, req)) return unauthorized(res, path);
+ * if (!isAuthorized(ctx.token, req)) return unauthorized(res, path);
  */
-export function isAuthorized(ctx: ProxyContext, req: IncomingMessage): boolean {
-  if (!ctx.token) return true;
-  const expected = digest(ctx.token);
+export function isAuthorized(token: string | undefined, req: IncomingMessage): boolean {
+  if (!token) return true;
+  const expected = digest(token);
   const given = [req.headers['x-spillway-token'], req.headers.authorization?.replace(/^Bearer /, '')];
   return given.some((value) => typeof value === 'string' && timingSafeEqual(digest(value), expected));
 }
@@ -56,12 +56,13 @@ export function isAuthorized(ctx: ProxyContext, req: IncomingMessage): boolean {
  *
  * @example
  * unauthorized(res, '/stats');
+ * unauthorized(res, '/expand', 'your recall token (~/.spillway/token)');
  */
-export function unauthorized(res: ServerResponse, path: string): void {
+export function unauthorized(res: ServerResponse, path: string, which = "the proxy's --token"): void {
   sendJson(res, 401, {
     error: {
       type: 'unauthorized',
-      message: `${path} needs the proxy's --token: send "x-spillway-token: <token>" (or "Authorization: Bearer <token>" on spillway's own routes)`,
+      message: `${path} needs ${which}: send "x-spillway-token: <token>" (or "Authorization: Bearer <token>" on spillway's own routes)`,
     },
   });
 }
