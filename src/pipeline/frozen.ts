@@ -12,6 +12,19 @@ export interface FrozenEntry {
   stashId?: string;
 }
 
+/** A stored decision, or undefined when its bytes are not one. */
+function entryOf(body: Buffer): FrozenEntry | undefined {
+  try {
+    const entry = JSON.parse(body.toString('utf8')) as unknown;
+    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return undefined;
+    const { content, stashId: id } = entry as Record<string, unknown>;
+    const contentOk = content === undefined || typeof content === 'string' || Array.isArray(content);
+    return contentOk && (id === undefined || typeof id === 'string') ? (entry as FrozenEntry) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Frozen decisions of one session, keyed by (tool call id, hash of the original), kept in the
  * store beside the session's spills (so they survive a restart and expire with the session),
@@ -49,7 +62,13 @@ export class FrozenDecisions {
       // the result is left as it is in the cached prefix, and decided anew in the tail.
       return undefined;
     }
-    const entry = body ? (JSON.parse(body.toString('utf8')) as FrozenEntry) : null;
+    const entry = body ? entryOf(body) : null;
+    if (entry === undefined) {
+      // A damaged decision (a torn write, a bad disk) is not replayed and not left to fail every
+      // turn: it is removed, and the result is decided again like a new one.
+      await this.#store.delete({ dir: this.#session, name }).catch(() => {});
+      return undefined;
+    }
     this.#cache.set(name, entry);
     return entry ?? undefined;
   }

@@ -182,6 +182,26 @@ describe('cache safety', () => {
     expect(tight.results[0]?.content).toBe(small);
   });
 
+  it('removes a damaged frozen decision and decides again, so the session heals in one turn', async () => {
+    const store = new MemoryStore();
+    const big = logLines(3000);
+    const run = () =>
+      runPipeline(
+        [result(big, { id: 'c1', position: 1 })],
+        resolvePipeline().stages,
+        testContext({ store, frozen: new FrozenDecisions(store, 'sess') }),
+      );
+    const collapsed = (await run()).results[0]?.content;
+    const [entry] = await store.list('sess');
+    await store.put({ dir: 'sess', name: entry?.name as string }, Buffer.from('{"content":'));
+    const healed = await run();
+    expect(healed.results[0]?.content).toBe(collapsed);
+    // The decision is whole again on disk: the next process replays it.
+    const again = await run();
+    expect(again.outcomes[0]?.status).toBe('frozen');
+    expect(again.results[0]?.content).toBe(collapsed);
+  });
+
   it('property: the runner never returns a result larger than its input', async () => {
     const contents = fc.oneof(
       fc.string({ unit: 'grapheme', maxLength: 3000 }),

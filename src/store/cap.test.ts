@@ -15,7 +15,7 @@ import { BAD_PARTS } from '../test-support/store-contract.js';
 import { cap, DEFAULT_CAP_BYTES } from './cap.js';
 import { FileStore } from './file-store.js';
 import { MemoryStore } from './memory-store.js';
-import { recall } from './recall.js';
+import { recall, recallAll } from './recall.js';
 
 const newBase = () => join(mkdtempSync(join(tmpdir(), 'spillway-cap-')), 'tool-results');
 const fileStore = (base = newBase(), more = {}) => new FileStore({ base, pruneOnFirstSpill: false, ...more });
@@ -121,6 +121,11 @@ describe('cap (the celeste cases)', () => {
     expect(r.id).toBe('_pruned/c');
     expect(existsSync(join(store.base, '_pruned', 'c.txt'))).toBe(true);
     expect(existsSync(join(store.base, 'pruned'))).toBe(false);
+    // A session really called "_pruned" gets a directory of its own.
+    const other = await cap(`${log}\nother`, { maxBytes: 1000, session: '_pruned', call: 'c', store });
+    expect(other.id).toBe('__pruned/c');
+    expect((await recallAll(r.id as string, { store })).toString()).toBe(log);
+    expect((await recallAll(other.id as string, { store })).toString()).toBe(`${log}\nother`);
   });
 
   it('cuts a spill over the file quota and says "first N bytes"', async () => {

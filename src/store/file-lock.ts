@@ -64,7 +64,13 @@ function timedOut(path: string, timeoutMs: number): SpillwayError {
   );
 }
 
-function alive(pid: number): boolean {
+/**
+ * True when a process with this pid runs on this host (one we may not signal counts).
+ *
+ * @example
+ * processAlive(process.pid); // true
+ */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -98,7 +104,7 @@ async function isStale(path: string, staleMs: number, gated: boolean): Promise<b
   } catch {
     return gated || age > TORN_GRACE_MS;
   }
-  if (owner.host === hostname() && (gated || (typeof owner.pid === 'number' && !alive(owner.pid))))
+  if (owner.host === hostname() && (gated || (typeof owner.pid === 'number' && !processAlive(owner.pid))))
     return true;
   return age > staleMs;
 }

@@ -17,8 +17,6 @@ export const FROZEN_PREFIX = 'fz_';
 
 /** A stash id in a frozen decision: its own (`"stashId":"ID"`) or one in a marker (`<<sw:ID>>`). */
 export const NAMED_STASH_ID = /"stashId":"([A-Za-z0-9_-]{1,128})"|<<sw:([A-Za-z0-9_-]{1,64})>>/g;
-/** What a session literally named `pruned` becomes, so it cannot mix with the stash. */
-export const RENAMED_PRUNED_SESSION = '_pruned';
 
 const ID_PART = /^[A-Za-z0-9_-]{1,128}$/;
 
@@ -51,15 +49,20 @@ export function assertIdPart(what: string, part: string): void {
 }
 
 /**
- * The store key of a spill, with the session name `pruned` renamed; ids validated first.
+ * The store key of a spill; ids validated first. A session named `pruned` (the stash's
+ * directory) or starting with `_` gets one more `_` in front, so no two sessions share a
+ * directory: `pruned` -> `_pruned`, `_pruned` -> `__pruned`.
  *
  * @example
  * spillKey('pruned', 'c1'); // { dir: '_pruned', name: 'c1' }
+ * spillKey('_pruned', 'c1'); // { dir: '__pruned', name: 'c1' }
  */
 export function spillKey(session: string, call: string): StoreKey {
   assertIdPart('session', session);
   assertIdPart('call', call);
-  return { dir: session === STASH_DIR ? RENAMED_PRUNED_SESSION : session, name: call };
+  const dir = session === STASH_DIR || session.startsWith('_') ? `_${session}` : session;
+  assertIdPart('session directory', dir);
+  return { dir, name: call };
 }
 
 /**

@@ -126,11 +126,14 @@ describe('prune (retention)', () => {
   it('clears temp files left by writes that died', async () => {
     const { base, file } = fixture();
     const dead = file('sess/.c.txt.123.abc.tmp', 50, 2 * 60 * MIN);
-    const live = file('sess/.d.txt.123.abd.tmp', 50, 1 * MIN);
+    const live = file(`sess/.d.txt.${process.pid}.abd.tmp`, 50, 1 * MIN);
+    // A young one whose writer is gone (killed mid-write) does not wait an hour.
+    const killed = file(`sess/.e.txt.${2 ** 22 + 4321}.abe.tmp`, 50, 1 * MIN);
     file('sess/a.txt', 10, 1 * MIN);
     const report = await applyRetention(base, { now });
-    expect(report.removed.map((r) => r.reason)).toEqual(['stale_temp']);
+    expect(report.removed.map((r) => r.reason)).toEqual(['stale_temp', 'stale_temp']);
     expect(existsSync(dead)).toBe(false);
+    expect(existsSync(killed)).toBe(false);
     expect(existsSync(live)).toBe(true);
   });
 

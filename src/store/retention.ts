@@ -1,5 +1,5 @@
 import { readFile, rmdir, stat, unlink } from 'node:fs/promises';
-import { withLock } from './file-lock.js';
+import { processAlive, withLock } from './file-lock.js';
 import { FROZEN_PREFIX, NAMED_STASH_ID } from './ids.js';
 import { type DirScan, scanBase, totalBytes } from './scan.js';
 import { DEFAULT_LIMITS } from './store.js';
@@ -37,6 +37,17 @@ export interface RetentionReport {
 
 // A temp file this old belongs to a write that died; a live write takes seconds at most.
 const STALE_TEMP_MS = 60 * 60 * 1000;
+
+/**
+ * A temp file of a write that will never finish: its writer (the pid in its name, see
+ * `writeFileAtomic`) no longer runs on this host, or it is older than any live write. So a
+ * writer killed mid-write does not hold quota for an hour.
+ */
+function deadTemp(f: { name: string; mtimeMs: number }, now: number): boolean {
+  if (now - f.mtimeMs > STALE_TEMP_MS) return true;
+  const pid = /\.(\d+)\.[0-9a-f]+\.tmp$/.exec(f.name)?.[1];
+  return pid !== undefined && !processAlive(Number(pid));
+}
 
 /** The pass itself, for callers that already hold the lock. */
 export async function applyRetentionLocked(
@@ -78,7 +89,7 @@ export async function applyRetentionLocked(
   // The stash is not a session: its entries expire one by one.
   for (const f of scan.stash?.files ?? []) {
     const age = now - f.mtimeMs;
-    if (f.temp ? age > STALE_TEMP_MS : age > keepAgeMs)
+    if (f.temp ? deadTemp(f, now) : age > keepAgeMs)
       await removeFile(f.path, f.bytes, f.temp ? 'stale_temp' : 'expired_stash');
   }
 
@@ -89,7 +100,7 @@ export async function applyRetentionLocked(
       continue;
     }
     for (const f of session.files) {
-      if (f.temp && now - f.mtimeMs > STALE_TEMP_MS) await removeFile(f.path, f.bytes, 'stale_temp');
+      if (f.temp && deadTemp(f, now)) await removeFile(f.path, f.bytes, 'stale_temp');
     }
     survivors.push(session);
   }
