@@ -12,7 +12,11 @@ export default defineConfig({
     include: ['src/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
-    env: { TMPDIR: process.env.SPILLWAY_TEST_TMP },
+    // SPILLWAY_HOME too: no test, and no process a test starts, touches the real ~/.spillway.
+    env: {
+      TMPDIR: process.env.SPILLWAY_TEST_TMP,
+      SPILLWAY_HOME: join(process.env.SPILLWAY_TEST_TMP, 'spillway-home'),
+    },
     globalSetup: ['src/test-support/temp-root.ts'],
   },
 });

@@ -41,6 +41,7 @@ async function proxyProcess(
       '--openai-upstream',
       upstream,
       '--quiet',
+      '--open-recall',
     ],
     {
       stdio: ['ignore', 'pipe', 'inherit'],

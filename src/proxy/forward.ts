@@ -54,10 +54,14 @@ export async function forward(
   // A rewritten request sends its (possibly new) bytes; any other one streams its own body.
   const streamed = req.method === 'GET' || req.method === 'HEAD' ? undefined : req;
   const upstreamBody = body === undefined ? streamed : body.length > 0 ? body : undefined;
+  // A body passed through as it streams keeps its declared length (not sent chunked).
+  const declared = Number(req.headers['content-length']);
+  const length =
+    body?.length ?? (streamed && Number.isSafeInteger(declared) && declared >= 0 ? declared : undefined);
   try {
     const upstream = await undiciRequest(target, {
       method: (req.method ?? 'GET') as 'GET',
-      headers: upstreamHeaders(req.headers, body?.length),
+      headers: upstreamHeaders(req.headers, length),
       body: upstreamBody,
       signal: controller.signal,
       dispatcher: ctx.agent,
@@ -65,7 +69,8 @@ export async function forward(
     res.writeHead(upstream.statusCode, responseHeaders(upstream.headers));
     for await (const chunk of upstream.body as AsyncIterable<Buffer>) {
       bytesOut += chunk.length;
-      if (!res.write(chunk)) await once(res, 'drain');
+      // A client that leaves while we wait for it to drain ends the wait (and the request).
+      if (!res.write(chunk)) await once(res, 'drain', { signal: controller.signal });
     }
     res.end();
     logLine({ status: upstream.statusCode, bytesOut });
@@ -75,6 +80,13 @@ export async function forward(
       return;
     }
     if (res.headersSent) {
+      // The upstream failed mid-answer: the client sees the stream cut, and the log says why.
+      ctx.stats.upstreamErrors++;
+      logLine({
+        status: res.statusCode,
+        bytesOut,
+        error: `upstream failed mid-stream: ${(err as { code?: string }).code ?? (err as Error).message}`,
+      });
       res.destroy(err as Error);
       return;
     }

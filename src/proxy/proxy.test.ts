@@ -451,14 +451,15 @@ describe('proxy failure behaviour', () => {
     }
   });
 
-  it('refuses bodies over the limit with 413', async () => {
+  it('refuses bodies over the limit with 413 that a client writing the whole body still reads, and logs it', async () => {
+    const lines: Record<string, unknown>[] = [];
     const small = await startProxy({
       pipeline: resolvePipeline(),
       store,
       port: 0,
       upstreams: { anthropic: upstream.url },
       maxBodyBytes: 1000,
-      log: quiet,
+      log: (line) => lines.push(line),
     });
     try {
       const res = await fetch(`${small.url}/v1/messages`, {
@@ -468,9 +469,82 @@ describe('proxy failure behaviour', () => {
       });
       expect(res.status).toBe(413);
       expect((await json(res)).error.message).toMatch(/over spillway's limit of 1000 bytes/);
+      // Node's http.request writes 8 MiB before it reads: declared, or chunked with no length.
+      for (const declared of [true, false]) {
+        const body = Buffer.alloc(8 * 1024 * 1024, 'x');
+        const answer = await new Promise<{ status: number; text: string }>((done, fail) => {
+          const req = httpRequest(`${small.url}/v1/messages`, {
+            method: 'POST',
+            headers: declared ? { 'content-length': body.length } : { 'transfer-encoding': 'chunked' },
+          });
+          req.on('response', async (r) => {
+            let text = '';
+            for await (const c of r) text += c;
+            done({ status: r.statusCode ?? 0, text });
+          });
+          req.on('error', fail);
+          req.end(body);
+        });
+        expect(answer.status, `declared ${declared}`).toBe(413);
+        expect(answer.text).toMatch(/over spillway's limit/);
+      }
+      expect(lines.filter((l) => l.status === 413)).toHaveLength(3);
     } finally {
       await small.close();
     }
+  });
+
+  it('logs an upstream that fails mid-answer, and cuts the client stream', async () => {
+    const failing = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('event: message_start\ndata: {}\n\n');
+      setTimeout(() => res.socket?.destroy(), 20);
+    });
+    const up = await listenOnLoopback(failing);
+    const lines: Record<string, unknown>[] = [];
+    const p = await startProxy({
+      pipeline: resolvePipeline(),
+      store,
+      port: 0,
+      upstreams: { anthropic: up.url },
+      log: (line) => lines.push(line),
+    });
+    try {
+      const res = await fetch(`${p.url}/v1/messages`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          model: 'claude-sonnet-4-5',
+          max_tokens: 5,
+          stream: true,
+          messages: [{ role: 'user', content: 'hi' }],
+        }),
+      });
+      expect(res.status).toBe(200);
+      await expect(res.text()).rejects.toThrow();
+      await new Promise((r) => setTimeout(r, 50));
+      expect(lines.at(-1)).toMatchObject({
+        status: 200,
+        error: expect.stringMatching(/^upstream failed mid-stream/),
+      });
+    } finally {
+      await p.close();
+      await up.close();
+    }
+  });
+
+  it('passes a body through with its Content-Length, not chunked', async () => {
+    const body = JSON.stringify({ input: 'x'.repeat(5_000_000) });
+    const res = await fetch(`${proxy.url}/v1/embeddings`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-length': String(body.length) },
+      body,
+    });
+    await res.arrayBuffer();
+    expect(last().url).toBe('/v1/embeddings');
+    expect(last().headers['content-length']).toBe(String(body.length));
+    expect(last().headers['transfer-encoding']).toBeUndefined();
+    expect(last().body.toString()).toBe(body);
   });
 
   it('in observe mode forwards originals, reports what would have been saved, and writes nothing', async () => {

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ApiName } from '../../formats/types.js';
 import type { ProxyContext } from '../context.js';
 import { forward } from '../forward.js';
-import { apiError, BodyTooLarge, readBody, sendJson } from '../http.js';
+import { apiError, BodyTooLarge, readBody, refuseTooLarge } from '../http.js';
 import { rewriteRequest } from '../rewrite.js';
 import { recordRewrite } from '../stats.js';
 
@@ -27,17 +27,22 @@ export async function rewriteRoute(
   } catch (err) {
     if (!(err instanceof BodyTooLarge)) throw err;
     ctx.stats.tooLarge++;
-    res.setHeader('connection', 'close');
-    sendJson(
+    refuseTooLarge(
+      req,
       res,
-      413,
       apiError(
         api,
         'request_too_large',
         `the request body is over spillway's limit of ${ctx.maxBodyBytes} bytes; raise it with --max-body-bytes`,
       ),
     );
-    req.resume();
+    ctx.log({
+      api,
+      method: req.method,
+      path: req.url,
+      status: 413,
+      ms: Math.round(performance.now() - started),
+    });
     return;
   }
   const first = (name: string) => {
