@@ -1,5 +1,6 @@
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -148,7 +149,14 @@ async function healthUnderLoad(upstreamUrl: string, root: string): Promise<void>
     return samples.sort((a, b) => a - b);
   };
   try {
-    const bodies = [0, 1, 2].map((i) => body([`${multiLineLog(5 * MB).text}\n${i}`], `full-${i}`));
+    // The three clients run in another process, as real clients do, so the polls measure the
+    // proxy and not the load generator sharing its event loop.
+    const dir = mkdtempSync(join(root, 'bodies-'));
+    const files = [0, 1, 2].map((i) => {
+      const file = join(dir, `${i}.json`);
+      writeFileSync(file, body([`${multiLineLog(5 * MB).text}\n${i}`], `full-${i}`));
+      return file;
+    });
     let idleDone = false;
     setTimeout(() => {
       idleDone = true;
@@ -156,7 +164,12 @@ async function healthUnderLoad(upstreamUrl: string, root: string): Promise<void>
     const idle = await poll(() => idleDone);
     let done = false;
     const t = performance.now();
-    const load = Promise.all(bodies.map((b, i) => post(proxy.url, b, `full-${i}`))).then(() => {
+    const script = `const fs = require('node:fs');
+      Promise.all(${JSON.stringify(files)}.map((f, i) => fetch(${JSON.stringify(`${proxy.url}/v1/messages`)}, {
+        method: 'POST', headers: { 'content-type': 'application/json', 'x-spillway-session': 'full-' + i },
+        body: fs.readFileSync(f) }).then((r) => r.arrayBuffer())));`;
+    const clients = spawn(process.execPath, ['-e', script], { stdio: 'inherit' });
+    const load = once(clients, 'exit').then(() => {
       done = true;
     });
     const busy = await poll(() => done);

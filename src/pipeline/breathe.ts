@@ -1,12 +1,21 @@
+// Every caller's turn comes after the previous caller's: one slice of heavy work per turn of
+// the event loop, whoever it belongs to.
+let last: Promise<void> = Promise.resolve();
+
 /**
  * Lets the event loop run what is waiting (health checks, other requests' I/O) before the next
  * long piece of synchronous work. An `await` on a settled promise does not: it only drains
- * microtasks. The pipeline calls this between stages and between a collapse's windows, so one
- * large result never holds the proxy for longer than one window takes.
+ * microtasks. And several requests that each wait with `setImmediate` would all run their next
+ * slice in the same turn, back to back; so callers queue, and each turn of the loop runs one
+ * slice, with I/O polled between them. The pipeline calls this between stages and a collapse's
+ * windows, the proxy between decoding and parsing a large body: a health check waits for one
+ * slice at most, not for every request in flight.
  *
  * @example
  * for (const stage of stages) { await breathe(); await runStage(stage); }
  */
 export function breathe(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
+  const mine = last.then(() => new Promise<void>((resolve) => setImmediate(resolve)));
+  last = mine;
+  return mine;
 }
