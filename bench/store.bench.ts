@@ -77,6 +77,19 @@ export async function benchStores(): Promise<void> {
     try {
       const r = await run('redis store (local server)', store);
       console.log(`  redis / file: put ${ratio(r.put, file.put)} of the time, get ${ratio(r.get, file.get)}`);
+      // A put's cost must not grow with the session it lands in (it used to re-expire every entry).
+      const small = Buffer.alloc(200, 'd');
+      const putAt = async (held: number) => {
+        for (let i = (await store.list('big')).length; i < held; i++) await store.put({ dir: 'big', name: `e${i}` }, small);
+        const t = performance.now();
+        for (let i = 0; i < 50; i++) await store.put({ dir: 'big', name: `x${held}_${i}` }, small);
+        return (performance.now() - t) / 50;
+      };
+      const at4k = await putAt(4000);
+      const at12k = await putAt(12_000);
+      console.log(
+        `  redis put into a session of 4,000 entries ${ms(at4k)}, of 12,000 ${ms(at12k)} (${ratio(at12k, at4k)})`,
+      );
     } finally {
       await store.close();
       await redis.stop();
