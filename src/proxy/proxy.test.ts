@@ -533,6 +533,44 @@ describe('proxy failure behaviour', () => {
     }
   });
 
+  it('ends and logs a request whose client leaves while the proxy waits for it to drain', async () => {
+    const chunk = Buffer.alloc(64 * 1024, 'e');
+    const endless = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const pump = () => {
+        while (res.write(chunk));
+        res.once('drain', pump);
+      };
+      pump();
+    });
+    const up = await listenOnLoopback(endless);
+    const lines: Record<string, unknown>[] = [];
+    const p = await startProxy({
+      pipeline: resolvePipeline(),
+      store,
+      port: 0,
+      upstreams: { openai: up.url },
+      log: (line) => lines.push(line),
+    });
+    try {
+      // A client that reads nothing, so the proxy's writes back up, and then goes away.
+      const req = httpRequest(`${p.url}/v1/models`);
+      req.on('response', (res) => {
+        res.pause();
+        setTimeout(() => req.destroy(), 300);
+      });
+      req.on('error', () => {});
+      req.end();
+      const deadline = Date.now() + 5000;
+      while (!lines.some((l) => l.path === '/v1/models') && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 20));
+      expect(lines.find((l) => l.path === '/v1/models')).toMatchObject({ status: 499, aborted: true });
+    } finally {
+      await p.close();
+      await up.close();
+    }
+  });
+
   it('passes a body through with its Content-Length, not chunked', async () => {
     const body = JSON.stringify({ input: 'x'.repeat(5_000_000) });
     const res = await fetch(`${proxy.url}/v1/embeddings`, {
