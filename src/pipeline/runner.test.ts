@@ -185,12 +185,16 @@ describe('cache safety', () => {
   it('removes a damaged frozen decision and decides again, so the session heals in one turn', async () => {
     const store = new MemoryStore();
     const big = logLines(3000);
-    const run = () =>
-      runPipeline(
+    const run = async () => {
+      const frozen = new FrozenDecisions(store, 'sess');
+      const out = await runPipeline(
         [result(big, { id: 'c1', position: 1 })],
         resolvePipeline().stages,
-        testContext({ store, frozen: new FrozenDecisions(store, 'sess') }),
+        testContext({ store, frozen }),
       );
+      await frozen.flush();
+      return out;
+    };
     const collapsed = (await run()).results[0]?.content;
     const [entry] = await store.list('sess');
     await store.put({ dir: 'sess', name: entry?.name as string }, Buffer.from('{"content":'));

@@ -166,12 +166,13 @@ function apply(stage: Stage, item: RunItem, decision: Decision | Error, s: Stage
 
 /**
  * Freezes what was decided now, so later turns replay the same bytes whatever the config:
- * every change, and every new result in the tail (an "unchanged" decision included).
- * Returns how many could not be persisted (they still replay in this process).
+ * every change, and every new result in the tail (an "unchanged" decision included). The
+ * decisions are written after the turn, in one batch; returns how many batches of earlier turns
+ * could not be written (they are retried, and still replay in this process).
  */
 async function freeze(items: readonly RunItem[], ctx: StageContext): Promise<number> {
   if (!ctx.frozen) return 0;
-  let failures = 0;
+  let failures = ctx.frozen.takeFailures();
   for (const item of items) {
     if (!item.changed && (item.frozen || item.result.position < ctx.cachedPrefix)) continue;
     const { outcome } = item;
