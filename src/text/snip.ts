@@ -107,9 +107,12 @@ export function snipDetailed(text: string, options: SnipOptions): SnipResult {
   // First assume the widest marker N could need (nothing measures more than 3 units per UTF-16
   // unit), which always fits; then, if the real marker came out narrower, give the room it left
   // back to the content.
+  // In tokens the middle is counted whole for N, so it is counted once: the token or two the
+  // wider marker held back is not worth a second pass over the input.
   const widest = m.size(snipMarker(3 * text.length, unit, options.note));
   const first = fitAround(widest);
   if (!first) return plainCut();
+  if (!m.additive) return first;
   const used = m.size(snipMarker(first.removed, unit, options.note));
   return (used < widest && fitAround(used)) || first;
 }
