@@ -118,6 +118,7 @@ export async function benchProxy(): Promise<void> {
       `\n(c) SSE, ${SSE_EVENTS} events: direct ${ms(directSse)}, through spillway ${ms(proxiedSse)}; added ${(((proxiedSse - directSse) / SSE_EVENTS) * 1000).toFixed(1)} µs per event`,
     );
     await healthUnderLoad(up.url, root);
+    await concurrentLarge(up.url, root);
   } finally {
     await proxy.close();
     up.close();
@@ -180,6 +181,69 @@ async function healthUnderLoad(upstreamUrl: string, root: string): Promise<void>
       `\n(d) /healthz while 3 x 5 MB requests are rewritten with a full store (${ms(took)} for the three, ` +
         `${proxy.stats.stages.collapse?.fallbacks.stash_failed ?? 0} unsaved): p50 ${ms(at(busy, 0.5))}, ` +
         `max ${ms(at(busy, 1))} over ${busy.length} polls (idle: p50 ${ms(at(idle, 0.5))}, max ${ms(at(idle, 1))})`,
+    );
+  } finally {
+    await proxy.close();
+  }
+}
+
+/**
+ * 20 requests of 10 MB at once (each a new session, a 10 MB tool result), sent by clients in
+ * another process: total time and the proxy process's peak RSS over its RSS before, against the
+ * same 20 sent straight to the upstream (A B A B, medians).
+ */
+async function concurrentLarge(upstreamUrl: string, root: string): Promise<void> {
+  const proxy = await startProxy({
+    pipeline: resolvePipeline(),
+    store: new FileStore({
+      base: join(root, 'conc'),
+      pruneOnFirstSpill: false,
+      maxTotalBytes: 4 * 1024 ** 3,
+    }),
+    port: 0,
+    upstreams: { anthropic: upstreamUrl },
+    log: () => {},
+  });
+  try {
+    const dir = mkdtempSync(join(root, 'conc-bodies-'));
+    const log = multiLineLog(10 * MB).text;
+    const files = Array.from({ length: 20 }, (_, i) => {
+      const file = join(dir, `${i}.json`);
+      writeFileSync(file, body([`${log}\n${i}`], `conc-${i}`));
+      return file;
+    });
+    let run = 0;
+    const send = async (target: string) => {
+      run++;
+      const script = `const fs = require('node:fs');
+        Promise.all(${JSON.stringify(files)}.map((f, i) => fetch(${JSON.stringify(`${target}/v1/messages`)}, {
+          method: 'POST', headers: { 'content-type': 'application/json', 'x-spillway-session': 'c${run}-' + i },
+          body: fs.readFileSync(f) }).then((r) => r.arrayBuffer())));`;
+      (globalThis as { gc?: () => void }).gc?.();
+      const before = process.memoryUsage().rss;
+      let peak = before;
+      const sampler = setInterval(() => {
+        peak = Math.max(peak, process.memoryUsage().rss);
+      }, 5);
+      const t = performance.now();
+      await once(spawn(process.execPath, ['-e', script], { stdio: 'inherit' }), 'exit');
+      const ms_ = performance.now() - t;
+      clearInterval(sampler);
+      return { ms: ms_, grewMb: (peak - before) / MB };
+    };
+    const direct: { ms: number; grewMb: number }[] = [];
+    const through: { ms: number; grewMb: number }[] = [];
+    for (let i = 0; i < 3; i++) {
+      direct.push(await send(upstreamUrl));
+      through.push(await send(proxy.url));
+    }
+    const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[1] as number;
+    const inFlight = (files.length * Buffer.byteLength(body([log], 'x'))) / MB;
+    console.log(
+      `\n(e) 20 concurrent 10 MB requests (${inFlight.toFixed(0)} MB in flight): direct ${ms(med(direct.map((d) => d.ms)))}, ` +
+        `through spillway ${ms(med(through.map((d) => d.ms)))} (${ratio(med(through.map((d) => d.ms)), med(direct.map((d) => d.ms)))}); ` +
+        `proxy process RSS grew ${med(through.map((d) => d.grewMb)).toFixed(0)} MB at peak (direct: ${med(direct.map((d) => d.grewMb)).toFixed(0)} MB), ` +
+        `${(med(through.map((d) => d.grewMb)) / inFlight).toFixed(2)}x the bytes in flight`,
     );
   } finally {
     await proxy.close();

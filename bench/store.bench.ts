@@ -80,7 +80,8 @@ export async function benchStores(): Promise<void> {
       // A put's cost must not grow with the session it lands in (it used to re-expire every entry).
       const small = Buffer.alloc(200, 'd');
       const putAt = async (held: number) => {
-        for (let i = (await store.list('big')).length; i < held; i++) await store.put({ dir: 'big', name: `e${i}` }, small);
+        for (let i = (await store.list('big')).length; i < held; i++)
+          await store.put({ dir: 'big', name: `e${i}` }, small);
         const t = performance.now();
         for (let i = 0; i < 50; i++) await store.put({ dir: 'big', name: `x${held}_${i}` }, small);
         return (performance.now() - t) / 50;

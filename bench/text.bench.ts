@@ -34,7 +34,9 @@ export function benchSnip(): void {
       ratios.push(snipMs / (performance.now() - t0));
     }
     ratios.sort((a, b) => a - b);
-    console.log(`  snip --tokens / one o200k count of the input: ${(ratios[1] as number).toFixed(2)}x (median of 3 pairs)`);
+    console.log(
+      `  snip --tokens / one o200k count of the input: ${(ratios[1] as number).toFixed(2)}x (median of 3 pairs)`,
+    );
   }
 }
 

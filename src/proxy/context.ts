@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Agent } from 'undici';
 import type { Store } from '../store/store.js';
+import type { Admission } from './admission.js';
 import type { SessionTable } from './sessions.js';
 import type { ProxyStats } from './stats.js';
 import type { Upstreams } from './upstreams.js';
@@ -20,6 +21,8 @@ export interface ProxyContext {
   readonly agent: Agent;
   readonly log: LogLine;
   readonly maxBodyBytes: number;
+  /** Who may be rewritten now (bounded concurrency and bytes). */
+  readonly admission: Admission;
   readonly observe: boolean;
   readonly token: string | undefined;
   /** What /expand and /mcp ask for besides `token`: the user's own recall token, and its file. */

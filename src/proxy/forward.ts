@@ -16,6 +16,8 @@ export interface ForwardOptions {
   started: number;
   /** More fields for the request's log line. */
   logFields: Record<string, unknown>;
+  /** Called once the body has gone upstream (or could not): the rewrite's memory may go. */
+  onSent?: () => void;
 }
 
 /**
@@ -66,6 +68,7 @@ export async function forward(
       signal: controller.signal,
       dispatcher: ctx.agent,
     });
+    options.onSent?.();
     res.writeHead(upstream.statusCode, responseHeaders(upstream.headers));
     for await (const chunk of upstream.body as AsyncIterable<Buffer>) {
       bytesOut += chunk.length;
@@ -75,6 +78,7 @@ export async function forward(
     res.end();
     logLine({ status: upstream.statusCode, bytesOut });
   } catch (err) {
+    options.onSent?.();
     if (controller.signal.aborted) {
       logLine({ status: 499, bytesOut, aborted: true });
       return;

@@ -571,6 +571,43 @@ describe('proxy failure behaviour', () => {
     }
   });
 
+  it('bounds rewrites at once; a request that waits past the limit goes upstream unmodified', async () => {
+    const bodies: string[] = [];
+    // An upstream that answers after 400 ms: a rewrite holds its slot until its body is sent.
+    const slow = createServer(async (req, res) => {
+      let text = '';
+      for await (const c of req) text += c;
+      bodies.push(text);
+      setTimeout(() => res.end('{}'), 400);
+    });
+    const up = await listenOnLoopback(slow);
+    const p = await startProxy({
+      pipeline: resolvePipeline(),
+      store,
+      port: 0,
+      upstreams: { anthropic: up.url },
+      admission: { maxConcurrent: 1, maxWaitMs: 100 },
+      log: quiet,
+    });
+    try {
+      const send = (session: string) =>
+        fetch(`${p.url}/v1/messages`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-spillway-session': session },
+          body: JSON.stringify(anthropicBody(bigLog)),
+        }).then((r) => r.arrayBuffer());
+      await Promise.all([send('first'), new Promise((r) => setTimeout(r, 5)).then(() => send('second'))]);
+      const sizes = bodies.map((b) => b.length).sort((a, b) => a - b);
+      expect(p.stats.admissionTimeouts).toBe(1);
+      // One went up collapsed, the other as the client sent it.
+      expect(sizes[0]).toBeLessThan(bigLog.length / 10);
+      expect(sizes[1]).toBe(JSON.stringify(anthropicBody(bigLog)).length);
+    } finally {
+      await p.close();
+      await up.close();
+    }
+  });
+
   it('passes a body through with its Content-Length, not chunked', async () => {
     const body = JSON.stringify({ input: 'x'.repeat(5_000_000) });
     const res = await fetch(`${proxy.url}/v1/embeddings`, {

@@ -7,6 +7,7 @@ import type { ResolvedPipeline } from '../pipeline/config.js';
 import { DiscardStore } from '../store/discard-store.js';
 import type { Store } from '../store/store.js';
 import { heuristicTokenizer } from '../text/tokenizers/heuristic.js';
+import { Admission, type AdmissionLimits } from './admission.js';
 import type { LogLine, McpHandler, ProxyContext } from './context.js';
 import { isLoopback, sendJson } from './http.js';
 import { route } from './router.js';
@@ -33,6 +34,8 @@ export interface ProxyOptions {
    */
   recallToken?: { token: string; file?: string };
   maxBodyBytes?: number;
+  /** Limits on rewrites at once (see {@link Admission}). */
+  admission?: Partial<AdmissionLimits>;
   /** One structured line per request; never bodies or keys (default: JSON lines on stderr). */
   log?: LogLine;
   sessions?: SessionTableOptions;
@@ -101,6 +104,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     agent: new Agent({ bodyTimeout: 0, headersTimeout: 0, keepAliveTimeout: 30_000 }),
     log: options.log ?? ((line) => process.stderr.write(`${JSON.stringify(line)}\n`)),
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    admission: new Admission(options.admission),
     observe: options.observe ?? false,
     token: options.token,
     recallToken: options.recallToken?.token,

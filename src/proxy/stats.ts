@@ -22,6 +22,8 @@ export interface ProxyStats {
   /** Bodies that were not JSON or not the API's shape: forwarded untouched. */
   unparseable: number;
   tooLarge: number;
+  /** Model API requests forwarded unmodified because they waited too long to be rewritten. */
+  admissionTimeouts: number;
   upstreamErrors: number;
   clientAborts: number;
   /** In observe mode: what would have been saved. */
@@ -50,6 +52,7 @@ export function newStats(observeOnly: boolean): ProxyStats {
     failOpen: 0,
     unparseable: 0,
     tooLarge: 0,
+    admissionTimeouts: 0,
     upstreamErrors: 0,
     clientAborts: 0,
     observeOnly,
@@ -168,6 +171,11 @@ export function renderMetrics(stats: ProxyStats): string {
     [{}, stats.unparseable],
   ]);
   counter('too_large_total', 'Requests refused with 413.', [[{}, stats.tooLarge]]);
+  counter(
+    'admission_timeouts_total',
+    'Model API requests forwarded unmodified after waiting too long to be rewritten.',
+    [[{}, stats.admissionTimeouts]],
+  );
   counter('upstream_errors_total', 'Requests the upstream could not be reached for (502).', [
     [{}, stats.upstreamErrors],
   ]);

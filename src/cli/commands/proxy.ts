@@ -1,5 +1,6 @@
 import { SpillwayError } from '../../errors.js';
 import { mcpHttpHandler } from '../../mcp/http.js';
+import { DEFAULT_ADMISSION } from '../../proxy/admission.js';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_PORT, startProxy } from '../../proxy/server.js';
 import { DEFAULT_UPSTREAMS } from '../../proxy/upstreams.js';
 import { userRecallToken } from '../../store/recall-token.js';
@@ -29,6 +30,9 @@ ${STORE_HELP}
   --token T                  required on every route but /healthz, as x-spillway-token: T
                              (or Authorization: Bearer T on /expand, /mcp, /stats; or $SPILLWAY_TOKEN)
   --max-body-bytes N         refuse larger request bodies with 413 (default ${DEFAULT_MAX_BODY_BYTES})
+  --max-rewrites N           rewrites at once (default ${DEFAULT_ADMISSION.maxConcurrent}); more wait their turn
+  --max-rewrite-bytes N      request bytes being rewritten at once (default ${DEFAULT_ADMISSION.maxBytes})
+  --rewrite-wait-ms N        a request that waited this long goes upstream unmodified (default ${DEFAULT_ADMISSION.maxWaitMs})
   --quiet                    no per-request log lines on stderr
   --open-recall              let anyone on this machine use /expand and /mcp (by default they need
                              the token in ~/.spillway/token, which only you can read)
@@ -46,6 +50,9 @@ export async function proxyCommand(argv: string[], io: CliIo): Promise<number> {
     'openai-upstream': { type: 'string' },
     token: { type: 'string' },
     'max-body-bytes': { type: 'string' },
+    'max-rewrites': { type: 'string' },
+    'max-rewrite-bytes': { type: 'string' },
+    'rewrite-wait-ms': { type: 'string' },
     quiet: { type: 'boolean' },
     'open-recall': { type: 'boolean' },
     ...PIPELINE_OPTIONS,
@@ -79,6 +86,14 @@ export async function proxyCommand(argv: string[], io: CliIo): Promise<number> {
       token,
       ...(recallToken ? { recallToken } : {}),
       maxBodyBytes: intOption('--max-body-bytes', values['max-body-bytes'], 1) ?? DEFAULT_MAX_BODY_BYTES,
+      admission: {
+        maxConcurrent:
+          intOption('--max-rewrites', values['max-rewrites'], 1) ?? DEFAULT_ADMISSION.maxConcurrent,
+        maxBytes:
+          intOption('--max-rewrite-bytes', values['max-rewrite-bytes'], 1) ?? DEFAULT_ADMISSION.maxBytes,
+        maxWaitMs:
+          intOption('--rewrite-wait-ms', values['rewrite-wait-ms'], 0) ?? DEFAULT_ADMISSION.maxWaitMs,
+      },
       version: version(),
       mcp: mcpHttpHandler(store, version()),
       log: values.quiet

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ApiName } from '../../formats/types.js';
+import { UNQUEUED_BYTES } from '../admission.js';
 import type { ProxyContext } from '../context.js';
 import { forward } from '../forward.js';
 import { apiError, BodyTooLarge, readBody, refuseTooLarge } from '../http.js';
@@ -7,8 +8,10 @@ import { rewriteRequest } from '../rewrite.js';
 import { recordRewrite } from '../stats.js';
 
 /**
- * A model API request: read whole (413 past the limit), rewritten through its conversation,
- * forwarded with the new bytes (or the original ones when nothing changed or it failed open).
+ * A model API request: admitted when the rewrite path has room (else, past the wait limit,
+ * forwarded unmodified as it streams in), read whole (413 past the limit), rewritten through
+ * its conversation, forwarded with the new bytes (or the original ones when nothing changed or
+ * it failed open).
  *
  * @example
  * if (api) return rewriteRoute(ctx, req, res, api, path, started);
@@ -20,6 +23,40 @@ export async function rewriteRoute(
   api: ApiName,
   path: string,
   started: number,
+): Promise<void> {
+  // Wait for room before reading the body: a waiting client holds its own bytes.
+  const declared = Number(req.headers['content-length']);
+  const bytes =
+    Number.isSafeInteger(declared) && declared >= 0 ? Math.min(declared, ctx.maxBodyBytes) : ctx.maxBodyBytes;
+  const release = bytes <= UNQUEUED_BYTES ? () => {} : await ctx.admission.enter(bytes);
+  if (!release) {
+    ctx.stats.admissionTimeouts++;
+    return forward(ctx, req, res, {
+      api,
+      body: undefined,
+      started,
+      logFields: { api, admission: 'waited too long; forwarded unmodified' },
+    });
+  }
+  try {
+    return await rewriteAdmitted({ ctx, req, res, api, path, started }, release);
+  } finally {
+    release();
+  }
+}
+
+type Call = {
+  ctx: ProxyContext;
+  req: IncomingMessage;
+  res: ServerResponse;
+  api: ApiName;
+  path: string;
+  started: number;
+};
+
+async function rewriteAdmitted(
+  { ctx, req, res, api, path, started }: Call,
+  release: () => void,
 ): Promise<void> {
   let raw: Buffer;
   try {
@@ -63,6 +100,7 @@ export async function rewriteRoute(
     api,
     body: out.body,
     started,
+    onSent: release,
     logFields: {
       api,
       session: out.session,
