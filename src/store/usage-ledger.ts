@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from './private-fs.js';
 import { type BaseScan, scanBase, totalBytes } from './scan.js';
@@ -26,19 +26,39 @@ export function ledgerFromScan(scan: BaseScan, now = Date.now()): UsageLedger {
   return { v: 1, total: totalBytes(scan), dirs, scannedAt: now };
 }
 
+// The ledger this process last wrote, per base, with the identity of the file it wrote: while
+// the file is still that one (no other process wrote since), it is not read and parsed again.
+const written = new Map<string, { ledger: UsageLedger; ino: number; size: number; mtimeMs: number }>();
+
 /** The ledger, rebuilt by a scan when needed. Call under the base's lock. */
 export async function loadLedger(base: string, now = Date.now()): Promise<UsageLedger> {
+  const path = join(base, LEDGER_FILE);
   try {
-    const ledger = JSON.parse(await readFile(join(base, LEDGER_FILE), 'utf8')) as UsageLedger;
+    const info = await stat(path);
+    const mine = written.get(base);
+    let ledger: UsageLedger;
+    if (mine && mine.ino === info.ino && mine.size === info.size && mine.mtimeMs === info.mtimeMs)
+      ledger = mine.ledger;
+    else ledger = JSON.parse(await readFile(path, 'utf8')) as UsageLedger;
     if (ledger.v === 1 && typeof ledger.total === 'number' && now - ledger.scannedAt <= LEDGER_MAX_AGE_MS)
       return ledger;
   } catch {
     // Missing or torn: rebuilt below.
   }
+  written.delete(base);
   return ledgerFromScan(await scanBase(base), now);
 }
 
 /** Saves the ledger (atomically; no fsync: a lost update is healed by the next scan). */
 export async function saveLedger(base: string, ledger: UsageLedger): Promise<void> {
-  await writeFileAtomic(base, LEDGER_FILE, Buffer.from(JSON.stringify(ledger)), { durable: false });
+  try {
+    const path = await writeFileAtomic(base, LEDGER_FILE, Buffer.from(JSON.stringify(ledger)), {
+      durable: false,
+    });
+    const info = await stat(path);
+    written.set(base, { ledger, ino: info.ino, size: info.size, mtimeMs: info.mtimeMs });
+  } catch (err) {
+    written.delete(base);
+    throw err;
+  }
 }
