@@ -138,11 +138,7 @@ export async function pruneSession(
   if (options.minSaved !== undefined && total < options.minSaved) return { pruned: [], saved: 0 };
   const pruned: PrunedResult[] = [];
   let saved = 0;
-  for (const plan of plans) {
-    // One node replaced by one: the snapshot's indexes stay valid through the pass.
-    const replacementSeq = options.dryRun
-      ? session.events.length + pruned.length
-      : (await session.replace(plan.index, plan.index + 1, { ...plan.data, content: plan.content })).seq;
+  const land = (plan: (typeof plans)[number], replacementSeq: number) => {
     pruned.push({
       originalSeq: plan.seq,
       replacementSeq,
@@ -151,6 +147,16 @@ export async function pruneSession(
       charsAfter: plan.after,
     });
     saved += plan.before - plan.after;
+  };
+  if (options.dryRun) {
+    for (const [k, plan] of plans.entries()) land(plan, session.events.length + k);
+    return { pruned, saved };
   }
+  // One node replaced by one: the snapshot's indexes stay valid through the pass. The whole pass
+  // is one append; a replacement the session rejects ends it, those before it stay on disk.
+  const landed = await session.replaceAll(
+    plans.map((p) => ({ start: p.index, end: p.index + 1, data: { ...p.data, content: p.content } })),
+  );
+  for (const [k, event] of landed.entries()) land(plans[k] as (typeof plans)[number], event.seq);
   return { pruned, saved };
 }

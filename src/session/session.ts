@@ -143,16 +143,70 @@ export class Session {
   }
 
   async #land(op: SurfaceOp, data: MessageData): Promise<SessionEvent> {
+    return (await this.#landAll([{ op, data }]))[0] as SessionEvent;
+  }
+
+  /**
+   * Several events in one append: each is checked against the surface the ones before it left,
+   * all go to disk in one write and one flush. A rejected one ends the batch: those before it
+   * land, then the rejection is thrown.
+   */
+  async #landAll(batch: { op: SurfaceOp; data: MessageData }[]): Promise<SessionEvent[]> {
     if (this.#readOnly)
       throw new SpillwayError('SPILLWAY_USAGE', `${this.path} was loaded read-only; open it to append`);
-    if (!this.#log) return this.#apply(this.#build(op, data));
-    const event = (await this.#log.append((others) => {
-      // Events other processes appended since we last looked come first, in their order.
-      for (const record of others)
-        this.#apply(eventsOf(this.path as string, [record], this.#events.length)[0] as SessionEvent);
-      return this.#build(op, data);
-    })) as SessionEvent;
-    return this.#apply(event);
+    let rejected: unknown;
+    const buildAll = (): SessionEvent[] => {
+      const built: SessionEvent[] = [];
+      for (const { op, data } of batch) {
+        try {
+          built.push(this.#apply(this.#build(op, data)));
+        } catch (err) {
+          rejected = err;
+          break;
+        }
+      }
+      return built;
+    };
+    if (!this.#log) {
+      const built = buildAll();
+      if (rejected !== undefined) throw rejected;
+      return built;
+    }
+    let before: { events: number; surface: SurfaceNode[] } | undefined;
+    let built: SessionEvent[];
+    try {
+      built = (await this.#log.appendAll((others) => {
+        // Events other processes appended since we last looked come first, in their order.
+        for (const record of others)
+          this.#apply(eventsOf(this.path as string, [record], this.#events.length)[0] as SessionEvent);
+        before = { events: this.#events.length, surface: [...this.#surface] };
+        return buildAll();
+      })) as SessionEvent[];
+    } catch (err) {
+      // Not on disk: not in memory either.
+      if (before) {
+        this.#events.length = before.events;
+        this.#surface = before.surface;
+      }
+      throw err;
+    }
+    if (rejected !== undefined) throw rejected;
+    return built;
+  }
+
+  /**
+   * Replaces several ranges of the surface in one append (one write, one flush): what
+   * `pruneSession` does with a pass's replacements.
+   *
+   * @example
+   * await session.replaceAll([{ start: 2, end: 3, data: shorter }, { start: 5, end: 6, data: shorter2 }]);
+   */
+  async replaceAll(
+    replacements: { start: number; end: number; data: MessageData }[],
+  ): Promise<SessionEvent[]> {
+    return this.#landAll(
+      replacements.map(({ start, end, data }) => ({ op: { type: 'replace', start, end }, data })),
+    );
   }
 
   /** The next event for `op`, checked against the surface as it is now. */

@@ -114,6 +114,14 @@ export class JsonlLog {
    * looked (usually nothing), and flushes it to disk before returning.
    */
   async append(make: (appendedByOthers: unknown[]) => unknown): Promise<unknown> {
+    return (await this.appendAll((others) => [make(others)]))[0];
+  }
+
+  /**
+   * Appends every record `make` builds, under one lock, in one write and one flush to disk (a
+   * batch of many events costs about what one does).
+   */
+  async appendAll(make: (appendedByOthers: unknown[]) => unknown[]): Promise<unknown[]> {
     const handle = this.#handle;
     if (!handle) throw new SpillwayError('SPILLWAY_IO', `${this.path} is closed`);
     return withLock(this.#lock, async () => {
@@ -125,13 +133,14 @@ export class JsonlLog {
         this.#bytes = read.bytes;
         this.#lines += others.length;
       }
-      const record = make(others);
-      const line = Buffer.from(`${JSON.stringify(record)}\n`, 'utf8');
-      await handle.appendFile(line);
+      const records = make(others);
+      if (records.length === 0) return records;
+      const lines = Buffer.from(records.map((r) => `${JSON.stringify(r)}\n`).join(''), 'utf8');
+      await handle.appendFile(lines);
       await handle.datasync();
-      this.#bytes += line.length;
-      this.#lines++;
-      return record;
+      this.#bytes += lines.length;
+      this.#lines += records.length;
+      return records;
     });
   }
 
