@@ -81,12 +81,7 @@ export async function benchProxy(): Promise<void> {
       { length: 24 },
       (_, i) => `-rw-r--r-- 1 root root ${1000 + i * 37} Nov 30 01:${10 + i} file-${i}.ts`,
     );
-    const small = body([listing.join('\n')], 'small');
-    const direct2k = await timeAsync((i) => post(up.url, small, `d${i}`), 300, false);
-    const proxied2k = await timeAsync((i) => post(proxy.url, small, `p${i}`), 300, false);
-    console.log(
-      `\n(a) ${(Buffer.byteLength(small) / 1024).toFixed(1)} KB request: direct ${ms(direct2k)}, through spillway ${ms(proxied2k)}; added ${ms(proxied2k - direct2k)} (${ratio(proxied2k, direct2k)})`,
-    );
+    await smallRequests(up.url, proxy.url, listing.join('\n'));
 
     const big = body([oneLineJson(7 * MB).text, multiLineLog(7.5 * MB).text, 'small result'], 'big');
     const bytes = Buffer.byteLength(big);
@@ -247,5 +242,55 @@ async function concurrentLarge(upstreamUrl: string, root: string): Promise<void>
     );
   } finally {
     await proxy.close();
+  }
+}
+
+/** p50 and p99 of samples, in ms. */
+function percentiles(samples: number[]): { p50: number; p99: number } {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))] as number;
+  return { p50: at(0.5), p99: at(0.99) };
+}
+
+/**
+ * Small requests, each sent straight to the upstream and through spillway in turn (A B A B):
+ * a new session; a new result in a known session (conversations of ten turns, one new result
+ * each turn); the same request again (every result frozen, replayed). p50 and p99 of each.
+ */
+async function smallRequests(upstreamUrl: string, proxyUrl: string, listing: string): Promise<void> {
+  const turnBody = (turns: number, tag: string) =>
+    body(
+      Array.from({ length: turns }, (_, t) => `${listing}\n${tag} turn ${t}`),
+      'small',
+    );
+  const cases: { name: string; request: (i: number) => { body: string; session: string } }[] = [
+    { name: 'new session', request: (i) => ({ body: turnBody(1, `n${i}`), session: `n${i}` }) },
+    {
+      name: 'new result, known session',
+      request: (i) => ({
+        body: turnBody((i % 10) + 1, `k${Math.floor(i / 10)}`),
+        session: `k${Math.floor(i / 10)}`,
+      }),
+    },
+    { name: 'replayed (all frozen)', request: () => ({ body: turnBody(5, 'r'), session: 'replay' }) },
+  ];
+  console.log('\n(a) small requests (1.5 KB a result), 300 of each, interleaved with direct:');
+  for (const c of cases) {
+    const direct: number[] = [];
+    const through: number[] = [];
+    for (let i = 0; i < 300; i++) {
+      const { body: b, session } = c.request(i);
+      let t = performance.now();
+      await post(upstreamUrl, b, `d-${session}`);
+      direct.push(performance.now() - t);
+      t = performance.now();
+      await post(proxyUrl, b, session);
+      through.push(performance.now() - t);
+    }
+    const d = percentiles(direct);
+    const p = percentiles(through);
+    console.log(
+      `  ${c.name.padEnd(26)} direct p50 ${ms(d.p50)} p99 ${ms(d.p99)}; through spillway p50 ${ms(p.p50)} p99 ${ms(p.p99)}; added p50 ${ms(p.p50 - d.p50)}, p99 ${ms(p.p99 - d.p99)}`,
+    );
   }
 }
