@@ -42,12 +42,14 @@ async function acquireGate(path: string, deadline: number, timeoutMs: number): P
   const name = `\0spillway-lock-${createHash('sha256').update(resolve(path)).digest('hex').slice(0, 40)}`;
   for (let wait = 1; ; wait = Math.min(wait * 2, 50)) {
     const server = createServer();
-    const bound = await new Promise<boolean>((done, fail) => {
+    const bound = await new Promise<boolean | 'unavailable'>((done) => {
       server.once('error', (err: NodeJS.ErrnoException) =>
-        err.code === 'EADDRINUSE' ? done(false) : fail(err),
+        done(err.code === 'EADDRINUSE' ? false : 'unavailable'),
       );
       server.listen(name, () => done(true));
     });
+    // A sandbox without abstract sockets: the lock file alone arbitrates, as on other systems.
+    if (bound === 'unavailable') return undefined;
     if (bound) {
       server.unref();
       return server;
