@@ -13,6 +13,7 @@ import { version } from '../version.js';
 
 export const PROXY_HELP = `usage: spillway proxy [--port ${DEFAULT_PORT}] [--host 127.0.0.1] [--preset P] [--config FILE] [--observe]
                       [--dir D] [--anthropic-upstream URL] [--openai-upstream URL] [--token T]
+                      [--open-recall] [--max-rewrites N] [--max-rewrite-bytes N] [--rewrite-wait-ms N]
 
 Runs an HTTP proxy between your coding agent and its model API. Anthropic Messages, OpenAI
 Chat Completions and OpenAI Responses requests have their oversized tool results shrunk
