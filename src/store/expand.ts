@@ -1,5 +1,6 @@
 import { SpillwayError } from '../errors.js';
 import { codePointFloor } from '../text/measure.js';
+import { storedText } from '../text/stored-text.js';
 import { getTokenizer } from '../text/tokenizers/index.js';
 import type { Tokenizer } from '../text/tokenizers/tokenizer.js';
 import { parseRecallId } from './ids.js';
@@ -198,7 +199,7 @@ async function pageOf(
     (await store.get(key, { start: offset, end: Math.min(total, offset + want + 1) })) ?? Buffer.alloc(0);
   let cut = Math.min(raw.length, want);
   for (let i = 0; i < 3 && cut > 0 && cut < raw.length && ((raw[cut] as number) & 0xc0) === 0x80; i++) cut--;
-  const text = raw.toString('utf8', 0, cut);
+  const text = storedText(raw, 0, cut);
   let end: number;
   if (text.includes('\uFFFD')) {
     // Not valid UTF-8 (a binary spill): pages by bytes, at most one token a byte.
@@ -207,7 +208,7 @@ async function pageOf(
     const { chars } = fitPage(text, tokenizer, maxTokens);
     end = offset + Buffer.byteLength(text.slice(0, chars), 'utf8');
   }
-  const body = raw.toString('utf8', 0, end - offset);
+  const body = storedText(raw, 0, end - offset);
   const counts = await totals(store, key, { total, start: offset, end }, tokenizer);
   const where = `bytes ${offset}-${end} of ${total}; lines ${counts.firstLine}-${counts.lastLine} of ${counts.lines}; ${counts.tokens} tokens in all`;
   const footer =

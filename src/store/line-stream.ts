@@ -1,3 +1,4 @@
+import { storedText } from '../text/stored-text.js';
 import type { StoreKey } from './ids.js';
 import type { Store } from './store.js';
 
@@ -36,7 +37,7 @@ export async function streamLines(
     const data = carry.length ? Buffer.concat([carry, chunk]) : chunk;
     const lastNewline = data.lastIndexOf(10);
     if (lastNewline >= 0) {
-      const text = data.toString('utf8', 0, lastNewline);
+      const text = storedText(data, 0, lastNewline);
       for (let from = 0; ; ) {
         const nl = text.indexOf('\n', from);
         if (onLine({ number, text: nl < 0 ? text.slice(from) : text.slice(from, nl) }) === false) return;
@@ -48,7 +49,7 @@ export async function streamLines(
     carry = data.subarray(lastNewline + 1);
     await yieldToEventLoop();
   }
-  if (carry.length > 0 || total === 0) onLine({ number, text: carry.toString('utf8') });
+  if (carry.length > 0 || total === 0) onLine({ number, text: storedText(carry) });
 }
 
 /**

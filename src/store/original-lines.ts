@@ -1,3 +1,4 @@
+import { storedText } from '../text/stored-text.js';
 import type { Tokenizer } from '../text/tokenizers/tokenizer.js';
 import type { StoreKey } from './ids.js';
 import { countLines, STREAM_CHUNK_BYTES } from './line-stream.js';
@@ -29,7 +30,7 @@ async function lineIndexOf(
   let tokens = `~${Math.ceil(total / 4)}`;
   if (total <= EXACT_TOKENS_BYTES) {
     const body = await store.get(key);
-    if (body) tokens = String(tokenizer.count(body.toString('utf8')));
+    if (body) tokens = String(tokenizer.count(storedText(body)));
   }
   const entry = { ...(await countLines(store, key, total)), tokens };
   lineIndexes.set(name, entry);

@@ -1,4 +1,5 @@
 import { SpillwayError } from '../errors.js';
+import { storedText } from '../text/stored-text.js';
 import { parseRecallId } from './ids.js';
 import type { Store } from './store.js';
 
@@ -91,7 +92,7 @@ export async function recall(id: string, options: RecallOptions): Promise<Recall
   const done = end >= total;
   return {
     id,
-    text: `${body.toString('utf8')}\n${recallFooter(offset, end, total)}`,
+    text: `${storedText(body)}\n${recallFooter(offset, end, total)}`,
     body,
     start: offset,
     end,

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { collapseText } from '../pipeline/stages/collapse/text.js';
 import { originalOf } from '../text/content-hash.js';
 import { getTokenizer } from '../text/tokenizers/index.js';
+import { expand } from './expand.js';
 import { stashKey } from './ids.js';
 import { MemoryStore } from './memory-store.js';
 import { stash, stashOriginal } from './stash.js';
@@ -17,6 +18,15 @@ describe('stash', () => {
       message: expect.stringMatching(/1001 bytes, over the store's limit of 1000 bytes .* not saved/),
     });
     expect(await store.get(stashKey(over.id()))).toBeNull();
+  });
+
+  it('keeps a lone surrogate of a result (JSON can carry one) and recalls it as itself', async () => {
+    const store = new MemoryStore();
+    const original = `${Array.from({ length: 50 }, (_, i) => `line ${i}`).join('\n')}\nodd \ud800 unit\nlast`;
+    const id = await stash(store, original);
+    const page = await expand(store, { id, maxTokens: 4000 });
+    expect(page.slice(0, page.lastIndexOf('\n['))).toBe(original);
+    expect(await expand(store, { id, grep: 'odd' })).toContain('51:odd \ud800 unit');
   });
 
   it('so a collapse of an original too large to keep names nothing to recall and says so', async () => {

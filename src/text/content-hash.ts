@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { type Content, contentText } from './blocks.js';
-import { utf8Bytes } from './measure.js';
+import { storedBytes } from './stored-text.js';
 
 /**
  * The SHA-256 of a body: what stash ids (its first 16 bytes) and frozen-decision keys derive from.
@@ -69,7 +69,7 @@ export function originalOf(content: Content, bytes?: Buffer): Original {
   let body: Buffer | undefined = bytes;
   let digest: Buffer | undefined;
   const bodyOf = () => {
-    body ??= utf8Bytes(contentText(content));
+    body ??= storedBytes(contentText(content));
     return body;
   };
   const digestOf = () => {
