@@ -2,7 +2,7 @@ import { toError } from '../errors.js';
 import { type Content, contentBytes, contentText } from '../text/blocks.js';
 import type { Tokenizer } from '../text/tokenizers/tokenizer.js';
 import type { ToolResult } from '../text/tool-result.js';
-import { breathe } from './breathe.js';
+import { breatheBefore } from './breathe.js';
 import { type ResultOutcome, type RunItem, runItem } from './run-item.js';
 import { bump, emptyStats, type StageStats } from './stage-stats.js';
 import { type ToolOverride, toolOverride } from './tool-overrides.js';
@@ -48,8 +48,9 @@ export async function runPipeline(
     items.push(await runItem(result, ctx, toolOverride(options.tools, result.tool)));
   const stats: Partial<Record<StageName, StageStats>> = {};
   const count = statsCounter(ctx.statsTokenizer ?? ctx.tokenizer);
+  const bytes = items.reduce((n, item) => n + item.bytes(), 0);
   for (const stage of stages) {
-    await breathe();
+    await breatheBefore(bytes);
     stats[stage.name] ??= emptyStats();
     await runStage(stage, items, ctx, stats[stage.name] as StageStats, count);
   }

@@ -459,9 +459,23 @@ describe('proxy failure behaviour', () => {
       port: 0,
       upstreams: { anthropic: upstream.url },
       maxBodyBytes: 1000,
+      mcp: mcpHttpHandler(store),
       log: (line) => lines.push(line),
     });
     try {
+      // MCP over HTTP too: a JSON-RPC error that says what was wrong, not "not JSON".
+      const rpc = await fetch(`${small.url}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/list',
+          params: { pad: 'x'.repeat(5000) },
+        }),
+      });
+      expect(rpc.status).toBe(413);
+      expect((await json(rpc)).error.message).toMatch(/over spillway's limit of 1000 bytes/);
       const res = await fetch(`${small.url}/v1/messages`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
@@ -488,7 +502,7 @@ describe('proxy failure behaviour', () => {
         expect(answer.status, `declared ${declared}`).toBe(413);
         expect(answer.text).toMatch(/over spillway's limit/);
       }
-      expect(lines.filter((l) => l.status === 413)).toHaveLength(3);
+      expect(lines.filter((l) => l.status === 413 && l.path !== '/mcp')).toHaveLength(3);
     } finally {
       await small.close();
     }

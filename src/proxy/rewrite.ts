@@ -1,7 +1,7 @@
 import { toError } from '../errors.js';
 import { ADAPTERS } from '../formats/index.js';
 import type { ApiName } from '../formats/types.js';
-import { breathe } from '../pipeline/breathe.js';
+import { breatheBefore } from '../pipeline/breathe.js';
 import type { StageStats } from '../pipeline/stage-stats.js';
 import type { StageName } from '../pipeline/types.js';
 import type { Content } from '../text/blocks.js';
@@ -30,9 +30,6 @@ export interface RewriteOutcome {
   /** Set when the pipeline failed and the original is forwarded. */
   failOpen?: Error;
 }
-
-/** Bodies past this size yield to the event loop between decoding, parsing and rewriting. */
-const YIELD_ABOVE_BYTES = 1024 * 1024;
 
 /**
  * Rewrites one request body through its conversation's engine (the session's cached-prefix
@@ -63,13 +60,13 @@ export async function rewriteRequest(
   // Decoding and parsing a large body are each tens of milliseconds: other requests (and
   // health checks) get the event loop between them.
   const text = raw.toString('utf8');
-  if (raw.length > YIELD_ABOVE_BYTES) await breathe();
+  await breatheBefore(raw.length);
   try {
     parsed = JSON.parse(text);
   } catch {
     return unchanged({ unparseable: 'not JSON' });
   }
-  if (raw.length > YIELD_ABOVE_BYTES) await breathe();
+  await breatheBefore(raw.length);
   const view = ADAPTERS[api].view(parsed);
   if (!view) return unchanged({ unparseable: `not an ${api} request body` });
 

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { listenOnLoopback } from './loopback.js';
-import type { SeenRequest } from './upstream.js';
+import { type SeenRequest, sse } from './upstream.js';
 
 /** What a request asks the model, reduced to what a script decides on. */
 export interface ModelTurn {
@@ -23,7 +23,6 @@ export interface ScriptedModel {
 }
 
 type Json = Record<string, unknown>;
-const sse = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 
 function textOf(content: unknown): string {
   if (typeof content === 'string') return content;

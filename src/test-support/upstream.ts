@@ -19,7 +19,8 @@ export interface TestUpstream {
   close(): Promise<void>;
 }
 
-const sse = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+/** One server-sent event. */
+export const sse = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 
 export const ANSWER_TEXT = ['The build ', 'failed at ', 'line 1999.'];
 

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ProxyContext } from '../context.js';
-import { readBody, sendJson } from '../http.js';
+import { BodyTooLarge, readBody, refuseTooLarge, sendJson } from '../http.js';
 
 /**
  * `/mcp`: MCP over streamable HTTP, served by the handler the proxy was given (the CLI wires
@@ -23,7 +23,16 @@ export async function mcpRoute(ctx: ProxyContext, req: IncomingMessage, res: Ser
   if (req.method === 'POST') {
     try {
       body = JSON.parse((await readBody(req, ctx.maxBodyBytes)).toString('utf8'));
-    } catch {
+    } catch (err) {
+      if (err instanceof BodyTooLarge)
+        return refuseTooLarge(req, res, {
+          jsonrpc: '2.0',
+          error: {
+            code: -32600,
+            message: `the request is over spillway's limit of ${ctx.maxBodyBytes} bytes`,
+          },
+          id: null,
+        });
       return sendJson(res, 400, {
         jsonrpc: '2.0',
         error: { code: -32700, message: 'Parse error: the body is not JSON' },

@@ -3,7 +3,7 @@ import { STASH_FAILED_NOTE, WITHOUT_RECALL_EXTRA, withoutRecall } from '../../..
 import { utf8Length } from '../../../text/measure.js';
 import { snip } from '../../../text/snip.js';
 import type { Tokenizer } from '../../../text/tokenizers/tokenizer.js';
-import { breathe } from '../../breathe.js';
+import { breatheBefore } from '../../breathe.js';
 import type { Decision } from '../../types.js';
 import { CHAR_FLOOR, fitCharWindow } from './char-window.js';
 import { compactJson } from './json.js';
@@ -81,7 +81,7 @@ export async function collapseText(
   let built: string | undefined;
   let window: 'json' | 'line' | 'char' = 'line';
   for (const share of TIGHTER) {
-    await breathe();
+    await breatheBefore(text.length);
     const chosen = chooseWindow(text, {
       maxTokens: Math.floor(maxTokens * share),
       headLines,
@@ -100,7 +100,7 @@ export async function collapseText(
   try {
     await deps.stash();
   } catch (err) {
-    await breathe();
+    await breatheBefore(text.length);
     const honest = unsavedWindow(text, built, {
       maxTokens,
       headLines,
