@@ -57,4 +57,58 @@ export function benchTokens(): void {
     });
     console.log(`  ${input.source}, ${(bytes / MB).toFixed(1)} MB: ${parts.join('; ')}`);
   }
+  benchPathologicalTokens();
+}
+
+/** 1 MiB with no safe cut for the chunker, each kind against 1 MiB of ordinary log text, interleaved. */
+function benchPathologicalTokens(): void {
+  console.log(
+    '\n## o200k count of 1 MiB with no safe cut / of 1 MiB of log text (A B A B, median of 5 pairs)',
+  );
+  const o200k = getTokenizer('o200k');
+  const ordinary = multiLineLog(MB).text;
+  o200k.count('a'.repeat(1_000)); // load the tables and the linear merge's ranks outside the timings
+  for (const [name, text] of pathologicalInputs()) {
+    const ratios: number[] = [];
+    let last = 0;
+    for (let i = 0; i < 5; i++) {
+      let t0 = performance.now();
+      o200k.count(text);
+      last = performance.now() - t0;
+      t0 = performance.now();
+      o200k.count(ordinary);
+      ratios.push(last / (performance.now() - t0));
+    }
+    ratios.sort((a, b) => a - b);
+    console.log(
+      `  ${name.padEnd(34)} ${ms(last).padStart(9)}  ${(ratios[2] as number).toFixed(2)}x of log text`,
+    );
+  }
+}
+
+/** Deterministic 1 MiB strings that are one pre-token, or long runs of them, for o200k. */
+function pathologicalInputs(): [string, string][] {
+  const pick = (alphabet: string, length: number): string => {
+    const chars = [...alphabet];
+    let x = 1;
+    let out = '';
+    for (let i = 0; i < length; i++) {
+      x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+      out += chars[(x >>> 8) % chars.length];
+    }
+    return out;
+  };
+  return [
+    ['random lowercase letters', pick('abcdefghijklmnopqrstuvwxyz', MB)],
+    [
+      'base64 of random bytes',
+      Buffer.from(pick('\u0000\u00ff\u0010\u0080abc', (MB * 3) / 4), 'latin1').toString('base64'),
+    ],
+    ['minified code (one line)', pick('abcdefghijklmnopqrstuvwxyz(){};=,.+-*', MB)],
+    [
+      'CJK with no spaces (1 MiB of UTF-8)',
+      pick('的一是不了人我在有他这中大来上国个到说们为子和你地出道也时年', MB / 3),
+    ],
+    ['one run of spaces', ' '.repeat(MB)],
+  ];
 }

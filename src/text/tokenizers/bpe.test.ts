@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { trickyString } from '../../test-support/arbitraries.js';
 import { CORPUS_MISSING, corpusAvailable, corpusFiles } from '../../test-support/corpus.js';
 import { cl100kTokenizer, o200kTokenizer } from './bpe.js';
-import { HARD_SPLIT, nextChunkEnd } from './pretoken-chunks.js';
+import { nextChunkEnd } from './pretoken-chunks.js';
 
 const PLAIN = { disallowedSpecial: new Set<string>() };
 const ENCODINGS = [
@@ -18,7 +18,7 @@ const ENCODINGS = [
 function chunkedCount(text: string, count: (s: string) => number, target: number): number {
   let total = 0;
   for (let start = 0; start < text.length; ) {
-    const end = nextChunkEnd(text, start, target, Number.MAX_SAFE_INTEGER);
+    const end = nextChunkEnd(text, start, target);
     total += count(text.slice(start, end));
     start = end;
   }
@@ -61,6 +61,37 @@ const textLike = fc.oneof(
     .map((p) => p.join('')),
 );
 
+/** Long stretches with no safe cut: where the library's merge is quadratic and ours is not. */
+const pathological = fc
+  .tuple(
+    fc.constantFrom(
+      'abcdefghijklmnopqrstuvwxyz',
+      'ab',
+      'a',
+      'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz+/',
+      '中文字符测试日本語한국어',
+      '=\n',
+      ' ',
+      '\r\n',
+      'é\u0301',
+      '\ud800x',
+      '😀a',
+    ),
+    fc.integer({ min: 100, max: 3_000 }),
+    fc.integer(),
+    textLike,
+  )
+  .map(([alphabet, length, seed, tail]) => {
+    const chars = [...alphabet];
+    let s = '';
+    let x = seed >>> 0;
+    for (let i = 0; i < length; i++) {
+      x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+      s += chars[x % chars.length];
+    }
+    return tail + s + tail;
+  });
+
 describe('BPE tokenizers', () => {
   for (const { name, ours, lib } of ENCODINGS) {
     it(`${name}: cutting at safe pre-token boundaries never changes the count`, () => {
@@ -95,16 +126,31 @@ describe('BPE tokenizers', () => {
     });
   }
 
-  it('splits a giant single pre-token instead of encoding it whole, and stays exact for a repeated letter', () => {
-    const text = 'a'.repeat(1 << 20);
-    // o200k encodes runs of 'a' eight to a token; the hard split length is a multiple of 8.
-    expect(HARD_SPLIT % 8).toBe(0);
-    expect(o200kTokenizer.count(text)).toBe((1 << 20) / 8);
-    // Within 0.1% of the unsplit count on a giant run of other characters.
-    const eq = '='.repeat(40_000);
-    expect(Math.abs(o200kTokenizer.count(eq) - o200kCount(eq, PLAIN))).toBeLessThanOrEqual(
-      o200kCount(eq, PLAIN) * 0.001,
-    );
+  for (const { name, ours, lib } of ENCODINGS) {
+    it(`${name}: exact on long stretches with no safe cut (one giant pre-token, CJK, whitespace runs)`, () => {
+      fc.assert(
+        fc.property(pathological, (text) => {
+          expect(ours.count(text)).toBe(lib(text));
+        }),
+        { numRuns: 120 },
+      );
+    });
+
+    it(`${name}: countUpTo stops early inside a giant pre-token without merging it`, () => {
+      const text = 'x'.repeat(3 << 20);
+      expect(ours.countUpTo(text, 100)).toBeGreaterThan(100);
+    });
+  }
+
+  it('is exact on a giant single pre-token: a megabyte of one letter, 32,000 random letters', () => {
+    // o200k encodes runs of 'a' eight to a token.
+    expect(o200kTokenizer.count('a'.repeat(1 << 20))).toBe((1 << 20) / 8);
+    let letters = '';
+    for (let i = 0, x = 7; i < 32_000; i++) {
+      x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+      letters += String.fromCharCode(97 + (x % 26));
+    }
+    expect(o200kTokenizer.count(letters)).toBe(o200kCount(letters, PLAIN));
   });
 
   it.skipIf(!corpusAvailable)('agrees exactly with gpt-tokenizer on every corpus file', () => {

@@ -1,5 +1,3 @@
-import { codePointFloor } from '../measure.js';
-
 /**
  * Positions where both o200k and cl100k pre-tokenizers always end one pre-token and start the
  * next, whatever comes before or after: the split regexes have no look-behind, and their
@@ -18,13 +16,47 @@ const SAFE_CUT =
 
 /** Chunks aim at this many UTF-16 units: big enough to amortise a call, small enough to stop early. */
 export const CHUNK_TARGET = 16_384;
-/**
- * A stretch this long with no safe cut is one giant pre-token (a megabyte of `=` or of one
- * letter); BPE on it is quadratic, so it is split here, changing the count by about one token
- * per split (under 0.1% of a stretch this long).
- */
-export const HARD_SPLIT = 8_192;
 const SEARCH_STEP = 1_024;
+
+/** A run of this many letters, symbols or spaces may be one long pre-token. */
+const LONG_RUN = 128;
+
+/**
+ * Whether `chunk` may hold a pre-token long enough to make the library's byte-pair merge slow
+ * (it is quadratic in a pre-token's length). Every pre-token longer than about 2 x LONG_RUN holds
+ * a run of LONG_RUN letters, symbols or spaces. Only speed depends on this answer, never the
+ * count: both ways of counting are exact. So it errs on the side of yes (any non-ASCII unit counts
+ * as a letter and a symbol) and is a plain loop, ten times faster than a Unicode regex.
+ *
+ * @example
+ * mayHoldLongPretoken('a'.repeat(1000)); // true
+ */
+export function mayHoldLongPretoken(chunk: string): boolean {
+  let letters = 0;
+  let symbols = 0;
+  let spaces = 0;
+  for (let i = 0; i < chunk.length; i++) {
+    const c = chunk.charCodeAt(i);
+    if (c >= 0x80) {
+      letters++;
+      symbols++;
+      spaces = 0;
+    } else if ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a) {
+      letters++;
+      symbols = spaces = 0;
+    } else if (c === 0x20 || (c >= 0x09 && c <= 0x0d)) {
+      spaces++;
+      letters = symbols = 0;
+    } else if (c >= 0x30 && c <= 0x39) {
+      letters = symbols = spaces = 0;
+    } else {
+      symbols++;
+      letters = spaces = 0;
+    }
+    if (letters >= LONG_RUN || symbols >= LONG_RUN || spaces >= LONG_RUN) return true;
+  }
+  return false;
+}
 
 /** The last safe cut in (lo, hi], or -1. */
 function lastSafeCut(text: string, lo: number, hi: number): number {
@@ -40,10 +72,10 @@ function lastSafeCut(text: string, lo: number, hi: number): number {
   return best;
 }
 
-/** The first safe cut in (lo, hi], or -1. */
-function firstSafeCut(text: string, lo: number, hi: number): number {
-  for (let from = lo; from < hi; from += SEARCH_STEP) {
-    const to = Math.min(hi, from + SEARCH_STEP);
+/** The first safe cut after `lo`, or the end of the text. */
+function firstSafeCut(text: string, lo: number): number {
+  for (let from = lo; from < text.length; from += SEARCH_STEP) {
+    const to = Math.min(text.length, from + SEARCH_STEP);
     const offset = Math.max(0, from - 2);
     const slice = text.slice(offset, Math.min(text.length, to + 2));
     for (const m of slice.matchAll(SAFE_CUT)) {
@@ -52,30 +84,23 @@ function firstSafeCut(text: string, lo: number, hi: number): number {
       if (at > from) return at;
     }
   }
-  return -1;
+  return text.length;
 }
 
 /**
- * The end of the chunk that starts at `start`: the last safe cut within `target` units, else
- * the first one within `hard` units, else a hard split at `hard` (one over-long pre-token),
- * or the end of the text.
+ * The end of the chunk that starts at `start`: the last safe cut within `target` units, else the
+ * first one after (a stretch with no safe cut is one chunk, however long), or the end of the text.
  *
  * @example
  * let start = 0;
  * while (start < text.length) { const end = nextChunkEnd(text, start); use(text.slice(start, end)); start = end; }
  */
-export function nextChunkEnd(text: string, start: number, target = CHUNK_TARGET, hard = HARD_SPLIT): number {
+export function nextChunkEnd(text: string, start: number, target = CHUNK_TARGET): number {
   if (text.length - start <= target) return text.length;
   const limit = start + target;
   for (let hi = limit; hi > start; hi -= SEARCH_STEP) {
     const cut = lastSafeCut(text, Math.max(start, hi - SEARCH_STEP), hi);
     if (cut > start) return cut;
   }
-  if (hard > target) {
-    const cut = firstSafeCut(text, limit, Math.min(text.length, start + hard));
-    if (cut > start) return cut;
-  }
-  if (start + hard >= text.length) return text.length;
-  const end = codePointFloor(text, start + hard);
-  return end > start ? end : start + 2;
+  return firstSafeCut(text, limit);
 }
