@@ -4,7 +4,7 @@ import {
   type ResolvedPipeline,
   resolvePipeline,
 } from '../pipeline/index.js';
-import { stash } from '../store/stash.js';
+import { StashBatch, stash } from '../store/stash.js';
 import type { Store } from '../store/store.js';
 import type { Content } from '../text/blocks.js';
 import { stashId } from '../text/content-hash.js';
@@ -52,12 +52,20 @@ export interface PruneSessionResult {
  * @example
  * await pruneSession(session, { pruner: contentPruner({ thresholdChars: 4000 }, new FileStore()) });
  */
-export function contentPruner(config: Partial<PruneConfig> = {}, store?: Store, dryRun = false): Pruner {
+export function contentPruner(
+  config: Partial<PruneConfig> = {},
+  store?: Store | StashBatch,
+  dryRun = false,
+): Pruner {
   const resolved = resolvePruneConfig(config);
   return async (content) => {
     const first = pruneContent(content, resolved);
     if (!first || !store) return first?.content ?? null;
-    const id = dryRun ? stashId(first.middle) : await stash(store, first.middle);
+    const id = dryRun
+      ? stashId(first.middle)
+      : store instanceof StashBatch
+        ? store.add(first.middle)
+        : await stash(store, first.middle);
     return pruneContent(content, resolved, id)?.content ?? null;
   };
 }
@@ -113,7 +121,10 @@ export async function pruneSession(
   session: Session,
   options: PruneSessionOptions = {},
 ): Promise<PruneSessionResult> {
-  const pruner = options.pruner ?? contentPruner(options.config, options.store, options.dryRun);
+  // The default pruner's stashes are stored together, once, before the replacements that name them.
+  const batch =
+    options.store && !options.pruner && !options.dryRun ? new StashBatch(options.store) : undefined;
+  const pruner = options.pruner ?? contentPruner(options.config, batch ?? options.store, options.dryRun);
   const snapshot = [...session.surface()];
   const tools = snapshot.map((node, index) => ({ node, index })).filter(({ node }) => isToolData(node.data));
   const candidates = tools.slice(0, Math.max(0, tools.length - (options.protectRecent ?? 0)));
@@ -152,6 +163,7 @@ export async function pruneSession(
     for (const [k, plan] of plans.entries()) land(plan, session.events.length + k);
     return { pruned, saved };
   }
+  await batch?.flush();
   // One node replaced by one: the snapshot's indexes stay valid through the pass. The whole pass
   // is one append; a replacement the session rejects ends it, those before it stay on disk.
   const landed = await session.replaceAll(

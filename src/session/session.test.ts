@@ -5,8 +5,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MemoryStore } from '../store/memory-store.js';
 import { recallAll } from '../store/recall.js';
+import type { StoreEntry } from '../store/store.js';
 import { markerIds } from '../text/markers.js';
 import { getTokenizer } from '../text/tokenizers/index.js';
+import { isToolData } from './events.js';
 import { collapsePruner, pruneSession } from './prune-session.js';
 import { Session } from './session.js';
 
@@ -114,6 +116,37 @@ describe('pruneSession (the dsh seed cases)', () => {
     expect(original).toContain(middle);
     expect(middle.length + 500).toBe(original.length);
     expect(r.pruned).toHaveLength(1);
+  });
+
+  it("stores the pass's stashes as one batch before any replacement, and changes nothing if the store refuses", async () => {
+    const s = Session.memory();
+    const batches: number[] = [];
+    let before = 0;
+    const store = new (class extends MemoryStore {
+      async putAllIfAbsent(entries: readonly StoreEntry[]): Promise<number> {
+        batches.push(entries.length);
+        expect(s.events.length).toBe(before); // no replacement appended yet
+        let n = 0;
+        for (const { key, body } of entries) if (await this.putIfAbsent(key, body)) n++;
+        return n;
+      }
+    })();
+    await conversation(s, [300, 400, 500]);
+    before = s.events.length;
+    const r = await pruneSession(s, { config, store });
+    expect(batches).toEqual([3]);
+    expect(r.pruned).toHaveLength(3);
+    for (const node of s.surface().filter((n) => isToolData(n.data)))
+      expect(
+        (await recallAll(markerIds(node.data.content as string)[0] as string, { store })).length,
+      ).toBeGreaterThan(0);
+
+    const full = new MemoryStore({ maxTotalBytes: 10 });
+    const t = Session.memory();
+    await conversation(t, [300, 400]);
+    const unchanged = t.events.length;
+    await expect(pruneSession(t, { config, store: full })).rejects.toMatchObject({ code: 'SPILLWAY_QUOTA' });
+    expect(t.events).toHaveLength(unchanged);
   });
 
   it('can prune with collapse instead', async () => {

@@ -249,3 +249,28 @@ describe('FileStore quota ledger', () => {
     });
   });
 });
+
+describe('FileStore batches', () => {
+  it('writes a batch under one ledger update, and nothing of a batch over quota', async () => {
+    const base = join(tmp(), 'tool-results');
+    const store = new FileStore({ base, maxSessionBytes: 100, pruneOnFirstSpill: false });
+    const entries = Array.from({ length: 20 }, (_, i) => ({
+      key: { dir: 'pruned', name: `id${i}` },
+      body: Buffer.alloc(10, i),
+    }));
+    expect(await store.putAllIfAbsent(entries)).toBe(20);
+    expect(JSON.parse(readFileSync(join(base, '.usage.json'), 'utf8'))).toMatchObject({ total: 200 });
+    for (const { key, body } of entries) expect(await store.get(key)).toEqual(body);
+    expect(mode(join(base, 'pruned', 'id3.txt'))).toBe(0o600);
+    // 60 + 60 bytes for one session: over its quota of 100, so neither is written.
+    await expect(
+      store.putAllIfAbsent([
+        { key: { dir: 's', name: 'a' }, body: Buffer.alloc(60) },
+        { key: { dir: 's', name: 'b' }, body: Buffer.alloc(60) },
+      ]),
+    ).rejects.toMatchObject({ code: 'SPILLWAY_QUOTA' });
+    expect(await store.stat({ dir: 's', name: 'a' })).toBeNull();
+    expect(JSON.parse(readFileSync(join(base, '.usage.json'), 'utf8'))).toMatchObject({ total: 200 });
+    expect(readdirSync(join(base, 'pruned')).filter((f) => !f.endsWith('.txt'))).toEqual([]);
+  });
+});

@@ -15,9 +15,13 @@ import {
   type PutOptions,
   type PutResult,
   type Store,
+  type StoreEntry,
   type StoreLimits,
 } from './store.js';
-import { loadLedger, saveLedger } from './usage-ledger.js';
+import { loadLedger, saveLedger, type UsageLedger } from './usage-ledger.js';
+
+/** Files written at once by putAllIfAbsent: enough to overlap flushes, few enough for any fd limit. */
+const PARALLEL_WRITES = 8;
 
 export interface FileStoreOptions extends Partial<StoreLimits> {
   /** Base directory (default `$SPILLWAY_HOME/tool-results`, else `~/.spillway/tool-results`). */
@@ -92,30 +96,7 @@ export class FileStore implements Store {
         const dir = join(this.base, key.dir);
         await ensurePrivateDir(dir);
         const replaced = (await this.stat(key))?.bytes ?? 0;
-        let ledger = await loadLedger(this.base);
-        if (key.dir !== STASH_DIR) {
-          const session = ledger.dirs[key.dir] ?? 0;
-          if (session - replaced + stored.length > this.limits.maxSessionBytes) {
-            throw new SpillwayError(
-              'SPILLWAY_QUOTA',
-              `session "${key.dir}" would exceed its quota of ${this.limits.maxSessionBytes} bytes (it holds ${session})`,
-            );
-          }
-        }
-        if (ledger.total - replaced + stored.length > this.limits.maxTotalBytes) {
-          // Make room the way retention would, then check again.
-          await applyRetentionLocked(this.base, {
-            keep: key.dir,
-            maxTotalBytes: this.limits.maxTotalBytes - stored.length,
-          });
-          ledger = await loadLedger(this.base);
-          if (ledger.total - replaced + stored.length > this.limits.maxTotalBytes) {
-            throw new SpillwayError(
-              'SPILLWAY_QUOTA',
-              `the store at ${this.base} would exceed its total quota of ${this.limits.maxTotalBytes} bytes (it holds ${ledger.total}); run "spillway prune"`,
-            );
-          }
-        }
+        const ledger = await this.#admit(await loadLedger(this.base), [[key.dir, stored.length - replaced]]);
         await writeFileAtomic(dir, `${key.name}.txt`, stored, { durable: options.durable !== false });
         ledger.total += stored.length - replaced;
         ledger.dirs[key.dir] = (ledger.dirs[key.dir] ?? 0) + stored.length - replaced;
@@ -135,6 +116,84 @@ export class FileStore implements Store {
     if (await this.stat(key)) return false;
     await this.put(key, body);
     return true;
+  }
+
+  /**
+   * Every entry not stored yet, under one lock and one ledger update, the writes and their flushes
+   * running side by side: a pass that stashes hundreds of originals pays for one put, not hundreds.
+   * Nothing over quota is written; an entry that fails to write is left out of the ledger.
+   */
+  async putAllIfAbsent(entries: readonly StoreEntry[]): Promise<number> {
+    if (entries.length === 0) return 0;
+    for (const { key } of entries) this.pathOf(key);
+    await ensurePrivateDir(this.base, { parents: true, allowLink: true });
+    return withLock(
+      this.lockPath,
+      async () => {
+        const fresh = new Map<string, { key: StoreKey; body: Uint8Array }>();
+        for (const { key, body } of entries) {
+          const path = this.pathOf(key);
+          if (fresh.has(path) || (await this.stat(key))) continue;
+          fresh.set(path, { key, body: cutAtUtf8Boundary(body, this.limits.maxFileBytes) });
+        }
+        const byDir = new Map<string, number>();
+        for (const { key, body } of fresh.values())
+          byDir.set(key.dir, (byDir.get(key.dir) ?? 0) + body.length);
+        const ledger = await this.#admit(await loadLedger(this.base), [...byDir]);
+        for (const dir of byDir.keys()) await ensurePrivateDir(join(this.base, dir));
+        const failures: unknown[] = [];
+        const queue = [...fresh.values()];
+        const writer = async () => {
+          for (let entry = queue.shift(); entry; entry = queue.shift()) {
+            const { key, body } = entry;
+            try {
+              await writeFileAtomic(join(this.base, key.dir), `${key.name}.txt`, body);
+              ledger.total += body.length;
+              ledger.dirs[key.dir] = (ledger.dirs[key.dir] ?? 0) + body.length;
+            } catch (err) {
+              failures.push(err);
+            }
+          }
+        };
+        await Promise.all(Array.from({ length: Math.min(PARALLEL_WRITES, queue.length) }, writer));
+        await saveLedger(this.base, ledger);
+        if (failures.length > 0) throw failures[0];
+        return fresh.size;
+      },
+      { timeoutMs: this.#lockTimeoutMs },
+    );
+  }
+
+  /**
+   * The ledger once `growth` (bytes added per directory) fits the quotas, making room the way
+   * retention would when the total is over; throws SPILLWAY_QUOTA when it cannot fit.
+   */
+  async #admit(start: UsageLedger, growth: readonly [dir: string, bytes: number][]): Promise<UsageLedger> {
+    let ledger = start;
+    let added = 0;
+    for (const [dir, bytes] of growth) {
+      added += bytes;
+      const session = ledger.dirs[dir] ?? 0;
+      if (dir !== STASH_DIR && session + bytes > this.limits.maxSessionBytes) {
+        throw new SpillwayError(
+          'SPILLWAY_QUOTA',
+          `session "${dir}" would exceed its quota of ${this.limits.maxSessionBytes} bytes (it holds ${session})`,
+        );
+      }
+    }
+    if (ledger.total + added <= this.limits.maxTotalBytes) return ledger;
+    await applyRetentionLocked(this.base, {
+      keep: growth.length === 1 ? (growth[0] as [string, number])[0] : STASH_DIR,
+      maxTotalBytes: this.limits.maxTotalBytes - added,
+    });
+    ledger = await loadLedger(this.base);
+    if (ledger.total + added > this.limits.maxTotalBytes) {
+      throw new SpillwayError(
+        'SPILLWAY_QUOTA',
+        `the store at ${this.base} would exceed its total quota of ${this.limits.maxTotalBytes} bytes (it holds ${ledger.total}); run "spillway prune"`,
+      );
+    }
+    return ledger;
   }
 
   async #checkDir(key: StoreKey): Promise<boolean> {

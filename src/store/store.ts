@@ -29,6 +29,12 @@ export interface PutOptions {
   durable?: boolean;
 }
 
+/** One body and where it goes, for a batch of puts. */
+export interface StoreEntry {
+  readonly key: StoreKey;
+  readonly body: Uint8Array;
+}
+
 /** What a put stored. */
 export interface PutResult {
   /** Bytes stored (the first `maxFileBytes` of a longer body). */
@@ -74,6 +80,12 @@ export interface Store {
   put(key: StoreKey, body: Uint8Array, options?: PutOptions): Promise<PutResult>;
   /** Stores `body` unless an entry already exists (content-addressed writes); true if written. */
   putIfAbsent(key: StoreKey, body: Uint8Array): Promise<boolean>;
+  /**
+   * putIfAbsent for many entries at once, cheaper than one by one where the store can batch
+   * (the file store: one lock, one ledger update, flushes side by side). Returns how many were
+   * written. Stores without it get {@link putAllIfAbsent}'s loop.
+   */
+  putAllIfAbsent?(entries: readonly StoreEntry[]): Promise<number>;
   /** The body, or the bytes of `range` clipped to it; null when there is no such key. */
   get(key: StoreKey, range?: ByteRange): Promise<Buffer | null>;
   stat(key: StoreKey): Promise<EntryInfo | null>;
@@ -98,4 +110,17 @@ export function cutAtUtf8Boundary(body: Uint8Array, max: number): Uint8Array {
   // Step back over continuation bytes (10xxxxxx), at most 3, to the start of a character.
   for (let back = 0; back < 3 && end > 0 && ((body[end] as number) & 0xc0) === 0x80; back++) end--;
   return body.subarray(0, end);
+}
+
+/**
+ * Stores every entry not stored yet: in one batch where the store has one, else one by one.
+ *
+ * @example
+ * await putAllIfAbsent(store, [{ key: stashKey(id), body }]);
+ */
+export async function putAllIfAbsent(store: Store, entries: readonly StoreEntry[]): Promise<number> {
+  if (store.putAllIfAbsent) return store.putAllIfAbsent(entries);
+  let written = 0;
+  for (const { key, body } of entries) if (await store.putIfAbsent(key, body)) written++;
+  return written;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SpillwayError } from '../errors.js';
 import { FROZEN_PREFIX, STASH_DIR, type StoreKey } from '../store/ids.js';
-import type { Store, StoreLimits } from '../store/store.js';
+import { putAllIfAbsent, type Store, type StoreLimits } from '../store/store.js';
 
 /** Makes a fresh, empty store with these limits. */
 export type StoreFactory = (limits?: Partial<StoreLimits>) => Promise<Store>;
@@ -106,6 +106,26 @@ export function storeContract(name: string, make: StoreFactory): void {
       // Another session has its own quota; the stash is not a session.
       await store.put(k('t', 'b'), Buffer.alloc(90));
       await store.put(k(STASH_DIR, 'h'), Buffer.alloc(150));
+    });
+
+    it('stores a batch: new entries written once each, existing ones kept', async () => {
+      const store = await make();
+      await store.put(k(STASH_DIR, 'old'), Buffer.from('kept'));
+      const written = await putAllIfAbsent(store, [
+        { key: k(STASH_DIR, 'old'), body: Buffer.from('not written') },
+        { key: k(STASH_DIR, 'a'), body: Buffer.from('first') },
+        { key: k(STASH_DIR, 'a'), body: Buffer.from('first') },
+        { key: k('s', 'b'), body: Buffer.from('second') },
+      ]);
+      expect(written).toBe(2);
+      expect((await store.get(k(STASH_DIR, 'old')))?.toString()).toBe('kept');
+      expect((await store.get(k(STASH_DIR, 'a')))?.toString()).toBe('first');
+      expect((await store.get(k('s', 'b')))?.toString()).toBe('second');
+      expect(await putAllIfAbsent(store, [])).toBe(0);
+      await expectCode(
+        putAllIfAbsent(store, [{ key: k('../x', 'a'), body: Buffer.from('x') }]),
+        'SPILLWAY_BAD_ID',
+      );
     });
 
     it('holds the whole store to its total quota', async () => {
