@@ -4,7 +4,7 @@ import { SpillwayError } from '../errors.js';
 import { defaultBase } from './default-base.js';
 import { withLock } from './file-lock.js';
 import { assertIdPart, STASH_DIR, type StoreKey } from './ids.js';
-import { ensurePrivateDir, openPrivateForRead, writeFileAtomic } from './private-fs.js';
+import { ensurePrivateDir, lstatQuick, openPrivateForRead, writeFileAtomic } from './private-fs.js';
 import { applyRetention, applyRetentionLocked } from './retention.js';
 import { scanBase, scanDir } from './scan.js';
 import {
@@ -197,18 +197,13 @@ export class FileStore implements Store {
   }
 
   async #checkDir(key: StoreKey): Promise<boolean> {
-    try {
-      const info = await lstat(join(this.base, key.dir));
-      if (info.isSymbolicLink())
-        throw new SpillwayError(
-          'SPILLWAY_IO',
-          `refusing to follow the symbolic link ${join(this.base, key.dir)}`,
-        );
-      return info.isDirectory();
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
-      throw err;
-    }
+    const info = lstatQuick(join(this.base, key.dir));
+    if (info?.isSymbolicLink())
+      throw new SpillwayError(
+        'SPILLWAY_IO',
+        `refusing to follow the symbolic link ${join(this.base, key.dir)}`,
+      );
+    return info?.isDirectory() ?? false;
   }
 
   async get(key: StoreKey, range?: ByteRange): Promise<Buffer | null> {
@@ -235,13 +230,8 @@ export class FileStore implements Store {
   async stat(key: StoreKey): Promise<EntryInfo | null> {
     const path = this.pathOf(key);
     if (!(await this.#checkDir(key))) return null;
-    try {
-      const info = await lstat(path);
-      return info.isFile() ? { name: key.name, bytes: info.size, mtimeMs: info.mtimeMs } : null;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      throw err;
-    }
+    const info = lstatQuick(path);
+    return info?.isFile() ? { name: key.name, bytes: info.size, mtimeMs: info.mtimeMs } : null;
   }
 
   async list(dir?: string): Promise<EntryInfo[]> {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { constants } from 'node:fs';
-import { chmod, lstat, mkdir, open, rename, unlink } from 'node:fs/promises';
+import { constants, lstatSync, type Stats } from 'node:fs';
+import { chmod, mkdir, open, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SpillwayError } from '../errors.js';
 
@@ -23,6 +23,22 @@ function ioError(what: string, err: unknown): SpillwayError {
 }
 
 /**
+ * `lstat` that answers undefined for a missing path. Synchronous on purpose, for the few
+ * metadata looks on a request's path: on a local disk the call takes 1-3 µs, while a trip through
+ * the thread pool takes about 80 µs on a 2-core machine, and a small request made several.
+ *
+ * @example
+ * lstatQuick('/no/such/dir'); // undefined
+ */
+export function lstatQuick(path: string): Stats | undefined {
+  try {
+    return lstatSync(path, { throwIfNoEntry: false });
+  } catch (err) {
+    throw ioError(`cannot inspect ${path}`, err);
+  }
+}
+
+/**
  * Makes `path` a private directory (0700): creates it (with parents when `parents`), refuses a
  * symbolic link, and tightens looser permissions it finds.
  *
@@ -33,17 +49,17 @@ export async function ensurePrivateDir(
   path: string,
   options: { parents?: boolean; allowLink?: boolean } = {},
 ): Promise<void> {
-  try {
-    await mkdir(path, { recursive: options.parents ?? false, mode: 0o700 });
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST')
-      throw ioError(`cannot create directory ${path}`, err);
-  }
-  let info: Awaited<ReturnType<typeof lstat>>;
-  try {
-    info = await lstat(path);
-  } catch (err) {
-    throw ioError(`cannot inspect directory ${path}`, err);
+  // Look first: the directory is nearly always there, and a refused mkdir costs an exception.
+  let info = lstatQuick(path);
+  if (!info) {
+    try {
+      await mkdir(path, { recursive: options.parents ?? false, mode: 0o700 });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST')
+        throw ioError(`cannot create directory ${path}`, err);
+    }
+    info = lstatQuick(path);
+    if (!info) throw new SpillwayError('SPILLWAY_IO', `cannot create directory ${path}: it vanished`);
   }
   if (info.isSymbolicLink() && !options.allowLink) {
     throw new SpillwayError(

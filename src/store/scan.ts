@@ -1,7 +1,7 @@
 import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { idPartProblem, STASH_DIR } from './ids.js';
-import { TEMP_SUFFIX } from './private-fs.js';
+import { lstatQuick, TEMP_SUFFIX } from './private-fs.js';
 
 /** A file spillway wrote: a body (`ID.txt`) or a temp file of an unfinished write. */
 export interface OwnFile {
@@ -33,10 +33,10 @@ const BODY = /^[A-Za-z0-9_-]{1,128}\.txt$/;
 /** Regular files spillway wrote in one directory; symbolic links and foreign files are ignored. */
 export async function scanDir(path: string, name: string): Promise<DirScan | null> {
   let entries: import('node:fs').Dirent[];
-  let own: Awaited<ReturnType<typeof lstat>>;
+  // A new session's directory is not there yet: the quick look answers that on a request's path.
+  const own = lstatQuick(path);
+  if (!own?.isDirectory()) return null;
   try {
-    own = await lstat(path);
-    if (!own.isDirectory()) return null;
     entries = await readdir(path, { withFileTypes: true });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;

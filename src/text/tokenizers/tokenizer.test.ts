@@ -1,4 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { trickyString } from '../../test-support/arbitraries.js';
 import { getTokenizer, heuristicTokenizer, TOKENIZER_NAMES } from './index.js';
 
 describe('tokenizer registry and heuristic', () => {
@@ -23,5 +25,15 @@ describe('tokenizer registry and heuristic', () => {
     expect(heuristicTokenizer.countUpTo(text, 5000)).toBe(5000);
     expect(heuristicTokenizer.countUpTo(text, 4999)).toBeGreaterThan(4999);
     expect(heuristicTokenizer.countUpTo(text, 10)).toBeGreaterThan(10);
+  });
+
+  it('no tokenizer counts more tokens than the text has UTF-8 bytes (collapse skips counting on it)', () => {
+    fc.assert(
+      fc.property(trickyString(200), (text) => {
+        for (const name of TOKENIZER_NAMES)
+          expect(getTokenizer(name).count(text)).toBeLessThanOrEqual(Buffer.byteLength(text, 'utf8'));
+      }),
+      { numRuns: 500 },
+    );
   });
 });

@@ -9,7 +9,10 @@
 export interface Tokenizer {
   /** The name users pass on the command line and in config: `o200k`, `cl100k`, `heuristic`. */
   readonly name: TokenizerName;
-  /** Exact count of `text` (special-token strings count as plain text). */
+  /**
+   * Exact count of `text` (special-token strings count as plain text). Never more than the
+   * text's UTF-8 bytes (callers rely on it to skip counting what plainly fits).
+   */
   count(text: string): number;
   /**
    * The exact count when it is at most `limit`; otherwise some number greater than `limit`,

@@ -63,7 +63,14 @@ export async function collapseText(
   const tailLines = Math.max(0, Math.floor(options.tailLines ?? DEFAULT_WINDOW_LINES));
 
   if (options.isExpandOutput) return { action: 'declined', reason: 'kept_verbatim_after_expand' };
-  if (count(text, maxTokens) <= maxTokens) return { action: 'declined', reason: 'below_max_tokens' };
+  // No tokenizer makes more tokens than the text has UTF-8 bytes: most results are declined
+  // without being counted.
+  if (
+    text.length * 3 <= maxTokens ||
+    Buffer.byteLength(text, 'utf8') <= maxTokens ||
+    count(text, maxTokens) <= maxTokens
+  )
+    return { action: 'declined', reason: 'below_max_tokens' };
 
   // The id is the original's hash, known before anything is stored, so every window is
   // measured with the real marker; the stash itself is written before the marker is returned.
