@@ -6,8 +6,18 @@ describe('presets and config', () => {
     const names = (preset: string) => resolvePipeline({ preset }).stages.map((s) => s.name);
     expect(names('off')).toEqual([]);
     expect(names('safe')).toEqual(['textclean', 'format', 'collapse']);
-    expect(names('balanced')).toEqual(['textclean', 'format', 'dedup', 'linecap', 'collapse', 'supersede']);
-    expect(names('aggressive')).toEqual([...names('balanced'), 'mask']);
+    // The issue "Never over the window" puts observation masking in balanced (keep the 10 newest).
+    expect(names('balanced')).toEqual([
+      'textclean',
+      'format',
+      'dedup',
+      'linecap',
+      'collapse',
+      'supersede',
+      'mask',
+    ]);
+    expect(PRESETS.balanced).toContainEqual({ name: 'mask', keepRecent: 10, batch: 10 });
+    expect(names('aggressive')).toEqual(names('balanced'));
     expect(resolvePipeline().preset).toBe('balanced');
     expect(PRESETS.safe).toContainEqual({ name: 'collapse', maxTokens: 3000, keepReads: true });
     expect(PRESETS.balanced).toContainEqual({ name: 'collapse', maxTokens: 2000, keepReads: true });

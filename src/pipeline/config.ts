@@ -78,6 +78,8 @@ export const PRESETS: Readonly<Record<PresetName, readonly StageSpec[]>> = {
     'linecap',
     { name: 'collapse', maxTokens: 2000, keepReads: true },
     'supersede',
+    // Observation masking keeps the 10 newest results (The Complexity Trap, 2025), in batches of 10.
+    { name: 'mask', keepRecent: 10, batch: 10 },
   ],
   aggressive: [
     'textclean',

@@ -2,8 +2,10 @@ import type { Store } from '../store/store.js';
 import { lookupModelLimit } from '../text/model-limit.js';
 import type { Tokenizer } from '../text/tokenizers/tokenizer.js';
 import type { ToolResult } from '../text/tool-result.js';
+import { Calibration } from './calibration.js';
 import { callKeyOf } from './call-keys.js';
 import type { ResolvedPipeline } from './config.js';
+import { type FitDeps, fitWindow, memoCount, type WindowFit, type WindowRequest } from './fit-window.js';
 import { FrozenDecisions } from './frozen.js';
 import { type PipelineRun, runPipeline } from './runner.js';
 import { type CollapseOptions, collapseBudget } from './stages/collapse/index.js';
@@ -25,6 +27,8 @@ export interface ConversationOptions {
   statsTokenizer?: Tokenizer;
   /** Idle time after which the provider's cache counts as cold (default {@link CACHE_TTL_MS}). */
   cacheTtlMs?: number;
+  /** Factors learned in other conversations, used until this one's first answer. */
+  calibrationPrior?: Calibration;
 }
 
 /** One request of the conversation, as the engine needs to see it. */
@@ -77,6 +81,10 @@ export class ConversationEngine {
   readonly #frozen: FrozenDecisions | undefined;
   readonly #statsTokenizer: Tokenizer;
   readonly #cacheTtlMs: number;
+  /** Provider count / spillway's count, per model, from the usage of this conversation's answers. */
+  readonly calibration: Calibration;
+  /** The pipeline tokenizer with a memory: the guard weighs the same results turn after turn. */
+  readonly count: (text: string) => number;
   #boundary = 0;
   #lastSeen: number | undefined;
 
@@ -88,6 +96,8 @@ export class ConversationEngine {
       options.session === undefined ? undefined : new FrozenDecisions(options.store, options.session);
     this.#statsTokenizer = options.statsTokenizer ?? options.pipeline.tokenizer;
     this.#cacheTtlMs = options.cacheTtlMs ?? CACHE_TTL_MS;
+    this.calibration = new Calibration(options.calibrationPrior);
+    this.count = memoCount(options.pipeline.tokenizer);
   }
 
   /** The message count results must reach to be decided anew: the previous turn's end. */
@@ -118,6 +128,27 @@ export class ConversationEngine {
       toolMaxTokens: toolOverride(this.pipeline.tools, result.tool)?.maxTokens,
       isRead,
     });
+  }
+
+  /**
+   * Makes the request fit its window by its tool results alone (see {@link fitWindow}): the
+   * oldest results outside the protected recent ones are masked, then the largest are
+   * collapsed harder; each change is stashed and frozen. Unchanged when that cannot fit.
+   */
+  async fitWindow(
+    originals: readonly ToolResult[],
+    results: readonly ToolResult[],
+    request: WindowRequest,
+  ): Promise<WindowFit> {
+    const deps: FitDeps = {
+      store: this.#store,
+      tokenizer: this.pipeline.tokenizer,
+      frozen: this.#frozen,
+      collapse: this.pipeline.specs.find((s) => s.name === 'collapse') as CollapseOptions | undefined,
+      isExempt: (tool) => this.isExempt(tool),
+      count: this.count,
+    };
+    return fitWindow(deps, originals, results, request);
   }
 
   /** True when a tool is exempt from every stage. */

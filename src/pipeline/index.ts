@@ -1,3 +1,4 @@
+export { Calibration, type CalibrationSample } from './calibration.js';
 export { type CallKey, callKeyOf, READ_TOOLS } from './call-keys.js';
 export {
   buildStage,
@@ -18,6 +19,13 @@ export {
   type TurnInput,
   type TurnOutcome,
 } from './conversation.js';
+export {
+  DEFAULT_PROTECT_RECENT,
+  fitWindow,
+  memoCount,
+  type WindowFit,
+  type WindowRequest,
+} from './fit-window.js';
 export { FrozenDecisions, type FrozenEntry } from './frozen.js';
 export type { ResultOutcome } from './run-item.js';
 export { type PipelineRun, type RunOptions, runPipeline } from './runner.js';
@@ -38,3 +46,4 @@ export { type SupersedeOptions, SupersedeOptionsSchema, supersedeStage } from '.
 export { textcleanStage } from './stages/textclean.js';
 export { type ToolOverride, ToolOverrideSchema, toolOverride } from './tool-overrides.js';
 export * from './types.js';
+export { type GuardCandidate, type GuardPlan, planWindowGuard } from './window-guard.js';

@@ -30,4 +30,6 @@ export interface ProxyContext {
   readonly recallTokenFile: string | undefined;
   readonly mcp: McpHandler | undefined;
   readonly version: string | undefined;
+  /** A context window for every request instead of the model table's (`--window`). */
+  readonly window: number | undefined;
 }

@@ -5,6 +5,7 @@ import type { ApiName } from '../formats/types.js';
 import type { ProxyContext } from './context.js';
 import { apiError, sendJson } from './http.js';
 import { responseHeaders, upstreamFor, upstreamHeaders, upstreamUrl } from './upstreams.js';
+import { UsageTap } from './usage-tap.js';
 
 /** How one request is forwarded. */
 export interface ForwardOptions {
@@ -18,6 +19,8 @@ export interface ForwardOptions {
   logFields: Record<string, unknown>;
   /** Called once the body has gone upstream (or could not): the rewrite's memory may go. */
   onSent?: () => void;
+  /** Called after the answer with the input tokens its usage reports (read as it passes). */
+  onUsage?: (inputTokens: number) => void;
 }
 
 /**
@@ -70,13 +73,21 @@ export async function forward(
     });
     options.onSent?.();
     res.writeHead(upstream.statusCode, responseHeaders(upstream.headers));
+    const tap =
+      options.onUsage && upstream.statusCode < 300
+        ? new UsageTap(upstream.headers['content-type'])
+        : undefined;
     for await (const chunk of upstream.body as AsyncIterable<Buffer>) {
       bytesOut += chunk.length;
+      tap?.push(chunk);
       // A client that leaves while we wait for it to drain ends the wait (and the request).
       if (!res.write(chunk)) await once(res, 'drain', { signal: controller.signal });
     }
     res.end();
     logLine({ status: upstream.statusCode, bytesOut });
+    const usage = tap?.result();
+    // After the answer is out: the client never waits for the count.
+    if (usage !== undefined) setImmediate(() => options.onUsage?.(usage));
   } catch (err) {
     options.onSent?.();
     if (controller.signal.aborted) {

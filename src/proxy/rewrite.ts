@@ -6,6 +6,8 @@ import type { StageStats } from '../pipeline/stage-stats.js';
 import type { StageName } from '../pipeline/types.js';
 import type { Content } from '../text/blocks.js';
 import { spliceJson } from '../text/json-splice.js';
+import { type GuardReport, guardRequest, requestTokens } from './guard-request.js';
+import { requestWindow } from './request-window.js';
 import { type SessionTable, sessionKey } from './sessions.js';
 
 export interface RewriteDeps {
@@ -13,6 +15,8 @@ export interface RewriteDeps {
   /** Forward originals, only measure what would have been saved. */
   observe?: boolean;
   now?: () => number;
+  /** A context window for every request, instead of the model table's (`--window`). */
+  window?: number;
 }
 
 export interface RewriteOutcome {
@@ -29,6 +33,14 @@ export interface RewriteOutcome {
   unparseable?: string;
   /** Set when the pipeline failed and the original is forwarded. */
   failOpen?: Error;
+  /** Set when the request's estimate was over its window. */
+  guard?: GuardReport;
+  /**
+   * Learns from the provider's count of the request's input tokens (from its answer's usage):
+   * counts what was sent and updates the conversation's calibration. Absent when the request
+   * was not a conversation's.
+   */
+  calibrate?: (providerTokens: number) => { rawError: number; calibratedError: number } | undefined;
 }
 
 /**
@@ -42,7 +54,7 @@ export interface RewriteOutcome {
 export async function rewriteRequest(
   api: ApiName,
   raw: Buffer,
-  headers: { spillway?: string | undefined; client?: string | undefined },
+  headers: { spillway?: string | undefined; client?: string | undefined; beta?: string | undefined },
   deps: RewriteDeps,
   options: { updateBoundary: boolean },
 ): Promise<RewriteOutcome> {
@@ -99,12 +111,37 @@ export async function rewriteRequest(
       frozenReplayed: turn.frozenReplayed,
       freezeFailures: turn.freezeFailures,
     };
-    if (contents.size === 0 || deps.observe) return unchanged(base);
+    if (deps.observe) return unchanged(base);
     // The shortened results are spliced into the original bytes: everything else goes upstream
     // exactly as the client sent it (large numbers, key order, spacing, bytes JSON.parse lost).
-    const edits = view.apply(contents);
-    const body = spliceJson(raw, parsed, edits) ?? Buffer.from(JSON.stringify(parsed), 'utf8');
-    return { ...base, body, changed: true };
+    let body =
+      contents.size === 0
+        ? raw
+        : (spliceJson(raw, parsed, view.apply(contents)) ?? Buffer.from(JSON.stringify(parsed), 'utf8'));
+    const window = options.updateBoundary
+      ? requestWindow(api, parsed as Record<string, unknown>, headers.beta, deps.window)
+      : undefined;
+    let guard: GuardReport | undefined;
+    if (window) {
+      const guarded = await guardRequest(
+        conversation,
+        { view, parsed, raw, window },
+        turn.results,
+        contents,
+        body,
+      );
+      body = guarded.body;
+      guard = guarded.report;
+    }
+    const sent = body;
+    const calibrate = (providerTokens: number) =>
+      conversation.calibration.observe(
+        window?.model ?? (typeof model === 'string' ? model : 'unknown'),
+        requestTokens(conversation).count(api, sent),
+        providerTokens,
+      );
+    const extra = { ...base, calibrate, ...(guard ? { guard } : {}) };
+    return body === raw ? unchanged(extra) : { ...extra, body, changed: true };
   } catch (err) {
     return unchanged({ session: key, failOpen: toError(err) });
   }

@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Agent } from 'undici';
 import { SpillwayError } from '../errors.js';
+import { Calibration } from '../pipeline/calibration.js';
 import type { ResolvedPipeline } from '../pipeline/config.js';
 import { DiscardStore } from '../store/discard-store.js';
 import type { Store } from '../store/store.js';
@@ -42,6 +43,8 @@ export interface ProxyOptions {
   /** Serves `/mcp` (the CLI passes spillway's MCP server: `mcpHttpHandler(store)`). */
   mcp?: McpHandler;
   version?: string;
+  /** A context window (tokens) for every request, instead of the model table's. */
+  window?: number;
 }
 
 export interface RunningProxy {
@@ -94,6 +97,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         pipeline: options.pipeline,
         store: options.observe ? new DiscardStore() : options.store,
         statsTokenizer: heuristicTokenizer,
+        // A new conversation starts from the factor other conversations learned for its model.
+        calibrationPrior: new Calibration(),
       },
       options.sessions,
     ),
@@ -111,6 +116,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     recallTokenFile: options.recallToken?.file,
     mcp: options.mcp,
     version: options.version,
+    window: options.window,
   };
   const server = createServer((req, res) => {
     route(ctx, req, res).catch((err) => {

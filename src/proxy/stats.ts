@@ -28,6 +28,14 @@ export interface ProxyStats {
   clientAborts: number;
   /** In observe mode: what would have been saved. */
   observeOnly: boolean;
+  /**
+   * Answers whose usage was read, and the mean relative error of spillway's estimate of their
+   * request against the provider's count: raw (o200k of the JSON) and calibrated (times the
+   * factor learned from earlier answers).
+   */
+  calibration: { answers: number; meanRawError: number; meanCalibratedError: number };
+  /** Requests whose estimate was over their window, and what the guard did about them. */
+  windowGuard: { events: number; masked: number; collapsed: number; unfit: number };
 }
 
 /**
@@ -56,6 +64,8 @@ export function newStats(observeOnly: boolean): ProxyStats {
     upstreamErrors: 0,
     clientAborts: 0,
     observeOnly,
+    calibration: { answers: 0, meanRawError: 0, meanCalibratedError: 0 },
+    windowGuard: { events: 0, masked: 0, collapsed: 0, unfit: 0 },
   };
 }
 
@@ -88,6 +98,30 @@ export function recordRewrite(stats: ProxyStats, out: RewriteOutcome): void {
   stats.frozenReplayed += out.frozenReplayed;
   stats.freezeFailures += out.freezeFailures;
   addStats(stats.stages, out.stages);
+  if (out.guard) {
+    const g = stats.windowGuard;
+    g.events++;
+    g.masked += out.guard.masked;
+    g.collapsed += out.guard.collapsed;
+    if (!out.guard.fits) g.unfit++;
+  }
+}
+
+/**
+ * Adds one answer's calibration sample (the errors of the estimate of its request).
+ *
+ * @example
+ * recordCalibration(stats, conversation.calibration.observe(model, raw, providerTokens));
+ */
+export function recordCalibration(
+  stats: ProxyStats,
+  sample: { rawError: number; calibratedError: number } | undefined,
+): void {
+  if (!sample) return;
+  const c = stats.calibration;
+  c.answers++;
+  c.meanRawError += (sample.rawError - c.meanRawError) / c.answers;
+  c.meanCalibratedError += (sample.calibratedError - c.meanCalibratedError) / c.answers;
 }
 
 function label(value: string): string {
@@ -182,5 +216,22 @@ export function renderMetrics(stats: ProxyStats): string {
   counter('client_aborts_total', 'Clients that went away before the response ended.', [
     [{}, stats.clientAborts],
   ]);
+  counter('window_guard_total', 'Requests whose estimate was over their window, by what followed.', [
+    [{ outcome: 'fitted' }, stats.windowGuard.events - stats.windowGuard.unfit],
+    [{ outcome: 'unfit' }, stats.windowGuard.unfit],
+  ]);
+  counter('window_guard_results_total', 'Tool results the window guard changed, by action.', [
+    [{ action: 'masked' }, stats.windowGuard.masked],
+    [{ action: 'collapsed' }, stats.windowGuard.collapsed],
+  ]);
+  counter('usage_answers_total', 'Answers whose usage calibrated the token estimate.', [
+    [{}, stats.calibration.answers],
+  ]);
+  lines.push(
+    '# HELP spillway_estimate_error_ratio Mean relative error of the input-token estimate against the provider, raw and calibrated.',
+    '# TYPE spillway_estimate_error_ratio gauge',
+    `spillway_estimate_error_ratio{kind="raw"} ${stats.calibration.meanRawError}`,
+    `spillway_estimate_error_ratio{kind="calibrated"} ${stats.calibration.meanCalibratedError}`,
+  );
   return `${lines.join('\n')}\n`;
 }

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { resolvePipeline } from '../pipeline/config.js';
 import { CHROMIUM, CHROMIUM_ARGS, CHROMIUM_MISSING } from '../test-support/chromium.js';
 import { cli } from '../test-support/cli.js';
 import { CORPUS_MISSING, corpusAvailable, corpusFiles } from '../test-support/corpus.js';
@@ -145,7 +146,8 @@ describe('the HTML report in a real browser', () => {
         };
         expect(drawn.turnsLines).toHaveLength(2);
         for (const line of drawn.turnsLines) expect(line.w).toBeGreaterThan(300);
-        expect(drawn.stageBars.length).toBe(6);
+        // One bar per stage of balanced.
+        expect(drawn.stageBars.length).toBe(resolvePipeline().stages.length);
         expect(Math.max(...drawn.stageBars.map((b) => b.w))).toBeGreaterThan(300);
         expect(drawn.sizeBars.length).toBeGreaterThan(5);
         expect(drawn.chartBoxes.every((h) => h > 50)).toBe(true);

@@ -147,3 +147,16 @@ export function spliceJson(raw: Buffer, parsed: unknown, edits: readonly JsonEdi
   parts.push(raw.subarray(from));
   return Buffer.concat(parts);
 }
+
+/**
+ * The byte ranges of the items of the top-level array `key` of a JSON body (its `messages`, its
+ * `input`), in order; undefined when the body has no such array or does not scan.
+ *
+ * @example
+ * arrayItemSpans(Buffer.from('{"messages":[{"a":1},2]}'), 'messages'); // [{ start: 13, end: 20 }, { start: 21, end: 22 }]
+ */
+export function arrayItemSpans(raw: Buffer, key: string): { start: number; end: number }[] | undefined {
+  const array = locate(raw)?.members?.get(key);
+  if (!array?.members) return undefined;
+  return [...array.members.values()].map(({ start, end }) => ({ start, end }));
+}

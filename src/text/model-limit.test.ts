@@ -7,7 +7,7 @@ describe('lookupModelLimit', () => {
   it('knows current models of every major provider', () => {
     const cases: [string, number][] = [
       ['claude-sonnet-4-5', 200_000],
-      ['claude-opus-4-6', 1_000_000],
+      ['claude-opus-4-6', 200_000],
       ['gpt-4o', 128_000],
       ['gpt-5', 400_000],
       ['gemini-2.5-pro', 1_048_576],
@@ -61,8 +61,18 @@ describe('lookupModelLimit', () => {
     }
   });
 
-  it("gives 1M for Claude's [1m] opt-in", () => {
-    expect(lookupModelLimit('claude-sonnet-4-5[1m]')).toMatchObject({ limit: 1_000_000, found: true });
+  it("gives Claude's 1M window only to a request that opts in, on a model that offers it", () => {
+    expect(lookupModelLimit('claude-sonnet-4-5[1m]')).toMatchObject({ limit: 1_000_000, extended: true });
+    expect(lookupModelLimit('claude-opus-4-7')).toMatchObject({ limit: 200_000, found: true });
+    expect(lookupModelLimit('claude-opus-4-7', { extended: true })).toMatchObject({ limit: 1_000_000 });
+    expect(lookupModelLimit('claude-sonnet-4-6-20260101', { extended: true }).limit).toBe(1_000_000);
+    // Models without the larger window keep theirs whatever the request says.
+    expect(lookupModelLimit('claude-3-5-haiku', { extended: true })).toEqual({
+      limit: 200_000,
+      found: true,
+      matched: 'claude-3-5-haiku',
+    });
+    expect(lookupModelLimit('claude-3-5-haiku[1m]').limit).toBe(200_000);
   });
 
   it('normalises names without losing the family', () => {

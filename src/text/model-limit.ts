@@ -1,4 +1,4 @@
-import { DEFAULT_MODEL_WINDOW, MODEL_WINDOWS } from './model-windows.js';
+import { DEFAULT_MODEL_WINDOW, EXTENDED_WINDOWS, MODEL_WINDOWS } from './model-windows.js';
 
 /** What {@link lookupModelLimit} knows about a model name. */
 export interface ModelLimit {
@@ -10,6 +10,8 @@ export interface ModelLimit {
   matched?: string;
   /** A local model (Ollama, LM Studio, a .gguf file): its window is however it is served. */
   local?: boolean;
+  /** The larger window the request opted into (Anthropic's 1M context), when it did. */
+  extended?: boolean;
 }
 
 // Local runtimes: their window is a serving setting (num_ctx), never the model's name.
@@ -64,15 +66,16 @@ export function normaliseModelName(name: string): string {
 /**
  * The context window of a model, tolerant of provider prefixes and date suffixes. An unknown
  * name gets a conservative default with `found: false`: callers that validate a user's setting
- * must not treat that default as an upper bound. A `[1m]` suffix (Claude's 1M-context opt-in)
- * gives 1,000,000 for a known Claude model.
+ * must not treat that default as an upper bound. The window is the one the request has: the
+ * larger opt-in window (Claude's 1M context) only with `extended` (the request carries the beta
+ * header) or a `[1m]` suffix, and only on a model that offers it.
  *
  * @example
  * lookupModelLimit('anthropic/claude-sonnet-4-5-20250929'); // { limit: 200000, found: true, matched: 'claude-sonnet-4-5' }
  * lookupModelLimit('my-local-llm'); // { limit: 128000, found: false }
  * lookupModelLimit('ollama/qwen2.5-coder:7b'); // { limit: 128000, found: false, local: true }
  */
-export function lookupModelLimit(name: string): ModelLimit {
+export function lookupModelLimit(name: string, options: { extended?: boolean } = {}): ModelLimit {
   if (isLocalModel(name)) return { limit: DEFAULT_MODEL_WINDOW, found: false, local: true };
   const key = normaliseModelName(name);
   let matched: string | undefined;
@@ -86,7 +89,9 @@ export function lookupModelLimit(name: string): ModelLimit {
     }
   }
   if (matched === undefined) return { limit: DEFAULT_MODEL_WINDOW, found: false };
-  let limit = MODEL_WINDOWS[matched] as number;
-  if (/\[1m\]\s*$/i.test(name) && matched.startsWith('claude')) limit = Math.max(limit, 1_000_000);
+  const limit = MODEL_WINDOWS[matched] as number;
+  const larger = EXTENDED_WINDOWS[matched];
+  if (larger && (options.extended || /\[1m\]\s*$/i.test(name)))
+    return { limit: Math.max(limit, larger), found: true, matched, extended: true };
   return { limit, found: true, matched };
 }

@@ -1,10 +1,13 @@
 /**
- * Context windows of current models, in tokens, as data. Sources: the celeste seed's table,
- * gpt-tokenizer 4.0.0's OpenAI model metadata (OpenAI's published context_window values),
- * Anthropic's models overview (Claude 4.6 and later: 1M native; 4.5 and earlier: 200K, 1M only
- * with a beta header or the `[1m]` suffix), Google's Gemini model pages, xAI's, DeepSeek's,
- * Alibaba's Qwen, Mistral's and Meta's model cards. Keys are normalised names (see
- * model-limit.ts); a key also matches longer names that extend it after a `-`.
+ * Context windows of current models, in tokens, as data: the window a request has by default.
+ * Where each figure comes from:
+ * - Anthropic: the models overview; every Claude model answers within 200K unless the request
+ *   opts into the larger window (see {@link EXTENDED_WINDOWS});
+ * - OpenAI: gpt-tokenizer 4.0.0's model metadata (OpenAI's published context_window values);
+ * - Google: the Gemini model pages; xAI, DeepSeek, Alibaba (Qwen), Mistral, Meta: their model
+ *   cards; older entries: the celeste seed's table.
+ * Keys are normalised names (see model-limit.ts); a key also matches longer names that extend it
+ * after a `-`.
  *
  * Local models are deliberately absent: their window is whatever the server was started with.
  */
@@ -23,12 +26,12 @@ export const MODEL_WINDOWS: Readonly<Record<string, number>> = {
   'claude-haiku-4-5': 200_000,
   'claude-sonnet-4': 200_000,
   'claude-sonnet-4-5': 200_000,
-  'claude-sonnet-4-6': 1_000_000,
+  'claude-sonnet-4-6': 200_000,
   'claude-opus-4': 200_000,
   'claude-opus-4-1': 200_000,
   'claude-opus-4-5': 200_000,
-  'claude-opus-4-6': 1_000_000,
-  'claude-opus-4-7': 1_000_000,
+  'claude-opus-4-6': 200_000,
+  'claude-opus-4-7': 200_000,
   // OpenAI
   'gpt-3.5-turbo': 16_385,
   'gpt-3.5-turbo-instruct': 4_096,
@@ -127,6 +130,20 @@ export const MODEL_WINDOWS: Readonly<Record<string, number>> = {
   'llama-3-3': 131_072,
   'llama-4-scout': 10_000_000,
   'llama-4-maverick': 1_048_576,
+};
+
+/**
+ * Larger windows a request must opt into: Anthropic's 1M-token context, enabled per request by
+ * an `anthropic-beta: context-1m-...` header (or a `[1m]` suffix on the model name in clients
+ * that use one), on the models that offer it. Without the opt-in the request has the table's
+ * window, and the guard and replay use that one.
+ */
+export const EXTENDED_WINDOWS: Readonly<Record<string, number>> = {
+  'claude-sonnet-4': 1_000_000,
+  'claude-sonnet-4-5': 1_000_000,
+  'claude-sonnet-4-6': 1_000_000,
+  'claude-opus-4-6': 1_000_000,
+  'claude-opus-4-7': 1_000_000,
 };
 
 /** What an unknown model gets: small enough to be safe for nearly every current model. */

@@ -14,6 +14,7 @@ import { version } from '../version.js';
 export const PROXY_HELP = `usage: spillway proxy [--port ${DEFAULT_PORT}] [--host 127.0.0.1] [--preset P] [--config FILE] [--observe]
                       [--dir D] [--anthropic-upstream URL] [--openai-upstream URL] [--token T]
                       [--open-recall] [--max-rewrites N] [--max-rewrite-bytes N] [--rewrite-wait-ms N]
+                      [--window N]
 
 Runs an HTTP proxy between your coding agent and its model API. Anthropic Messages, OpenAI
 Chat Completions and OpenAI Responses requests have their oversized tool results shrunk
@@ -34,6 +35,8 @@ ${STORE_HELP}
   --max-rewrites N           rewrites at once (default ${DEFAULT_ADMISSION.maxConcurrent}); more wait their turn
   --max-rewrite-bytes N      request bytes being rewritten at once (default ${DEFAULT_ADMISSION.maxBytes})
   --rewrite-wait-ms N        a request that waited this long goes upstream unmodified (default ${DEFAULT_ADMISSION.maxWaitMs})
+  --window N                 treat every model's context window as N tokens (default: the model
+                             table's; the window guard keeps each request within it)
   --quiet                    no per-request log lines on stderr
   --open-recall              let anyone on this machine use /expand and /mcp (by default they need
                              the token in ~/.spillway/token, which only you can read)
@@ -52,6 +55,7 @@ export async function proxyCommand(argv: string[], io: CliIo): Promise<number> {
     token: { type: 'string' },
     'max-body-bytes': { type: 'string' },
     'max-rewrites': { type: 'string' },
+    window: { type: 'string' },
     'max-rewrite-bytes': { type: 'string' },
     'rewrite-wait-ms': { type: 'string' },
     quiet: { type: 'boolean' },
@@ -95,6 +99,7 @@ export async function proxyCommand(argv: string[], io: CliIo): Promise<number> {
         maxWaitMs:
           intOption('--rewrite-wait-ms', values['rewrite-wait-ms'], 0) ?? DEFAULT_ADMISSION.maxWaitMs,
       },
+      ...(values.window ? { window: intOption('--window', values.window, 1024) as number } : {}),
       version: version(),
       mcp: mcpHttpHandler(store, version()),
       log: values.quiet

@@ -5,7 +5,7 @@ import type { ProxyContext } from '../context.js';
 import { forward } from '../forward.js';
 import { apiError, BodyTooLarge, readBody, refuseTooLarge } from '../http.js';
 import { rewriteRequest } from '../rewrite.js';
-import { recordRewrite } from '../stats.js';
+import { recordCalibration, recordRewrite } from '../stats.js';
 
 /**
  * A model API request: admitted when the rewrite path has room (else, past the wait limit,
@@ -90,8 +90,12 @@ async function rewriteAdmitted(
     api,
     raw,
     // Claude Code names its session in a header on every request.
-    { spillway: first('x-spillway-session'), client: first('x-claude-code-session-id') },
-    { sessions: ctx.sessions, observe: ctx.observe },
+    {
+      spillway: first('x-spillway-session'),
+      client: first('x-claude-code-session-id'),
+      beta: req.headers['anthropic-beta']?.toString(),
+    },
+    { sessions: ctx.sessions, observe: ctx.observe, ...(ctx.window ? { window: ctx.window } : {}) },
     // count_tokens asks about a request without sending it: the conversation does not move on.
     { updateBoundary: path !== '/v1/messages/count_tokens' },
   );
@@ -101,12 +105,16 @@ async function rewriteAdmitted(
     body: out.body,
     started,
     onSent: release,
+    ...(out.calibrate
+      ? { onUsage: (tokens: number) => recordCalibration(ctx.stats, out.calibrate?.(tokens)) }
+      : {}),
     logFields: {
       api,
       session: out.session,
       bytesIn: raw.length,
       bytesUp: out.body.length,
       tokensSaved: out.tokensBefore - out.tokensAfter,
+      ...(out.guard ? { windowGuard: out.guard } : {}),
       ...(out.failOpen ? { failOpen: out.failOpen.message } : {}),
       ...(out.unparseable ? { unparseable: out.unparseable } : {}),
     },

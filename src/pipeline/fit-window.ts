@@ -1,0 +1,131 @@
+import { stashOriginal } from '../store/stash.js';
+import type { Store } from '../store/store.js';
+import { contentText, textOf } from '../text/blocks.js';
+import { originalOf, shortHash } from '../text/content-hash.js';
+import { MASK_PREFIX, maskPlaceholder, SUPERSEDED_PREFIX } from '../text/markers.js';
+import type { Tokenizer } from '../text/tokenizers/tokenizer.js';
+import type { ToolResult } from '../text/tool-result.js';
+import type { FrozenDecisions } from './frozen.js';
+import type { CollapseOptions } from './stages/collapse/index.js';
+import { collapseText } from './stages/collapse/text.js';
+import { type GuardCandidate, type GuardPlan, planWindowGuard } from './window-guard.js';
+
+/** The research default (masking keeps the 10 most recent observations). */
+export const DEFAULT_PROTECT_RECENT = 10;
+
+/** What the whole request may hold, and what is in it besides tool results. */
+export interface WindowRequest {
+  /** Raw tokens of everything but the tool results (system, tools, messages' text). */
+  otherTokens: number;
+  /** The most the calibrated request may hold: window - output tokens - margin. */
+  limit: number;
+  /** Calibration factor for raw counts (1 when nothing is known). */
+  ratio: number;
+  /** The newest this many results are touched last (default {@link DEFAULT_PROTECT_RECENT}). */
+  protectRecent?: number;
+}
+
+/** What the guard did to one turn. */
+export interface WindowFit {
+  plan: GuardPlan;
+  /** The turn's results after the guard; the same array when it did nothing or could not fit. */
+  results: readonly ToolResult[];
+  masked: number;
+  collapsed: number;
+}
+
+export interface FitDeps {
+  store: Store;
+  tokenizer: Tokenizer;
+  frozen?: FrozenDecisions | undefined;
+  collapse?: CollapseOptions | undefined;
+  isExempt: (tool: string) => boolean;
+  /** Counts with a memory, for results seen turn after turn. */
+  count: (text: string) => number;
+}
+
+/**
+ * Makes a turn's request fit its window by tool results alone: plans with
+ * {@link planWindowGuard}, then stashes each original it masks or collapses (so every marker
+ * recalls it) and freezes the new form, so later turns replay it and the cached prefix moves
+ * only this once. Does nothing when the plan cannot fit.
+ *
+ * @example
+ * const fit = await fitWindow(deps, originals, run.results, { otherTokens, limit: 180_000, ratio: 1 });
+ */
+export async function fitWindow(
+  deps: FitDeps,
+  originals: readonly ToolResult[],
+  results: readonly ToolResult[],
+  request: WindowRequest,
+): Promise<WindowFit> {
+  const protect = request.protectRecent ?? DEFAULT_PROTECT_RECENT;
+  const candidates: GuardCandidate[] = results.map((result, index) => {
+    const text = contentText(result.content);
+    const original = originals[index] as ToolResult;
+    return {
+      index,
+      tokens: deps.count(text),
+      recent: index >= results.length - protect,
+      movable:
+        !deps.isExempt(result.tool) && !text.startsWith(MASK_PREFIX) && !text.startsWith(SUPERSEDED_PREFIX),
+      collapsible: textOf(original.content) !== null,
+    };
+  });
+  const maskTokens = deps.count(
+    maskPlaceholder('tool_name', 'call_0123456789abcdef', 100_000, 'x'.repeat(22)),
+  );
+  const plan = planWindowGuard(candidates, { ...request, maskTokens });
+  const fit: WindowFit = { plan, results, masked: 0, collapsed: 0 };
+  if (plan.fits && plan.mask.length === 0 && plan.collapse.length === 0) return fit;
+  if (!plan.fits) return fit;
+  const out = [...results];
+  for (const index of plan.mask) {
+    const original = originals[index] as ToolResult;
+    const stored = originalOf(original.content);
+    const stashId = await stashOriginal(deps.store, stored);
+    const content = maskPlaceholder(original.tool, original.id, candidates[index]?.tokens ?? 0, stashId);
+    out[index] = { ...(results[index] as ToolResult), content };
+    await deps.frozen?.set(original.id, stored.hash(), { content, stage: 'window_guard', stashId });
+    fit.masked++;
+  }
+  for (const { index, budget } of plan.collapse) {
+    const original = originals[index] as ToolResult;
+    const stored = originalOf(original.content);
+    const collapsed = await collapseText(
+      textOf(original.content) ?? '',
+      { ...deps.collapse, resolvedMaxTokens: budget },
+      { tokenizer: deps.tokenizer, id: () => stored.id(), stash: () => stashOriginal(deps.store, stored) },
+    );
+    if (collapsed.action !== 'acted') continue;
+    out[index] = { ...(results[index] as ToolResult), content: collapsed.text };
+    await deps.frozen?.set(original.id, stored.hash(), {
+      content: collapsed.text,
+      stage: 'window_guard',
+      ...(collapsed.fallback ? {} : { stashId: stored.id() }),
+    });
+    fit.collapsed++;
+  }
+  return { ...fit, results: out };
+}
+
+/**
+ * A counter that remembers the counts of texts it has seen (bounded), keyed by their hash.
+ *
+ * @example
+ * const count = memoCount(getTokenizer('o200k')); count(log); count(log); // counted once
+ */
+export function memoCount(tokenizer: Tokenizer, max = 20_000): (text: string) => number {
+  const counts = new Map<string, number>();
+  return (text) => {
+    if (text.length < 256) return tokenizer.count(text);
+    const key = shortHash(text);
+    let n = counts.get(key);
+    if (n === undefined) {
+      n = tokenizer.count(text);
+      if (counts.size >= max) counts.clear();
+      counts.set(key, n);
+    }
+    return n;
+  };
+}

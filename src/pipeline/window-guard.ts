@@ -1,0 +1,80 @@
+/**
+ * The window guard's plan: which tool results to mask and which to collapse harder so the whole
+ * request fits the model's window. Pure: the engine carries the plan out (stash, freeze).
+ */
+
+/** One tool result as the guard weighs it. */
+export interface GuardCandidate {
+  /** Index into the turn's results. */
+  index: number;
+  /** Its tokens as it would go out now (raw count, before calibration). */
+  tokens: number;
+  /** In the protected recent results: collapsed only as a last resort, never masked. */
+  recent: boolean;
+  /** False for results the guard must leave alone (exempt, already a marker, not text). */
+  movable: boolean;
+  /** Text that collapse can shorten (false: it can only be masked). */
+  collapsible: boolean;
+}
+
+export interface GuardLimits {
+  /** Raw tokens of everything in the request but its tool results. */
+  otherTokens: number;
+  /** The most the calibrated request may hold: window - output tokens - margin. */
+  limit: number;
+  /** Calibration factor: calibrated = raw x ratio. */
+  ratio: number;
+  /** What a mask placeholder costs, raw. */
+  maskTokens: number;
+}
+
+export interface GuardPlan {
+  /** Calibrated estimate before and (as planned) after. */
+  before: number;
+  after: number;
+  fits: boolean;
+  mask: number[];
+  collapse: { index: number; budget: number }[];
+}
+
+/** Collapse never goes below this budget: under it a result is better masked. */
+export const MIN_COLLAPSE_BUDGET = 256;
+
+/**
+ * Masks the oldest results outside the protected recent ones first, then collapses the largest
+ * remaining ones to a quarter of their size (recent results last), until the calibrated total
+ * is within the limit. `fits` false means even all of that is not enough: the caller then sends
+ * the request unchanged and lets the provider's own error speak.
+ *
+ * @example
+ * planWindowGuard(candidates, { otherTokens: 5000, limit: 180_000, ratio: 1.1, maskTokens: 40 });
+ */
+export function planWindowGuard(candidates: readonly GuardCandidate[], limits: GuardLimits): GuardPlan {
+  const calibrate = (raw: number) => Math.ceil(raw * limits.ratio);
+  let raw = limits.otherTokens + candidates.reduce((n, c) => n + c.tokens, 0);
+  const before = calibrate(raw);
+  const plan: GuardPlan = { before, after: before, fits: before <= limits.limit, mask: [], collapse: [] };
+  if (plan.fits) return plan;
+  const masked = new Set<number>();
+  // Oldest first: the turns the model is least likely to need again.
+  for (const c of candidates) {
+    if (calibrate(raw) <= limits.limit) break;
+    if (!c.movable || c.recent || c.tokens <= limits.maskTokens) continue;
+    plan.mask.push(c.index);
+    masked.add(c.index);
+    raw -= c.tokens - limits.maskTokens;
+  }
+  const rest = candidates
+    .filter((c) => c.movable && c.collapsible && !masked.has(c.index))
+    .sort((a, b) => Number(a.recent) - Number(b.recent) || b.tokens - a.tokens);
+  for (const c of rest) {
+    if (calibrate(raw) <= limits.limit) break;
+    const budget = Math.max(MIN_COLLAPSE_BUDGET, Math.floor(c.tokens / 4));
+    if (budget >= c.tokens) continue;
+    plan.collapse.push({ index: c.index, budget });
+    raw -= c.tokens - budget;
+  }
+  plan.after = calibrate(raw);
+  plan.fits = plan.after <= limits.limit;
+  return plan;
+}

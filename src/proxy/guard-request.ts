@@ -1,0 +1,84 @@
+import type { RequestView } from '../formats/types.js';
+import type { ConversationEngine } from '../pipeline/conversation.js';
+import { type Content, contentText } from '../text/blocks.js';
+import { spliceJson } from '../text/json-splice.js';
+import { getTokenizer } from '../text/tokenizers/index.js';
+import type { ToolResult } from '../text/tool-result.js';
+import { RequestTokens } from './request-tokens.js';
+import type { RequestWindow } from './request-window.js';
+
+/** What the window guard found and did for one request (for the log line and /stats). */
+export interface GuardReport {
+  model: string;
+  limit: number;
+  /** Calibrated estimates of the request before and after the guard. */
+  before: number;
+  after: number;
+  masked: number;
+  collapsed: number;
+  /** False when tool results alone could not make it fit: it went out as it was. */
+  fits: boolean;
+}
+
+// One counter per conversation: each turn counts only its new messages.
+const counters = new WeakMap<ConversationEngine, RequestTokens>();
+
+/**
+ * The token counter of a conversation's request bodies (o200k, remembered per message).
+ *
+ * @example
+ * requestTokens(conversation).count('anthropic', body);
+ */
+export function requestTokens(conversation: ConversationEngine): RequestTokens {
+  let counter = counters.get(conversation);
+  if (!counter) {
+    counter = new RequestTokens(getTokenizer('o200k'));
+    counters.set(conversation, counter);
+  }
+  return counter;
+}
+
+/**
+ * The window guard on the proxy's side: when the calibrated estimate of the body about to go
+ * out is over the request's window, asks the engine to mask and collapse results until it fits,
+ * and writes them into the body. A body under its window in bytes (a token is at least a byte)
+ * is never counted. Returns the body to send and a report when the estimate was over.
+ *
+ * @example
+ * const { body, report } = await guardRequest(conversation, view, parsed, raw, turnResults, contents, win, body);
+ */
+export async function guardRequest(
+  conversation: ConversationEngine,
+  at: { view: RequestView; parsed: unknown; raw: Buffer; window: RequestWindow },
+  results: readonly ToolResult[],
+  contents: Map<number, Content>,
+  body: Buffer,
+): Promise<{ body: Buffer; report?: GuardReport }> {
+  const { view, window } = at;
+  const ratio = conversation.calibration.ratio(window.model);
+  if (body.length * ratio <= window.limit) return { body };
+  const raw = requestTokens(conversation).count(view.api, body);
+  if (raw * ratio <= window.limit) return { body };
+  const resultTokens = results.reduce((n, r) => n + conversation.count(contentText(r.content)), 0);
+  const fit = await conversation.fitWindow(view.results, results, {
+    otherTokens: Math.max(0, raw - resultTokens),
+    limit: window.limit,
+    ratio,
+  });
+  const report: GuardReport = {
+    model: window.model,
+    limit: window.limit,
+    before: fit.plan.before,
+    after: fit.plan.fits ? fit.plan.after : fit.plan.before,
+    masked: fit.masked,
+    collapsed: fit.collapsed,
+    fits: fit.plan.fits,
+  };
+  if (fit.results === results) return { body, report };
+  fit.results.forEach((result, i) => {
+    if (result !== results[i]) contents.set(i, result.content);
+  });
+  const edits = view.apply(contents);
+  const next = spliceJson(at.raw, at.parsed, edits) ?? Buffer.from(JSON.stringify(at.parsed), 'utf8');
+  return { body: next, report };
+}

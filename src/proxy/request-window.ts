@@ -1,0 +1,57 @@
+import type { ApiName } from '../formats/types.js';
+import { lookupModelLimit } from '../text/model-limit.js';
+
+/** Output room assumed for a request that does not say how much it may generate. */
+export const DEFAULT_OUTPUT_TOKENS = 8_192;
+/** Headroom for what the estimate cannot see (the provider's own framing): 2% of the window, at least 1,024. */
+const MARGIN_FRACTION = 0.02;
+const MIN_MARGIN = 1_024;
+
+/** The window one request has, and what of it the input may fill. */
+export interface RequestWindow {
+  model: string;
+  window: number;
+  outputTokens: number;
+  /** window - outputTokens - margin: the most the input may hold. */
+  limit: number;
+}
+
+/**
+ * The window a request really has: its model's (the larger opt-in one only when the request
+ * carries Anthropic's `context-1m` beta), less the output it asks room for and a margin. Undefined
+ * for a model the table does not know (a local model's window is a serving setting), unless
+ * `override` gives the window.
+ *
+ * @example
+ * requestWindow('anthropic', { model: 'claude-sonnet-4-5', max_tokens: 32000 }, undefined); // { window: 200000, limit: 163904, ... }
+ */
+export function requestWindow(
+  api: ApiName,
+  body: Record<string, unknown>,
+  beta: string | undefined,
+  override?: number,
+): RequestWindow | undefined {
+  const model = typeof body.model === 'string' ? body.model : undefined;
+  let window = override;
+  if (window === undefined) {
+    if (!model) return undefined;
+    const known = lookupModelLimit(model, { extended: /\bcontext-1m/.test(beta ?? '') });
+    if (!known.found) return undefined;
+    window = known.limit;
+  }
+  const asked =
+    api === 'anthropic'
+      ? body.max_tokens
+      : api === 'openai-chat'
+        ? (body.max_completion_tokens ?? body.max_tokens)
+        : body.max_output_tokens;
+  const outputTokens =
+    typeof asked === 'number' && Number.isFinite(asked) && asked > 0 ? asked : DEFAULT_OUTPUT_TOKENS;
+  const margin = Math.max(MIN_MARGIN, Math.round(window * MARGIN_FRACTION));
+  return {
+    model: model ?? 'unknown',
+    window,
+    outputTokens,
+    limit: Math.max(0, Math.floor(window - outputTokens - margin)),
+  };
+}

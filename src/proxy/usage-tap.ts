@@ -1,0 +1,106 @@
+/**
+ * Reads the provider's count of a request's input tokens from its answer as the answer passes
+ * through, without holding it back: Anthropic's `message_start` (or the message JSON), OpenAI
+ * Chat's `usage` (its last chunk when streamed), Responses' `response.completed`.
+ */
+
+/** A partial SSE line longer than this is not a usage event: it is skipped, not kept. */
+const MAX_LINE = 1 << 20;
+/** A JSON answer longer than this is not kept for its usage. */
+const MAX_JSON = 8 << 20;
+
+type Obj = Record<string, unknown>;
+const obj = (v: unknown): Obj | undefined =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Obj) : undefined;
+const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : 0);
+
+/**
+ * The input tokens an answer (or one of its stream events) reports, cached ones included;
+ * undefined when it reports none.
+ *
+ * @example
+ * inputTokensOf({ type: 'message_start', message: { usage: { input_tokens: 12, cache_read_input_tokens: 900 } } }); // 912
+ * inputTokensOf({ usage: { prompt_tokens: 40 } }); // 40
+ */
+export function inputTokensOf(answer: unknown): number | undefined {
+  const o = obj(answer);
+  if (!o) return undefined;
+  const usage = obj(o.usage) ?? obj(obj(o.message)?.usage) ?? obj(obj(o.response)?.usage);
+  if (!usage) return undefined;
+  if (typeof usage.prompt_tokens === 'number') return num(usage.prompt_tokens);
+  if (typeof usage.input_tokens !== 'number') return undefined;
+  // Anthropic counts cache reads and writes apart from input_tokens; OpenAI's input includes them.
+  return (
+    num(usage.input_tokens) + num(usage.cache_creation_input_tokens) + num(usage.cache_read_input_tokens)
+  );
+}
+
+/**
+ * Watches an answer's bytes for its usage. `push` every chunk as it is forwarded; `result` at the
+ * end. Memory is bounded whatever the answer: one SSE line, or one JSON body up to 8 MiB.
+ *
+ * @example
+ * const tap = new UsageTap(res.headers['content-type']);
+ * for await (const chunk of body) { tap.push(chunk); client.write(chunk); }
+ * tap.result(); // 1234
+ */
+export class UsageTap {
+  readonly #sse: boolean;
+  #line: Buffer[] = [];
+  #lineBytes = 0;
+  #found: number | undefined;
+  #json: Buffer[] = [];
+  #jsonBytes = 0;
+
+  constructor(contentType: string | string[] | undefined) {
+    this.#sse = String(contentType ?? '').includes('text/event-stream');
+  }
+
+  push(chunk: Buffer): void {
+    if (!this.#sse) {
+      this.#jsonBytes += chunk.length;
+      if (this.#jsonBytes <= MAX_JSON) this.#json.push(chunk);
+      return;
+    }
+    let from = 0;
+    for (let nl = chunk.indexOf(0x0a); nl >= 0; nl = chunk.indexOf(0x0a, from)) {
+      this.#take(chunk.subarray(from, nl));
+      this.#endLine();
+      from = nl + 1;
+    }
+    this.#take(chunk.subarray(from));
+  }
+
+  /** The input tokens the answer reported (the last report wins), or undefined. */
+  result(): number | undefined {
+    if (this.#sse) {
+      this.#endLine();
+      return this.#found;
+    }
+    if (this.#jsonBytes > MAX_JSON || this.#jsonBytes === 0) return undefined;
+    try {
+      return inputTokensOf(JSON.parse(Buffer.concat(this.#json).toString('utf8')));
+    } catch {
+      return undefined;
+    }
+  }
+
+  #take(part: Buffer): void {
+    if (part.length === 0 || this.#lineBytes > MAX_LINE) return;
+    this.#lineBytes += part.length;
+    if (this.#lineBytes <= MAX_LINE) this.#line.push(part);
+  }
+
+  #endLine(): void {
+    const line = this.#lineBytes <= MAX_LINE ? Buffer.concat(this.#line).toString('utf8') : '';
+    this.#line = [];
+    this.#lineBytes = 0;
+    if (!line.startsWith('data:') || !line.includes('_tokens"')) return;
+    try {
+      const found = inputTokensOf(JSON.parse(line.slice(5)));
+      if (found !== undefined) this.#found = found;
+    } catch {
+      // Not JSON: not a usage event.
+    }
+  }
+}
