@@ -9,6 +9,15 @@
 const MIN_RATIO = 0.25;
 const MAX_RATIO = 4;
 
+/**
+ * The factor before any answer: Anthropic's tokenizer makes more tokens than o200k of the same
+ * code and logs, so a Claude request is assumed 25% over its o200k count until the first answer
+ * says how much; o200k is OpenAI's own.
+ */
+function priorRatio(model: string): number {
+  return /claude/i.test(model) ? 1.25 : 1;
+}
+
 /** What one answer taught: the raw and the calibrated estimate's relative errors. */
 export interface CalibrationSample {
   /** |raw estimate - truth| / truth. */
@@ -37,9 +46,9 @@ export class Calibration {
     this.#prior = prior;
   }
 
-  /** The factor for a model: 1 before anything is known. */
+  /** The factor for a model (before anything is known: 1.25 for Claude, 1 for the rest). */
   ratio(model: string): number {
-    return this.#ratios.get(model) ?? this.#prior?.ratio(model) ?? 1;
+    return this.#ratios.get(model) ?? this.#prior?.ratio(model) ?? priorRatio(model);
   }
 
   /** A raw count, calibrated. */

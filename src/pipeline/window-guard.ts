@@ -37,13 +37,20 @@ export interface GuardPlan {
   collapse: { index: number; budget: number }[];
 }
 
+/**
+ * Once over, the guard frees room down to this share of the limit, not just under it: the next
+ * turns then fit as they are, so the cached prefix moves once in a while, not on every turn.
+ */
+export const GUARD_TARGET = 0.75;
+
 /** Collapse never goes below this budget: under it a result is better masked. */
 export const MIN_COLLAPSE_BUDGET = 256;
 
 /**
  * Masks the oldest results outside the protected recent ones first, then collapses the largest
  * remaining ones to a quarter of their size (recent results last), until the calibrated total
- * is within the limit. `fits` false means even all of that is not enough: the caller then sends
+ * is within {@link GUARD_TARGET} of the limit (or as near as the results allow; it fits when it
+ * is within the limit itself). `fits` false means even all of that is not enough: the caller then sends
  * the request unchanged and lets the provider's own error speak.
  *
  * @example
@@ -55,10 +62,11 @@ export function planWindowGuard(candidates: readonly GuardCandidate[], limits: G
   const before = calibrate(raw);
   const plan: GuardPlan = { before, after: before, fits: before <= limits.limit, mask: [], collapse: [] };
   if (plan.fits) return plan;
+  const goal = Math.floor(limits.limit * GUARD_TARGET);
   const masked = new Set<number>();
   // Oldest first: the turns the model is least likely to need again.
   for (const c of candidates) {
-    if (calibrate(raw) <= limits.limit) break;
+    if (calibrate(raw) <= goal) break;
     if (!c.movable || c.recent || c.tokens <= limits.maskTokens) continue;
     plan.mask.push(c.index);
     masked.add(c.index);
@@ -68,7 +76,7 @@ export function planWindowGuard(candidates: readonly GuardCandidate[], limits: G
     .filter((c) => c.movable && c.collapsible && !masked.has(c.index))
     .sort((a, b) => Number(a.recent) - Number(b.recent) || b.tokens - a.tokens);
   for (const c of rest) {
-    if (calibrate(raw) <= limits.limit) break;
+    if (calibrate(raw) <= goal) break;
     const budget = Math.max(MIN_COLLAPSE_BUDGET, Math.floor(c.tokens / 4));
     if (budget >= c.tokens) continue;
     plan.collapse.push({ index: c.index, budget });

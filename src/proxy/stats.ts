@@ -33,7 +33,13 @@ export interface ProxyStats {
    * request against the provider's count: raw (o200k of the JSON) and calibrated (times the
    * factor learned from earlier answers).
    */
-  calibration: { answers: number; meanRawError: number; meanCalibratedError: number };
+  calibration: {
+    answers: number;
+    meanRawError: number;
+    meanCalibratedError: number;
+    lastRawError: number;
+    lastCalibratedError: number;
+  };
   /** Requests whose estimate was over their window, and what the guard did about them. */
   windowGuard: { events: number; masked: number; collapsed: number; unfit: number };
 }
@@ -64,7 +70,13 @@ export function newStats(observeOnly: boolean): ProxyStats {
     upstreamErrors: 0,
     clientAborts: 0,
     observeOnly,
-    calibration: { answers: 0, meanRawError: 0, meanCalibratedError: 0 },
+    calibration: {
+      answers: 0,
+      meanRawError: 0,
+      meanCalibratedError: 0,
+      lastRawError: 0,
+      lastCalibratedError: 0,
+    },
     windowGuard: { events: 0, masked: 0, collapsed: 0, unfit: 0 },
   };
 }
@@ -122,6 +134,8 @@ export function recordCalibration(
   c.answers++;
   c.meanRawError += (sample.rawError - c.meanRawError) / c.answers;
   c.meanCalibratedError += (sample.calibratedError - c.meanCalibratedError) / c.answers;
+  c.lastRawError = sample.rawError;
+  c.lastCalibratedError = sample.calibratedError;
 }
 
 function label(value: string): string {

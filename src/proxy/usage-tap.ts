@@ -25,7 +25,12 @@ const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v)
 export function inputTokensOf(answer: unknown): number | undefined {
   const o = obj(answer);
   if (!o) return undefined;
-  const usage = obj(o.usage) ?? obj(obj(o.message)?.usage) ?? obj(obj(o.response)?.usage);
+  // count_tokens answers with the count itself, at the top.
+  const usage =
+    obj(o.usage) ??
+    obj(obj(o.message)?.usage) ??
+    obj(obj(o.response)?.usage) ??
+    (o.type === undefined ? o : undefined);
   if (!usage) return undefined;
   if (typeof usage.prompt_tokens === 'number') return num(usage.prompt_tokens);
   if (typeof usage.input_tokens !== 'number') return undefined;

@@ -16,6 +16,8 @@ export interface TestUpstream {
   aborted: Promise<string>;
   /** Send SSE events this many ms apart (for the disconnect test). */
   eventGapMs: number;
+  /** When set, every answer's usage reports this many input tokens for the request body. */
+  inputTokens?: (body: Buffer) => number;
   close(): Promise<void>;
 }
 
@@ -118,6 +120,17 @@ function responsesEvents(): string[] {
   ];
 }
 
+/** An answer or event with its reported input tokens set to `n` (every API's field for it). */
+function withInputTokens(text: string, n: number): string {
+  return text
+    .replace(/"input_tokens":\d+/g, `"input_tokens":${n}`)
+    .replace(/"prompt_tokens":\d+/g, `"prompt_tokens":${n}`)
+    .replace(
+      /"finish_reason":"stop"\}\]\}/,
+      `"finish_reason":"stop"}],"usage":{"prompt_tokens":${n},"completion_tokens":3}}`,
+    );
+}
+
 /** The JSON answers of the fake APIs. */
 export const ANSWERS = {
   '/v1/messages': {
@@ -178,6 +191,8 @@ export async function startUpstream(): Promise<TestUpstream> {
     });
     const path = url.split('?')[0] as keyof typeof ANSWERS;
     const stream = (json as { stream?: boolean } | undefined)?.stream === true;
+    const input = upstream.inputTokens?.(body);
+    const usage = (text: string) => (input === undefined ? text : withInputTokens(text, input));
     if (stream && (path === '/v1/messages' || path === '/v1/chat/completions' || path === '/v1/responses')) {
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
       const events =
@@ -188,7 +203,7 @@ export async function startUpstream(): Promise<TestUpstream> {
             : responsesEvents();
       for (const event of events) {
         if (res.destroyed) return;
-        res.write(event);
+        res.write(usage(event));
         if (upstream.eventGapMs) await new Promise((r) => setTimeout(r, upstream.eventGapMs));
       }
       res.end();
@@ -200,7 +215,7 @@ export async function startUpstream(): Promise<TestUpstream> {
       res.end(JSON.stringify({ error: { message: `no route ${url}` } }));
       return;
     }
-    const text = JSON.stringify(answer);
+    const text = usage(JSON.stringify(answer));
     res.writeHead(200, { 'content-type': 'application/json', 'x-upstream': 'yes' });
     res.end(text);
   });

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { inputTokensOf, UsageTap } from './usage-tap.js';
+
+const feed = (tap: UsageTap, text: string, size: number) => {
+  const bytes = Buffer.from(text);
+  for (let at = 0; at < bytes.length; at += size) tap.push(bytes.subarray(at, at + size));
+  return tap.result();
+};
+
+describe('usage tap', () => {
+  it("reads every API's input tokens, cached ones included", () => {
+    expect(
+      inputTokensOf({
+        type: 'message_start',
+        message: {
+          usage: { input_tokens: 12, cache_creation_input_tokens: 100, cache_read_input_tokens: 900 },
+        },
+      }),
+    ).toBe(1012);
+    expect(
+      inputTokensOf({ object: 'chat.completion', usage: { prompt_tokens: 40, completion_tokens: 3 } }),
+    ).toBe(40);
+    expect(inputTokensOf({ type: 'response.completed', response: { usage: { input_tokens: 77 } } })).toBe(77);
+    expect(inputTokensOf({ input_tokens: 1234 })).toBe(1234); // count_tokens
+    expect(inputTokensOf({ object: 'chat.completion.chunk', usage: null })).toBeUndefined();
+    expect(
+      inputTokensOf({ type: 'content_block_delta', delta: { text: '"input_tokens": 5' } }),
+    ).toBeUndefined();
+    expect(inputTokensOf('nope')).toBeUndefined();
+  });
+
+  it('finds the usage event in a stream cut anywhere, and the last report wins', () => {
+    const stream = [
+      'event: message_start',
+      `data: ${JSON.stringify({ type: 'message_start', message: { usage: { input_tokens: 5, cache_read_input_tokens: 10 } } })}`,
+      '',
+      'event: content_block_delta',
+      `data: ${JSON.stringify({ type: 'content_block_delta', delta: { type: 'text_delta', text: 'x'.repeat(5000) } })}`,
+      '',
+      'event: message_delta',
+      `data: ${JSON.stringify({ type: 'message_delta', usage: { input_tokens: 6, cache_read_input_tokens: 10, output_tokens: 3 } })}`,
+      '',
+      '',
+    ].join('\n');
+    for (const size of [1, 7, 64, 100_000])
+      expect(feed(new UsageTap('text/event-stream'), stream, size)).toBe(16);
+    const chat = `data: {"choices":[],"usage":null}\n\ndata: {"choices":[],"usage":{"prompt_tokens":321}}\n\ndata: [DONE]\n\n`;
+    expect(feed(new UsageTap('text/event-stream; charset=utf-8'), chat, 3)).toBe(321);
+  });
+
+  it('reads a JSON answer whole, and keeps nothing of what it cannot use', () => {
+    const json = JSON.stringify({ type: 'message', usage: { input_tokens: 9, output_tokens: 1 } });
+    expect(feed(new UsageTap('application/json'), json, 5)).toBe(9);
+    expect(feed(new UsageTap('application/json'), '{"broken', 5)).toBeUndefined();
+    expect(new UsageTap(undefined).result()).toBeUndefined();
+    // A line far longer than any usage event is skipped, not kept: the next event still counts.
+    const long = `data: ${'y'.repeat(3 << 20)}\n\ndata: {"usage":{"prompt_tokens":8}}\n\n`;
+    expect(feed(new UsageTap('text/event-stream'), long, 1 << 16)).toBe(8);
+  });
+});
