@@ -1,18 +1,12 @@
 import type { ApiName } from '../formats/types.js';
-import { lookupModelLimit } from '../text/model-limit.js';
-
-/** Output room assumed for a request that does not say how much it may generate. */
-export const DEFAULT_OUTPUT_TOKENS = 8_192;
-/** Headroom for what the estimate cannot see (the provider's own framing): 2% of the window, at least 1,024. */
-const MARGIN_FRACTION = 0.02;
-const MIN_MARGIN = 1_024;
+import { DEFAULT_OUTPUT_TOKENS, inputLimit, lookupModelLimit } from '../text/model-limit.js';
 
 /** The window one request has, and what of it the input may fill. */
 export interface RequestWindow {
   model: string;
   window: number;
   outputTokens: number;
-  /** window - outputTokens - margin: the most the input may hold. */
+  /** window - outputTokens - margin ({@link inputLimit}): the most the input may hold. */
   limit: number;
 }
 
@@ -47,11 +41,5 @@ export function requestWindow(
         : body.max_output_tokens;
   const outputTokens =
     typeof asked === 'number' && Number.isFinite(asked) && asked > 0 ? asked : DEFAULT_OUTPUT_TOKENS;
-  const margin = Math.max(MIN_MARGIN, Math.round(window * MARGIN_FRACTION));
-  return {
-    model: model ?? 'unknown',
-    window,
-    outputTokens,
-    limit: Math.max(0, Math.floor(window - outputTokens - margin)),
-  };
+  return { model: model ?? 'unknown', window, outputTokens, limit: inputLimit(window, outputTokens) };
 }

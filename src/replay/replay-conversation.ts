@@ -9,7 +9,7 @@ import type { Store } from '../store/store.js';
 import { type Content, contentText, isTextBlock, textOf } from '../text/blocks.js';
 import { shortHash } from '../text/content-hash.js';
 import { markerIds } from '../text/markers.js';
-import { lookupModelLimit } from '../text/model-limit.js';
+import { inputLimit, lookupModelLimit } from '../text/model-limit.js';
 import type { Tokenizer } from '../text/tokenizers/tokenizer.js';
 import type { ToolResult } from '../text/tool-result.js';
 import { needlesKept, needlesOf } from './needles.js';
@@ -50,14 +50,27 @@ export interface ConversationReplay {
   prefixChanges: { turn: number; id: string }[];
   /** Prefix rewrites made on purpose by mask and supersede, in batches. */
   maskedInPrefix: number;
+  /** Turns the window guard acted on, and the results it masked or collapsed. */
+  guard: { events: number; masked: number; collapsed: number; unfit: number };
   /**
    * Lines that matter (errors, failures, exceptions, summaries, ...; and the last five lines) of
    * the results shrunk at arrival, and how many of them are still visible after.
    */
   needles: number;
   needlesKept: number;
-  /** Tool-result tokens of each request, before and after, and whether its cached prefix was rewritten. */
-  perTurn: { before: number; after: number; prefixRewritten: boolean }[];
+  /**
+   * Tool-result tokens of each request, before and after; whether its cached prefix was
+   * rewritten; whether it was over the input limit of its window, before and after (the window
+   * guard acted when `guarded`).
+   */
+  perTurn: {
+    before: number;
+    after: number;
+    prefixRewritten: boolean;
+    overBefore: boolean;
+    overAfter: boolean;
+    guarded: boolean;
+  }[];
   stats: Partial<Record<StageName, StageStats>>;
   results: ResultRecord[];
 }
@@ -104,6 +117,7 @@ export async function replayConversation(
     recallFailures: [],
     prefixChanges: [],
     maskedInPrefix: 0,
+    guard: { events: 0, masked: 0, collapsed: 0, unfit: 0 },
     needles: 0,
     needlesKept: 0,
     perTurn: [],
@@ -111,6 +125,9 @@ export async function replayConversation(
     results: [],
   };
   const previous: Content[] = [];
+  // The window guard sees what the transcript gives: the tool results (a request's other text is
+  // not in every transcript format), against the window less room for the answer.
+  const limit = modelWindow ? inputLimit(modelWindow) : undefined;
   let seen = 0;
   for (let turn = 0; turn < conversation.turns.length; turn++) {
     seen += conversation.turns[turn]?.length ?? 0;
@@ -123,17 +140,20 @@ export async function replayConversation(
       ...(modelWindow ? { modelWindow } : {}),
     });
     addStats(replay.stats, run.stats);
+    const guarded = limit === undefined ? undefined : await guardTurn(engine, replay, input, run, limit);
+    const finals = guarded?.results ?? run.results;
     let prefixRewritten = false;
-    for (let i = 0; i < run.results.length; i++) {
+    for (let i = 0; i < finals.length; i++) {
       const original = input[i] as ToolResult;
-      const final = (run.results[i] as ToolResult).content;
+      const final = (finals[i] as ToolResult).content;
       const outcome = run.outcomes[i];
       const finalText = contentText(final);
       if (original.position < turn) {
         if (contentText(previous[i] as Content) !== finalText) {
           prefixRewritten = true;
-          // mask and supersede rewrite the prefix on purpose, in batches.
-          if (outcome?.actedBy.some((s) => s === 'mask' || s === 'supersede')) replay.maskedInPrefix++;
+          // mask, supersede and the window guard rewrite the prefix on purpose, in batches.
+          if (finals[i] !== run.results[i] || outcome?.actedBy.some((s) => s === 'mask' || s === 'supersede'))
+            replay.maskedInPrefix++;
           else replay.prefixChanges.push({ turn, id: original.id });
         }
       } else {
@@ -141,10 +161,39 @@ export async function replayConversation(
       }
       previous[i] = final;
     }
-    replay.perTurn.push({ before: run.tokensBefore, after: run.tokensAfter, prefixRewritten });
+    const after = guarded?.after ?? run.tokensAfter;
+    replay.perTurn.push({
+      before: run.tokensBefore,
+      after,
+      prefixRewritten,
+      overBefore: limit !== undefined && run.tokensBefore > limit,
+      overAfter: limit !== undefined && after > limit,
+      guarded: guarded !== undefined,
+    });
     options.onTurn?.(turn + 1, conversation.turns.length);
   }
   return replay;
+}
+
+/**
+ * The window guard on a turn whose results are over the limit after the pipeline: what the proxy
+ * would send instead, and its tokens. Undefined when the turn was under the limit.
+ */
+async function guardTurn(
+  engine: ConversationEngine,
+  replay: ConversationReplay,
+  input: readonly ToolResult[],
+  run: { results: readonly ToolResult[]; tokensAfter: number },
+  limit: number,
+): Promise<{ results: readonly ToolResult[]; after: number } | undefined> {
+  if (run.tokensAfter <= limit) return undefined;
+  const fit = await engine.fitWindow(input, run.results, { otherTokens: 0, limit, ratio: 1 });
+  replay.guard.events++;
+  if (!fit.plan.fits) replay.guard.unfit++;
+  replay.guard.masked += fit.masked;
+  replay.guard.collapsed += fit.collapsed;
+  const after = fit.results.reduce((n, r) => n + engine.count(contentText(r.content)), 0);
+  return { results: fit.results, after };
 }
 
 /** Records a result that arrived this turn, and checks its budget and every id its markers name. */

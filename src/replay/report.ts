@@ -24,9 +24,19 @@ export interface Totals {
   /** Lines that matter in the results shrunk at arrival, and how many stayed visible. */
   needles: number;
   needlesKept: number;
-  /** Requests whose tool results alone exceed the model's window, without and with spillway. */
+  /**
+   * Requests whose tool results alone exceed the input limit of the model's window (the window
+   * less room for the answer and a margin), without and with spillway.
+   */
   overWindowBefore: number;
   overWindowAfter: number;
+  /** Turns the window guard acted on; results it masked and collapsed; turns it could not fit. */
+  guardEvents: number;
+  guardMasked: number;
+  guardCollapsed: number;
+  guardUnfit: number;
+  /** Extra input cost of the prefix rewrites made on purpose (mask, supersede, guard batches). */
+  rewriteCost: number;
   /** Estimated input cost, in base-price token units, under {@link PRICE_MODEL}. */
   costBefore: number;
   costAfter: number;
@@ -70,9 +80,32 @@ function emptyTotals(): Totals {
     needlesKept: 0,
     overWindowBefore: 0,
     overWindowAfter: 0,
+    guardEvents: 0,
+    guardMasked: 0,
+    guardCollapsed: 0,
+    guardUnfit: 0,
+    rewriteCost: 0,
     costBefore: 0,
     costAfter: 0,
   };
+}
+
+/**
+ * What the prefix rewrites cost: each rewritten request writes again, at the write price, the
+ * part it could have read from the cache.
+ *
+ * @example
+ * rewriteCost([{ before: 100, after: 100, prefixRewritten: false }, { before: 150, after: 120, prefixRewritten: true }]); // 100 x (1.25 - 0.1)
+ */
+export function rewriteCost(perTurn: readonly { after: number; prefixRewritten: boolean }[]): number {
+  let cost = 0;
+  for (let i = 1; i < perTurn.length; i++) {
+    const turn = perTurn[i] as { after: number; prefixRewritten: boolean };
+    if (!turn.prefixRewritten) continue;
+    const cached = Math.min((perTurn[i - 1] as { after: number }).after, turn.after);
+    cost += cached * (PRICE_MODEL.cacheWrite - PRICE_MODEL.cacheRead);
+  }
+  return cost;
 }
 
 /**
@@ -142,8 +175,13 @@ export class ReportBuilder {
       report.maskedInPrefix += r.maskedInPrefix;
       report.needles += r.needles;
       report.needlesKept += r.needlesKept;
-      report.overWindowBefore += r.perTurn.filter((t) => t.before > window).length;
-      report.overWindowAfter += r.perTurn.filter((t) => t.after > window).length;
+      report.overWindowBefore += r.perTurn.filter((t) => t.overBefore).length;
+      report.overWindowAfter += r.perTurn.filter((t) => t.overAfter).length;
+      report.guardEvents += r.guard.events;
+      report.guardMasked += r.guard.masked;
+      report.guardCollapsed += r.guard.collapsed;
+      report.guardUnfit += r.guard.unfit;
+      report.rewriteCost += rewriteCost(r.perTurn);
       report.costBefore += requestCost(r.perTurn, 'before');
       report.costAfter += requestCost(r.perTurn, 'after');
       addStats(this.#stages, r.stats);

@@ -77,7 +77,8 @@ export function renderSummary(report: ReplayReport): string {
     ...largest,
     '',
     `lines that matter kept in shrunk results (errors, failures, exceptions, summaries, ..., last 5 lines): ${t.needles === 0 ? '-' : `${((100 * t.needlesKept) / t.needles).toFixed(1)}%`} (${t.needlesKept}/${t.needles})`,
-    `estimated input cost (tool results, cache reads 0.1x, writes 1.25x): ${formatTokenCount(t.costBefore)} -> ${formatTokenCount(t.costAfter)} token-units (${pct(t.costBefore, t.costAfter)} less)`,
+    `estimated input cost (tool results, cache reads 0.1x, writes 1.25x): ${formatTokenCount(t.costBefore)} -> ${formatTokenCount(t.costAfter)} token-units (${pct(t.costBefore, t.costAfter)} less); of it, prefix rewrites in batches (${t.maskedInPrefix} results): ${formatTokenCount(t.rewriteCost)}`,
+    `window guard: ${t.guardEvents} requests over the input limit after the pipeline; ${t.guardMasked} results masked, ${t.guardCollapsed} collapsed harder; ${t.guardUnfit} could not fit`,
     `* checks: budget violations / recall failures / prefix changes; all must be 0${t.violations + t.recallFailures + t.prefixChanges === 0 ? ' (they are)' : ' (THEY ARE NOT)'}`,
     '',
   ].join('\n');

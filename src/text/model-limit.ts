@@ -63,6 +63,22 @@ export function normaliseModelName(name: string): string {
   return n;
 }
 
+/** Output room assumed for a request that does not say how much it may generate. */
+export const DEFAULT_OUTPUT_TOKENS = 8_192;
+
+/**
+ * The most a request's input may hold in a window: the window less the output it asks room for
+ * (default {@link DEFAULT_OUTPUT_TOKENS}) and a margin for what an estimate cannot see (the
+ * provider's own framing): 2% of the window, at least 1,024 tokens.
+ *
+ * @example
+ * inputLimit(200_000, 32_000); // 163_904
+ */
+export function inputLimit(window: number, outputTokens = DEFAULT_OUTPUT_TOKENS): number {
+  const margin = Math.max(1_024, Math.round(window * 0.02));
+  return Math.max(0, Math.floor(window - outputTokens - margin));
+}
+
 /**
  * The context window of a model, tolerant of provider prefixes and date suffixes. An unknown
  * name gets a conservative default with `found: false`: callers that validate a user's setting

@@ -31,7 +31,8 @@ export const claudeCodeReader: TranscriptReader = {
       const content = message.content;
       if (!Array.isArray(content)) continue;
       if (line.type === 'assistant') {
-        model = asString(message.model) ?? model;
+        // Placeholders (`<synthetic>` on messages the client made itself) are not the model.
+        model = realModel(asString(message.model)) ?? model;
         for (const block of content) {
           const b = asRecord(block);
           if (b?.type === 'tool_use' && typeof b.id === 'string')
@@ -53,3 +54,7 @@ export const claudeCodeReader: TranscriptReader = {
     return [{ id, ...(model ? { model } : {}), turns }];
   },
 };
+
+function realModel(name: string | undefined): string | undefined {
+  return name && !/^<.*>$/.test(name.trim()) ? name : undefined;
+}

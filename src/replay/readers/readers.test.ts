@@ -43,6 +43,37 @@ describe.skipIf(!corpusAvailable)('transcript readers on real corpus files', () 
 });
 if (!corpusAvailable) describe('readers', () => it.skip(CORPUS_MISSING, () => {}));
 
+describe('claude-code model', () => {
+  it('takes the real model, not a placeholder such as <synthetic> that comes after it', () => {
+    const lines = [
+      { type: 'user', message: { role: 'user', content: 'go' } },
+      {
+        type: 'assistant',
+        message: {
+          role: 'assistant',
+          model: 'claude-opus-4-7',
+          content: [{ type: 'tool_use', id: 't1', name: 'Bash', input: {} }],
+        },
+      },
+      {
+        type: 'user',
+        message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'ok' }] },
+      },
+      {
+        type: 'assistant',
+        message: {
+          role: 'assistant',
+          model: '<synthetic>',
+          content: [{ type: 'text', text: 'No response requested.' }],
+        },
+      },
+    ];
+    const read = readTranscript(`${lines.map((l) => JSON.stringify(l)).join('\n')}\n`, 'x.jsonl');
+    expect(read.format).toBe('claude-code');
+    expect(read.conversations[0]?.model).toBe('claude-opus-4-7');
+  });
+});
+
 describe('transcript readers on malformed input', () => {
   const cases: [string, string, RegExp][] = [
     [
