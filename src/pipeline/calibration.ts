@@ -40,6 +40,7 @@ export interface CalibrationSample {
  */
 export class Calibration {
   readonly #ratios = new Map<string, number>();
+  readonly #samples = new Map<string, number>();
   readonly #prior: Calibration | undefined;
 
   constructor(prior?: Calibration) {
@@ -49,6 +50,11 @@ export class Calibration {
   /** The factor for a model (before anything is known: 1.25 for Claude, 1 for the rest). */
   ratio(model: string): number {
     return this.#ratios.get(model) ?? this.#prior?.ratio(model) ?? priorRatio(model);
+  }
+
+  /** How many answers this conversation has learned from, for a model. */
+  samples(model: string): number {
+    return this.#samples.get(model) ?? 0;
   }
 
   /** A raw count, calibrated. */
@@ -65,6 +71,7 @@ export class Calibration {
     const calibrated = raw * this.ratio(model);
     const ratio = Math.min(MAX_RATIO, Math.max(MIN_RATIO, truth / raw));
     this.#ratios.set(model, ratio);
+    this.#samples.set(model, this.samples(model) + 1);
     if (this.#prior) this.#prior.#ratios.set(model, ratio);
     return {
       rawError: Math.abs(raw - truth) / truth,

@@ -134,13 +134,21 @@ export async function rewriteRequest(
       guard = guarded.report;
     }
     const sent = body;
+    // Counting what was sent costs CPU after every answer: done while the conversation has few
+    // samples or is within reach of its window (a quarter of it), where the guard needs it.
+    const learn =
+      window &&
+      (conversation.calibration.samples(window.model) < 3 ||
+        body.length * conversation.calibration.ratio(window.model) >= window.limit / 4);
     const calibrate = (providerTokens: number) =>
-      conversation.calibration.observe(
-        window?.model ?? (typeof model === 'string' ? model : 'unknown'),
-        requestTokens(conversation).count(api, sent),
-        providerTokens,
-      );
-    const extra = { ...base, calibrate, ...(guard ? { guard } : {}) };
+      window
+        ? conversation.calibration.observe(
+            window.model,
+            requestTokens(conversation).count(api, sent),
+            providerTokens,
+          )
+        : undefined;
+    const extra = { ...base, ...(learn ? { calibrate } : {}), ...(guard ? { guard } : {}) };
     return body === raw ? unchanged(extra) : { ...extra, body, changed: true };
   } catch (err) {
     return unchanged({ session: key, failOpen: toError(err) });

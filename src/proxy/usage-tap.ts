@@ -8,6 +8,9 @@
 const MAX_LINE = 1 << 20;
 /** A JSON answer longer than this is not kept for its usage. */
 const MAX_JSON = 8 << 20;
+const NEWLINE = 0x0a;
+/** Every usage event names a token count: `"input_tokens"`, `"prompt_tokens"`. */
+const MARK = Buffer.from('_tokens"');
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj | undefined =>
@@ -51,6 +54,7 @@ export function inputTokensOf(answer: unknown): number | undefined {
  */
 export class UsageTap {
   readonly #sse: boolean;
+  /** The line under way (its bytes since the last newline), while it is short enough to matter. */
   #line: Buffer[] = [];
   #lineBytes = 0;
   #found: number | undefined;
@@ -68,12 +72,30 @@ export class UsageTap {
       return;
     }
     let from = 0;
-    for (let nl = chunk.indexOf(0x0a); nl >= 0; nl = chunk.indexOf(0x0a, from)) {
-      this.#take(chunk.subarray(from, nl));
+    const first = chunk.indexOf(NEWLINE);
+    if (this.#lineBytes > 0) {
+      // The line that began in an earlier chunk.
+      if (first < 0) {
+        this.#keep(chunk);
+        return;
+      }
+      this.#keep(chunk.subarray(0, first));
       this.#endLine();
-      from = nl + 1;
+      from = first + 1;
     }
-    this.#take(chunk.subarray(from));
+    // Whole lines in this chunk: only those that name a token count are parsed, found with a
+    // native search, so an ordinary event costs two searches and nothing else.
+    const last = chunk.lastIndexOf(NEWLINE);
+    if (last >= from) {
+      for (let at = chunk.indexOf(MARK, from); at >= 0 && at < last; at = chunk.indexOf(MARK, at)) {
+        const start = Math.max(from, chunk.lastIndexOf(NEWLINE, at) + 1);
+        const end = chunk.indexOf(NEWLINE, at);
+        this.#examine(chunk.toString('utf8', start, end));
+        at = end;
+      }
+      from = last + 1;
+    }
+    if (from < chunk.length) this.#keep(chunk.subarray(from));
   }
 
   /** The input tokens the answer reported (the last report wins), or undefined. */
@@ -90,8 +112,8 @@ export class UsageTap {
     }
   }
 
-  #take(part: Buffer): void {
-    if (part.length === 0 || this.#lineBytes > MAX_LINE) return;
+  #keep(part: Buffer): void {
+    if (part.length === 0) return;
     this.#lineBytes += part.length;
     if (this.#lineBytes <= MAX_LINE) this.#line.push(part);
   }
@@ -100,6 +122,10 @@ export class UsageTap {
     const line = this.#lineBytes <= MAX_LINE ? Buffer.concat(this.#line).toString('utf8') : '';
     this.#line = [];
     this.#lineBytes = 0;
+    this.#examine(line);
+  }
+
+  #examine(line: string): void {
     if (!line.startsWith('data:') || !line.includes('_tokens"')) return;
     try {
       const found = inputTokensOf(JSON.parse(line.slice(5)));
