@@ -134,12 +134,10 @@ export async function rewriteRequest(
       guard = guarded.report;
     }
     const sent = body;
-    // Counting what was sent costs CPU after every answer: done while the conversation has few
-    // samples or is within reach of its window (a quarter of it), where the guard needs it.
-    const learn =
-      window &&
-      (conversation.calibration.samples(window.model) < 3 ||
-        body.length * conversation.calibration.ratio(window.model) >= window.limit / 4);
+    // Counting what was sent costs CPU after every answer: done only once the request is within
+    // reach of its window (a quarter of it in bytes, the most tokens it can hold), where the
+    // guard will need the factor; before that the prior serves.
+    const learn = window && body.length * conversation.calibration.ratio(window.model) >= window.limit / 4;
     const calibrate = (providerTokens: number) =>
       window
         ? conversation.calibration.observe(

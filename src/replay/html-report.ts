@@ -54,16 +54,60 @@ function bars(id: string, label: string, items: [string, number][]): string {
   return `<svg id="${id}" class="chart" viewBox="0 0 ${W} ${height}" role="img" aria-label="${esc(label)}">${rows.join('')}</svg>`;
 }
 
+/** The after pane: a line that names a recall id (a marker) is highlighted. */
+function withMarkers(text: string): string {
+  return esc(text)
+    .split('\n')
+    .map((line) => (line.includes('&lt;&lt;sw:') ? `<mark>${line}</mark>` : line))
+    .join('\n');
+}
+
+/** An HTML id for a result, so the failed checks can link to it. */
+function anchor(file: string, id: string): string {
+  return `result-${Buffer.from(`${file}\0${id}`).toString('base64url').slice(-24)}`;
+}
+
 function table(rows: ReplayReport['biggestRewrites']): string {
   if (rows.length === 0) return '<p>No result was rewritten.</p>';
   return `<table class="rewrites"><thead><tr><th>tool</th><th>tokens</th><th>before</th><th>after</th></tr></thead><tbody>
 ${rows
-  .map(
-    (r) =>
-      `<tr><td>${esc(r.tool || '(unknown)')}<br><small>${esc(r.id)}<br>${esc(r.actedBy.join(', '))}</small></td><td>${r.tokensBefore} &rarr; ${r.tokensAfter}</td><td><pre>${esc(r.before)}</pre></td><td><pre>${esc(r.after)}</pre></td></tr>`,
-  )
+  .map((r) => {
+    const same = r.sameLines
+      ? `<tr class="same"><td colspan="4"><small>${r.sameLines} identical line(s) above, left out</small></td></tr>`
+      : '';
+    return `${same}<tr><td>${esc(r.tool || '(unknown)')}<br><small>${esc(r.id)}<br>${esc(r.actedBy.join(', '))}</small></td><td>${r.tokensBefore} &rarr; ${r.tokensAfter}</td><td><pre>${esc(r.before)}</pre></td><td><pre class="after">${withMarkers(r.after)}</pre></td></tr>`;
+  })
   .join('\n')}
 </tbody></table>`;
+}
+
+/** What one failed check says, in words. */
+function failureText(f: ReplayReport['failures'][number]): string {
+  if (f.check === 'budget') return `${f.tokens} tokens after spillway, over its budget of ${f.budget}`;
+  if (f.check === 'recall') return `marker ${f.markerId} does not recall the original`;
+  return `the cached prefix changed at request ${(f.turn ?? 0) + 1}`;
+}
+
+/** The failed checks, first on the page, each linked to its entry below. */
+function failuresSection(report: ReplayReport): string {
+  if (report.failures.length === 0 && report.skipped.length === 0) return '';
+  const rows = report.failures
+    .map(
+      (f) =>
+        `<tr><td>${f.check}</td><td>${esc(f.file)}</td><td>${esc(f.tool || '(unknown)')}</td><td><a href="#${anchor(f.file, f.id)}">${esc(f.id)}</a></td><td>${esc(failureText(f))}</td></tr>`,
+    )
+    .join('\n');
+  const details = report.failures
+    .map(
+      (f) =>
+        `<li id="${anchor(f.file, f.id)}"><b>${esc(f.tool || '(unknown)')} ${esc(f.id)}</b> in ${esc(f.file)} (conversation ${esc(f.conversation)}): ${esc(failureText(f))}</li>`,
+    )
+    .join('\n');
+  const skipped = report.skipped.map((s) => `<li><b>${esc(s.file)}</b>: ${esc(s.reason)}</li>`).join('\n');
+  return `<section id="failed-checks"><h2 class="bad">Failed checks</h2>
+${rows ? `<table><thead><tr><th>check</th><th>file</th><th>tool</th><th>result</th><th>what</th></tr></thead><tbody>\n${rows}\n</tbody></table>\n<ul class="failures">\n${details}\n</ul>` : ''}
+${skipped ? `<h3>Files skipped</h3><ul>\n${skipped}\n</ul>` : ''}
+</section>`;
 }
 
 /**
@@ -104,11 +148,14 @@ svg text { font-size: 11px; fill: #4a5568; } .grid { stroke: #e3e7ef; }
 polyline { fill: none; stroke-width: 2; } polyline.before { stroke: #c2410c; } polyline.after { stroke: #1d4ed8; }
 .before-fill { fill: #c2410c; } .after-fill { fill: #1d4ed8; } rect.bar { fill: #1d4ed8; }
 table { border-collapse: collapse; width: 100%; font-size: 12px; } td, th { border-bottom: 1px solid #e3e7ef; padding: 4px 6px; text-align: left; vertical-align: top; }
+mark { background: #fde68a; } tr.same td { color: #6b7280; border-bottom: none; }
+#failed-checks { border: 2px solid #b3261e; border-radius: 8px; padding: 0 1rem 1rem; margin-top: 1.5rem; }
 pre { white-space: pre-wrap; word-break: break-all; max-height: 220px; overflow: auto; margin: 0; font-size: 11px; }
 </style></head>
 <body>
 <h1>spillway replay report</h1>
 <p>Preset <b>${esc(report.preset)}</b>, tokens counted with <b>${esc(report.tokenizer)}</b>, ${report.files.length} file(s), ${t.conversations} conversation(s), ${t.turns} request(s).</p>
+${failuresSection(report)}
 <div class="kpis">
 <div class="kpi">tool-result tokens<b>${formatTokenCount(t.tokensBefore)} &rarr; ${formatTokenCount(t.tokensAfter)}</b>${saved}% saved</div>
 <div class="kpi">estimated input cost<b>${formatTokenCount(t.costBefore)} &rarr; ${formatTokenCount(t.costAfter)}</b>token-units</div>

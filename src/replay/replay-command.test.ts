@@ -64,14 +64,26 @@ describe.skipIf(!corpusAvailable)('spillway replay', () => {
     expect(r.stdout).toMatch(/estimated input cost \(tool results, cache reads 0\.1x, writes 1\.25x\)/);
   });
 
-  it('fails clearly on a file that is not a transcript, writing nothing', async () => {
+  it('skips a file that is not a transcript, replays the rest, and exits 1 naming it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sw-replay-'));
     const bad = join(dir, 'notes.txt');
     writeFileSync(bad, 'just some notes');
-    const r = await cli(['replay', '--report', join(dir, 'r.html'), files[0] as string, bad]);
+    const r = await cli(['replay', '--json', '--report', join(dir, 'r.html'), files[0] as string, bad]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/notes\.txt: not a transcript spillway can read; expected one of/);
-    expect(readdirSync(dir)).toEqual(['notes.txt']);
+    expect(r.stderr).toMatch(/skipped .*notes\.txt: not a transcript spillway can read; expected one of/);
+    const json = JSON.parse(r.stdout);
+    expect(json.totals.files).toBe(1);
+    expect(json.totals.toolResults).toBeGreaterThan(0);
+    expect(json.skipped).toEqual([{ file: bad, reason: expect.stringMatching(/not a transcript/) }]);
+    expect(readFileSync(join(dir, 'r.html'), 'utf8')).toContain('notes.txt');
+    // Only bad files: nothing to replay is an error, and nothing is written.
+    const none = await cli(['replay', '--report', join(dir, 'none.html'), bad]);
+    expect(none.code).toBe(1);
+    expect(readdirSync(dir).sort()).toEqual(['notes.txt', 'r.html']);
+    // A forced format that finds no tool results measured nothing: an error, not "0 results".
+    const forced = await cli(['replay', '--format', 'codex', files[0] as string]);
+    expect(forced.code).toBe(1);
+    expect(forced.stderr).toMatch(/read as codex, it has no tool results/);
     expect((await cli(['replay'])).code).toBe(2);
   });
 });
@@ -120,7 +132,10 @@ describe('the HTML report in a real browser', () => {
       expect(r.code).toBe(0);
       const html = readFileSync(out, 'utf8');
       // Nothing that loads: no scripts, stylesheets, images or frames (URLs inside escaped excerpts are text).
-      expect(html).not.toMatch(/<script|<link|<img|<iframe|\ssrc=|url\(/i);
+      // No external resource (the tool outputs shown in <pre> are text, whatever they say).
+      expect(html.replace(/<pre[^>]*>[\s\S]*?<\/pre>/g, '')).not.toMatch(
+        /<script|<link|<img|<iframe|\ssrc=|url\(/i,
+      );
       const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
       try {
         const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
@@ -135,7 +150,8 @@ describe('the HTML report in a real browser', () => {
           stageBars: size('#chart-stages rect.bar'),
           sizeBars: size('#chart-sizes rect.bar'),
           chartBoxes: [...document.querySelectorAll('svg.chart')].map((s) => s.getBoundingClientRect().height),
-          rewrites: document.querySelectorAll('table.rewrites tbody tr').length,
+          rewrites: document.querySelectorAll('table.rewrites tbody tr:not(.same)').length,
+          marked: document.querySelectorAll('table.rewrites pre.after mark').length,
         };
       })()`)) as {
           turnsLines: Box[];
@@ -143,6 +159,7 @@ describe('the HTML report in a real browser', () => {
           sizeBars: Box[];
           chartBoxes: number[];
           rewrites: number;
+          marked: number;
         };
         expect(drawn.turnsLines).toHaveLength(2);
         for (const line of drawn.turnsLines) expect(line.w).toBeGreaterThan(300);
@@ -152,6 +169,8 @@ describe('the HTML report in a real browser', () => {
         expect(drawn.sizeBars.length).toBeGreaterThan(5);
         expect(drawn.chartBoxes.every((h) => h > 50)).toBe(true);
         expect(drawn.rewrites).toBe(10);
+        // Each rewrite's after pane opens on its change, the marker highlighted.
+        expect(drawn.marked).toBeGreaterThanOrEqual(5);
         const shot = await page.screenshot({ fullPage: true });
         expect(shot.length).toBeGreaterThan(20_000);
         // Self-contained: the page asked for nothing but itself.
@@ -161,5 +180,71 @@ describe('the HTML report in a real browser', () => {
       }
     },
   );
+  it.skipIf(!CHROMIUM)('puts a failed check at the top, naming the result and linking to it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sw-replay-'));
+    // A budget no marker fits in forces a violation: the result stays over it.
+    const config = join(dir, 'tight.json');
+    writeFileSync(config, JSON.stringify({ preset: 'balanced', tools: { Bash: { maxTokens: 5 } } }));
+    const transcript = join(dir, 'session.jsonl');
+    const log = Array.from({ length: 400 }, (_, j) => `step ${j}: compiling unit ${j} ... ok`).join('\n');
+    writeFileSync(
+      transcript,
+      [
+        { type: 'user', message: { role: 'user', content: 'build it' } },
+        {
+          type: 'assistant',
+          message: {
+            role: 'assistant',
+            model: 'claude-sonnet-4-5',
+            content: [{ type: 'tool_use', id: 'toolu_tight', name: 'Bash', input: {} }],
+          },
+        },
+        {
+          type: 'user',
+          message: {
+            role: 'user',
+            content: [{ type: 'tool_result', tool_use_id: 'toolu_tight', content: log }],
+          },
+        },
+      ]
+        .map((l) => JSON.stringify(l))
+        .join('\n'),
+    );
+    const out = join(dir, 'report.html');
+    const r = await cli(['replay', '--config', config, '--report', out, transcript]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(
+      /FAILED CHECKS \(1\):\n {2}budget .*session\.jsonl Bash toolu_tight: \d+ tokens > budget 5/,
+    );
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    try {
+      const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+      await page.goto(`file://${out}`);
+      const seen = (await page.evaluate(`(() => {
+        const section = document.querySelector('#failed-checks');
+        const kpis = document.querySelector('.kpis');
+        const link = section && section.querySelector('a[href^="#result-"]');
+        return {
+          text: section ? section.textContent : '',
+          above: !!section && section.getBoundingClientRect().top < kpis.getBoundingClientRect().top,
+          visible: !!section && section.getBoundingClientRect().top < innerHeight,
+          href: link ? link.getAttribute('href') : null,
+        };
+      })()`)) as { text: string; above: boolean; visible: boolean; href: string | null };
+      expect(seen.above).toBe(true);
+      expect(seen.visible).toBe(true);
+      expect(seen.text).toMatch(/budget/);
+      expect(seen.text).toMatch(/toolu_tight/);
+      expect(seen.text).toMatch(/over its budget of 5/);
+      expect(seen.href).toMatch(/^#result-/);
+      await page.click(`a[href="${seen.href}"]`);
+      const target = (await page.evaluate(
+        `(() => { const el = document.querySelector(location.hash); return el ? el.textContent : null; })()`,
+      )) as string | null;
+      expect(target).toMatch(/Bash toolu_tight/);
+    } finally {
+      await browser.close();
+    }
+  });
   if (!CHROMIUM) it.skip(CHROMIUM_MISSING, () => {});
 });

@@ -34,6 +34,8 @@ export interface ResultRecord {
   actedBy: StageName[];
   before: string;
   after: string;
+  /** Lines the before and after have in common at their start, left out of the excerpts. */
+  sameLines?: number;
 }
 
 export interface ConversationReplay {
@@ -43,11 +45,11 @@ export interface ConversationReplay {
   tokensBefore: number;
   tokensAfter: number;
   /** Results over their budget after the pipeline (must be 0). */
-  violations: { id: string; tokens: number; budget: number }[];
+  violations: { id: string; tool: string; tokens: number; budget: number }[];
   /** Markers whose id does not recall the exact original (must be 0). */
-  recallFailures: { id: string; markerId: string }[];
+  recallFailures: { id: string; tool: string; markerId: string }[];
   /** Results in the cached prefix whose bytes differ from the previous turn (must be 0). */
-  prefixChanges: { turn: number; id: string }[];
+  prefixChanges: { turn: number; id: string; tool: string }[];
   /** Prefix rewrites made on purpose by mask and supersede, in batches. */
   maskedInPrefix: number;
   /** Turns the window guard acted on, and the results it masked or collapsed. */
@@ -154,7 +156,7 @@ export async function replayConversation(
           // mask, supersede and the window guard rewrite the prefix on purpose, in batches.
           if (finals[i] !== run.results[i] || outcome?.actedBy.some((s) => s === 'mask' || s === 'supersede'))
             replay.maskedInPrefix++;
-          else replay.prefixChanges.push({ turn, id: original.id });
+          else replay.prefixChanges.push({ turn, id: original.id, tool: original.tool });
         }
       } else {
         await checkNewResult(replay, { engine, store, modelWindow, turn }, original, final, outcome);
@@ -234,7 +236,7 @@ async function checkNewResult(
     !original.isExpandOutput &&
     textTokens > budget
   )
-    replay.violations.push({ id: original.id, tokens: textTokens, budget });
+    replay.violations.push({ id: original.id, tool: original.tool, tokens: textTokens, budget });
   // A marker recalls the whole original, or (beside rich blocks) the text block it stands in.
   const originals = [contentText(original.content), ...textBlocksOf(original.content)].map((t) =>
     Buffer.from(t, 'utf8'),
@@ -242,7 +244,7 @@ async function checkNewResult(
   for (const markerId of markerIds(finalText)) {
     const body = await recallAll(markerId, { store: at.store }).catch(() => null);
     if (!body || !originals.some((o) => o.equals(body)))
-      replay.recallFailures.push({ id: original.id, markerId });
+      replay.recallFailures.push({ id: original.id, tool: original.tool, markerId });
   }
 }
 

@@ -48,11 +48,35 @@ export interface FileReport extends Totals {
   window: number;
 }
 
+/** One failed check, with what it takes to find the result. */
+export interface FailedCheck {
+  check: 'budget' | 'recall' | 'prefix';
+  file: string;
+  conversation: string;
+  tool: string;
+  /** The tool result's call id. */
+  id: string;
+  /** budget: the result's budget and its tokens after spillway. */
+  budget?: number;
+  tokens?: number;
+  /** recall: the marker id that did not give back the original. */
+  markerId?: string;
+  /** prefix: the request whose cached prefix changed. */
+  turn?: number;
+}
+
+/** At most this many failed checks are listed (their counts are always whole). */
+const MAX_FAILURES = 1000;
+
 export interface ReplayReport {
   preset: string;
   tokenizer: string;
   priceModel: typeof PRICE_MODEL;
   totals: Totals;
+  /** Every failed check (the first {@link MAX_FAILURES}), so a red count names its results. */
+  failures: FailedCheck[];
+  /** Files that could not be read, with why: they were skipped, the others replayed. */
+  skipped: { file: string; reason: string }[];
   files: FileReport[];
   stages: Partial<Record<StageName, StageStats>>;
   tools: Record<string, { results: number; tokensBefore: number; tokensAfter: number }>;
@@ -140,6 +164,30 @@ function excerpt(text: string): string {
     : `${text.slice(0, excerptBytes)}\n…\n${text.slice(-excerptBytes)}`;
 }
 
+/** Lines of common context kept above the first difference. */
+const CONTEXT_LINES = 2;
+
+/**
+ * Excerpts of a result before and after that start where they differ (two lines of context
+ * above): a rewrite's panes open on its change, not on the lines both sides share.
+ *
+ * @example
+ * excerptsFromDifference('a\nb\nc\nd', 'a\nb\nc\nX'); // { before: 'b\nc\nd', after: 'b\nc\nX', sameLines: 1 }
+ */
+export function excerptsFromDifference(
+  before: string,
+  after: string,
+): { before: string; after: string; sameLines: number } {
+  let i = 0;
+  const n = Math.min(before.length, after.length);
+  while (i < n && before.charCodeAt(i) === after.charCodeAt(i)) i++;
+  let start = before.lastIndexOf('\n', i - 1) + 1;
+  for (let k = 0; k < CONTEXT_LINES && start > 0; k++) start = before.lastIndexOf('\n', start - 2) + 1;
+  let sameLines = 0;
+  for (let at = before.indexOf('\n'); at >= 0 && at < start; at = before.indexOf('\n', at + 1)) sameLines++;
+  return { before: excerpt(before.slice(start)), after: excerpt(after.slice(start)), sameLines };
+}
+
 /**
  * Builds a report from the replays of every conversation of every file.
  *
@@ -155,6 +203,8 @@ export class ReportBuilder {
   readonly #results: (ResultRecord & { file: string })[] = [];
   #longest: ReplayReport['longest'] = null;
   readonly #sizes = new Map<number, number>();
+  readonly #failures: FailedCheck[] = [];
+  readonly #skipped: { file: string; reason: string }[] = [];
 
   constructor(
     private readonly preset: string,
@@ -185,6 +235,7 @@ export class ReportBuilder {
       report.costBefore += requestCost(r.perTurn, 'before');
       report.costAfter += requestCost(r.perTurn, 'after');
       addStats(this.#stages, r.stats);
+      this.#addFailures(file, r);
       for (const result of r.results) {
         const name = result.tool || '(unknown)';
         this.#tools[name] ??= { results: 0, tokensBefore: 0, tokensAfter: 0 };
@@ -194,7 +245,7 @@ export class ReportBuilder {
         tool.tokensAfter += result.tokensAfter;
         const bucket = 2 ** Math.max(4, Math.ceil(Math.log2(Math.max(1, result.tokensBefore))));
         this.#sizes.set(bucket, (this.#sizes.get(bucket) ?? 0) + 1);
-        this.#results.push({ ...result, before: excerpt(result.before), after: excerpt(result.after), file });
+        this.#results.push({ ...result, ...excerptsFromDifference(result.before, result.after), file });
       }
       if (!this.#longest || r.perTurn.length > this.#longest.perTurn.length)
         this.#longest = {
@@ -210,6 +261,21 @@ export class ReportBuilder {
     return report;
   }
 
+  /** Records a file that could not be read (it is skipped; the run goes on). */
+  skip(file: string, reason: string): void {
+    this.#skipped.push({ file, reason });
+  }
+
+  #addFailures(file: string, r: ConversationReplay): void {
+    const at = { file, conversation: r.id };
+    const all: FailedCheck[] = [
+      ...r.violations.map((v) => ({ check: 'budget' as const, ...at, ...v })),
+      ...r.recallFailures.map((f) => ({ check: 'recall' as const, ...at, ...f })),
+      ...r.prefixChanges.map((p) => ({ check: 'prefix' as const, ...at, ...p })),
+    ];
+    this.#failures.push(...all.slice(0, Math.max(0, MAX_FAILURES - this.#failures.length)));
+  }
+
   build(): ReplayReport {
     const totals = emptyTotals();
     for (const f of this.#files) addTotals(totals, f);
@@ -219,6 +285,8 @@ export class ReportBuilder {
       tokenizer: this.tokenizer,
       priceModel: PRICE_MODEL,
       totals,
+      failures: this.#failures,
+      skipped: this.#skipped,
       files: this.#files,
       stages: this.#stages,
       tools: this.#tools,

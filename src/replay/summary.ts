@@ -68,6 +68,7 @@ export function renderSummary(report: ReplayReport): string {
     );
   return [
     `spillway replay, preset ${report.preset}, ${report.tokenizer} tokens`,
+    ...failureLines(report),
     ...lines,
     '',
     'stages:',
@@ -82,4 +83,29 @@ export function renderSummary(report: ReplayReport): string {
     `* checks: budget violations / recall failures / prefix changes; all must be 0${t.violations + t.recallFailures + t.prefixChanges === 0 ? ' (they are)' : ' (THEY ARE NOT)'}`,
     '',
   ].join('\n');
+}
+
+/** The failed checks and skipped files, first, each naming what to look at. */
+function failureLines(report: ReplayReport): string[] {
+  const out: string[] = [];
+  if (report.failures.length > 0) {
+    out.push(`FAILED CHECKS (${report.failures.length}${report.failures.length >= 1000 ? '+' : ''}):`);
+    for (const f of report.failures.slice(0, 20)) {
+      const what =
+        f.check === 'budget'
+          ? `${f.tokens} tokens > budget ${f.budget}`
+          : f.check === 'recall'
+            ? `marker ${f.markerId} does not recall the original`
+            : `cached prefix changed at request ${(f.turn ?? 0) + 1}`;
+      out.push(`  ${f.check.padEnd(6)} ${f.file} ${f.tool || '(unknown)'} ${f.id}: ${what}`);
+    }
+    if (report.failures.length > 20)
+      out.push(`  ... ${report.failures.length - 20} more in --json and the HTML report`);
+  }
+  if (report.skipped.length > 0) {
+    out.push(`SKIPPED FILES (${report.skipped.length}):`);
+    for (const s of report.skipped) out.push(`  ${s.file}: ${s.reason.split('\n')[0]}`);
+  }
+  if (out.length > 0) out.push('');
+  return out;
 }

@@ -21,7 +21,8 @@ cached-prefix boundary), and reports what spillway would do: tool-result tokens 
 after, per stage and per tool, the largest results, requests over the model's window, an
 input-cost estimate under prompt caching, and three checks that must be 0 (budget violations,
 markers that do not recall their original, rewrites of the cached prefix). Nothing is sent
-anywhere and nothing is written but the report.
+anywhere and nothing is written but the report. A file that cannot be read is reported and
+skipped, the others are replayed, and the exit status is 1 (as when a check fails).
 
 Formats (detected from the content): ${TRANSCRIPT_FORMATS.join(', ')}.
 
@@ -62,10 +63,24 @@ export async function replayCommand(argv: string[], io: CliIo): Promise<number> 
     window = found.limit;
   }
   const pipeline = await pipelineFromOptions(values);
-  // Read and parse everything first: a bad file stops the run before any work or output.
-  const inputs = await readInputs(positionals, values.format);
-  const progress = io.stderr as NodeJS.WritableStream & { isTTY?: boolean };
   const builder = new ReportBuilder(pipeline.preset, pipeline.tokenizer.name);
+  // Every file is read first; one that cannot be is reported and skipped, the others replayed.
+  const inputs = [];
+  for (const file of positionals) {
+    try {
+      inputs.push(await readInput(file, values.format));
+    } catch (err) {
+      if (!SpillwayError.isInstance(err)) throw err;
+      builder.skip(file, err.message);
+      await write(io.stderr, `spillway: skipped ${err.message}\n`);
+    }
+  }
+  if (inputs.length === 0)
+    throw new SpillwayError(
+      'SPILLWAY_BAD_INPUT',
+      `none of the ${positionals.length} file(s) could be read; see above`,
+    );
+  const progress = io.stderr as NodeJS.WritableStream & { isTTY?: boolean };
   for (const [n, input] of inputs.entries()) {
     const replays = [];
     const modelOf = input.conversations.find((c) => c.model)?.model;
@@ -96,24 +111,28 @@ export async function replayCommand(argv: string[], io: CliIo): Promise<number> 
     await write(io.stdout, renderSummary(report));
     if (values.report) await write(io.stdout, `report written to ${values.report}\n`);
   }
-  return report.totals.violations + report.totals.recallFailures + report.totals.prefixChanges === 0 ? 0 : 1;
+  const failed = report.totals.violations + report.totals.recallFailures + report.totals.prefixChanges;
+  return failed === 0 && report.skipped.length === 0 ? 0 : 1;
 }
 
-async function readInputs(files: string[], format: string | undefined) {
-  const inputs = [];
-  for (const file of files) {
-    let text: string;
-    try {
-      text = await readFile(file, 'utf8');
-    } catch (err) {
-      throw new SpillwayError(
-        'SPILLWAY_BAD_INPUT',
-        `cannot read "${file}": ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
-      );
-    }
-    inputs.push({ file, ...readTranscript(text, file, format) });
+async function readInput(file: string, format: string | undefined) {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    throw new SpillwayError(
+      'SPILLWAY_BAD_INPUT',
+      `cannot read "${file}": ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+    );
   }
-  return inputs;
+  const read = readTranscript(text, file, format);
+  // A forced format that finds nothing measured nothing: that is not a green "0 results".
+  if (format !== undefined && read.conversations.every((c) => c.turns.length === 0))
+    throw new SpillwayError(
+      'SPILLWAY_BAD_INPUT',
+      `${file}: read as ${format}, it has no tool results; is it a ${format} transcript? (leave out --format to detect the format)`,
+    );
+  return { file, ...read };
 }
 
 /** Written beside its final name and renamed, so a reader never sees half a report. */
@@ -130,7 +149,7 @@ async function writeReport(path: string, report: ReplayReport): Promise<void> {
 
 /** What --json prints: the report less the full texts of the largest results. */
 function reportJson(report: ReplayReport) {
-  const { totals, files, stages, tools, priceModel, preset, tokenizer } = report;
+  const { totals, files, stages, tools, priceModel, preset, tokenizer, failures, skipped } = report;
   const brief = (r: (typeof report.largestBefore)[number]) => ({
     id: r.id,
     tool: r.tool,
@@ -145,6 +164,8 @@ function reportJson(report: ReplayReport) {
     tokenizer,
     priceModel,
     totals: { files: files.length, ...totals },
+    failures,
+    skipped,
     files,
     stages,
     tools,

@@ -4,14 +4,10 @@ import type { ApiName } from '../../formats/types.js';
 import { asRecord } from '../../text/json-values.js';
 import type { ToolResult } from '../../text/tool-result.js';
 import type { TranscriptFormat, TranscriptReader } from '../transcript.js';
+import { parseDocument } from './json-lines.js';
 
 function parse(text: string): Record<string, unknown> | undefined {
-  if (!text.trimStart().startsWith('{')) return undefined;
-  try {
-    return asRecord(JSON.parse(text));
-  } catch {
-    return undefined;
-  }
+  return asRecord(parseDocument(text));
 }
 
 /** Which API a request body is, from what its messages hold. */

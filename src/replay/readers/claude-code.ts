@@ -3,28 +3,58 @@ import type { Content, ContentBlock } from '../../text/blocks.js';
 import { asRecord } from '../../text/json-values.js';
 import type { ToolResult } from '../../text/tool-result.js';
 import type { TranscriptReader } from '../transcript.js';
-import { asString, firstJsonLines, parseJsonLines } from './json-lines.js';
+import { asString, firstJsonLines, parseDocument, recordsOf } from './json-lines.js';
+
+type Rec = Record<string, unknown>;
+const isRecord = (r: Rec) =>
+  (r.type === 'user' || r.type === 'assistant') && asRecord(r.message) !== undefined;
+
+/**
+ * The Claude Code record in a line: the line itself, or the one an archiving tool wrapped in an
+ * envelope (a field holding it, up to two levels down: `{"entry": {...}}`, `{"data": {"record": ...}}`).
+ */
+function claudeRecord(value: unknown, depth = 0): Rec | undefined {
+  const r = asRecord(value);
+  if (!r) return undefined;
+  if (isRecord(r)) return r;
+  // A line of Claude Code's own (progress, summary, ...) is not an envelope: the copies of
+  // subagent messages inside its progress lines are not this session's.
+  if (depth >= 2 || (depth === 0 && typeof r.type === 'string')) return undefined;
+  for (const v of Object.values(r)) {
+    const found = typeof v === 'object' ? claudeRecord(v, depth + 1) : undefined;
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** Keys under which archives keep a whole session's records in one JSON document. */
+const ARCHIVE_KEYS = ['messages', 'entries', 'records', 'events', 'data', 'lines', 'transcript'];
 
 /**
  * Claude Code session JSONL: `message.content[]` with `tool_use` blocks in assistant lines and
- * `tool_result` blocks in user lines. Each user line carrying results is one turn.
+ * `tool_result` blocks in user lines. Each user line carrying results is one turn. The same
+ * records inside an archive's envelope (each line wrapped, or all of them in one JSON document)
+ * read the same.
  */
 export const claudeCodeReader: TranscriptReader = {
   format: 'claude-code',
   expects:
     'Claude Code session JSONL (lines with "type":"user"/"assistant" and a "message" whose content has tool_use/tool_result blocks)',
   detect(text) {
-    return firstJsonLines(text).some(
-      (line) => (line.type === 'user' || line.type === 'assistant') && asRecord(line.message) !== undefined,
-    );
+    const lines = firstJsonLines(text);
+    if (lines.some((line) => claudeRecord(line))) return true;
+    if (lines.length > 1) return false;
+    const doc = parseDocument(text);
+    const list = Array.isArray(doc) ? doc : ARCHIVE_KEYS.map((k) => asRecord(doc)?.[k]).find(Array.isArray);
+    return Array.isArray(list) && list.slice(0, 20).some((r) => claudeRecord(r));
   },
   read(text, name) {
     const calls: CallTable = new Map();
     const turns: ToolResult[][] = [];
     let model: string | undefined;
     let id = name;
-    for (const value of parseJsonLines(text, name)) {
-      const line = asRecord(value);
+    for (const value of recordsOf(text, name, ARCHIVE_KEYS)) {
+      const line = claudeRecord(value);
       const message = asRecord(line?.message);
       if (!line || !message) continue;
       id = asString(line.sessionId) ?? id;

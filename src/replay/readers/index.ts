@@ -3,6 +3,9 @@ import type { Conversation, TranscriptFormat, TranscriptReader } from '../transc
 import { anthropicBodyReader, openaiChatBodyReader, openaiResponsesBodyReader } from './api-body.js';
 import { claudeCodeReader } from './claude-code.js';
 import { codexReader } from './codex.js';
+import { geminiChatReader } from './gemini-chat.js';
+import { geminiCliReader } from './gemini-cli.js';
+import { managedAgentsReader } from './managed-agents.js';
 import { miniSweAgentReader } from './mini-swe-agent.js';
 import { openHandsReader } from './openhands.js';
 import { sweAgentReader } from './swe-agent.js';
@@ -11,6 +14,9 @@ import { sweAgentReader } from './swe-agent.js';
 export const READERS: readonly TranscriptReader[] = [
   codexReader,
   claudeCodeReader,
+  managedAgentsReader,
+  geminiCliReader,
+  geminiChatReader,
   openHandsReader,
   sweAgentReader,
   anthropicBodyReader,
@@ -55,6 +61,9 @@ export {
   anthropicBodyReader,
   claudeCodeReader,
   codexReader,
+  geminiChatReader,
+  geminiCliReader,
+  managedAgentsReader,
   miniSweAgentReader,
   openaiChatBodyReader,
   openaiResponsesBodyReader,

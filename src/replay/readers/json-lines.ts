@@ -52,3 +52,67 @@ export function firstJsonLines(text: string, count = 20): Record<string, unknown
 export function asString(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
+
+// The last document parsed: detection asks several readers about one file, and each would
+// otherwise parse the whole of it again (seconds for a large file).
+let lastText: string | undefined;
+let lastValue: unknown;
+
+/**
+ * The JSON value of a whole-file JSON document, or undefined when the text is not one (parsed
+ * once per text, however many readers ask).
+ *
+ * @example
+ * parseDocument('{"trajectory":[]}'); // { trajectory: [] }
+ */
+export function parseDocument(text: string): unknown {
+  if (text === lastText) return lastValue;
+  lastText = text;
+  lastValue = undefined;
+  const first = text.trimStart()[0];
+  if (first !== '{' && first !== '[') return undefined;
+  try {
+    lastValue = JSON.parse(text);
+  } catch {
+    lastValue = undefined;
+  }
+  return lastValue;
+}
+
+/**
+ * The error for a text in which a reader found nothing of its format: what it expected, and the
+ * first line, which did not fit.
+ *
+ * @example
+ * throw nothingFits('x.jsonl', 'Gemini CLI stream-json events', text);
+ */
+export function nothingFits(name: string, expects: string, text: string): SpillwayError {
+  const first = text.split('\n').findIndex((l) => l.trim() !== '');
+  const line =
+    first < 0
+      ? '(the file is empty)'
+      : `line ${first + 1} does not fit: ${(text.split('\n')[first] as string).trim().slice(0, 100)}`;
+  return new SpillwayError('SPILLWAY_BAD_INPUT', `${name}: not ${expects}; ${line}`);
+}
+
+/** The records of a JSONL text, or of a JSON document that is an array or holds one (`data`, `messages`, ...). */
+export function recordsOf(text: string, name: string, keys: readonly string[]): Record<string, unknown>[] {
+  if (firstJsonLines(text, 1).length > 0 && !isSingleDocument(text))
+    return parseJsonLines(text, name).filter(isObject);
+  const doc = parseDocument(text);
+  if (Array.isArray(doc)) return doc.filter(isObject);
+  if (isObject(doc)) {
+    for (const key of keys) if (Array.isArray(doc[key])) return (doc[key] as unknown[]).filter(isObject);
+    return [doc];
+  }
+  return parseJsonLines(text, name).filter(isObject);
+}
+
+function isSingleDocument(text: string): boolean {
+  const end = text.indexOf('\n');
+  return end < 0 || text.slice(end).trim() === '';
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

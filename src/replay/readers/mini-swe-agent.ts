@@ -2,16 +2,10 @@ import { SpillwayError } from '../../errors.js';
 import { asRecord } from '../../text/json-values.js';
 import type { ToolResult } from '../../text/tool-result.js';
 import type { TranscriptReader } from '../transcript.js';
+import { parseDocument } from './json-lines.js';
 
 function messagesOf(text: string): Record<string, unknown>[] | undefined {
-  const trimmed = text.trimStart();
-  if (!trimmed.startsWith('[') && !trimmed.startsWith('{')) return undefined;
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
+  const value = parseDocument(text);
   const list = Array.isArray(value) ? value : asRecord(value)?.messages;
   if (!Array.isArray(list) || list.length === 0) return undefined;
   const messages = list.map(asRecord);

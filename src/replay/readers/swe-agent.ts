@@ -2,16 +2,10 @@ import { SpillwayError } from '../../errors.js';
 import { asRecord } from '../../text/json-values.js';
 import type { ToolResult } from '../../text/tool-result.js';
 import type { TranscriptReader } from '../transcript.js';
-import { asString } from './json-lines.js';
+import { asString, parseDocument } from './json-lines.js';
 
 function parseObject(text: string): Record<string, unknown> | undefined {
-  const trimmed = text.trimStart();
-  if (!trimmed.startsWith('{')) return undefined;
-  try {
-    return asRecord(JSON.parse(text));
-  } catch {
-    return undefined;
-  }
+  return asRecord(parseDocument(text));
 }
 
 /**

@@ -1,0 +1,121 @@
+import type { CallTable } from '../../formats/shared.js';
+import { resultOf } from '../../formats/shared.js';
+import { asRecord } from '../../text/json-values.js';
+import type { ToolResult } from '../../text/tool-result.js';
+import type { Conversation, TranscriptReader } from '../transcript.js';
+import { asString, firstJsonLines, nothingFits, parseDocument, parseJsonLines } from './json-lines.js';
+
+const EXPECTS =
+  'a Gemini CLI saved chat (chats/session-*.jsonl records or .json with "sessionId" and "messages", whose "gemini" messages have toolCalls) or checkpoint (a JSON list of contents with functionCall/functionResponse parts)';
+
+type Rec = Record<string, unknown>;
+const isMessage = (r: Rec) => typeof r.id === 'string' && (r.type === 'user' || r.type === 'gemini');
+const isContent = (r: Rec) => (r.role === 'user' || r.role === 'model') && Array.isArray(r.parts);
+
+/** The text a tool's result parts carry: a functionResponse's `output` (or its JSON), text parts. */
+function partsText(parts: unknown): string {
+  const list = Array.isArray(parts) ? parts : [parts];
+  return list
+    .map((part) => {
+      if (typeof part === 'string') return part;
+      const p = asRecord(part);
+      const response = asRecord(asRecord(p?.functionResponse)?.response);
+      if (response) return asString(response.output) ?? asString(response.error) ?? JSON.stringify(response);
+      return asString(p?.text) ?? '';
+    })
+    .join('');
+}
+
+/** The session's messages, last version of each, up to any rewind (the JSONL form's rules). */
+function messagesOf(records: readonly Rec[]): Rec[] {
+  const byId = new Map<string, Rec>();
+  for (const r of records) {
+    if (typeof r.$rewindTo === 'string') {
+      let drop = false;
+      for (const key of [...byId.keys()]) {
+        if (key === r.$rewindTo) drop = true;
+        if (drop) byId.delete(key);
+      }
+    } else if (isMessage(r)) byId.set(r.id as string, r);
+  }
+  return [...byId.values()];
+}
+
+function fromMessages(messages: readonly Rec[], id: string): Conversation {
+  const turns: ToolResult[][] = [];
+  let model: string | undefined;
+  for (const m of messages) {
+    if (m.type !== 'gemini') continue;
+    model = asString(m.model) ?? model;
+    const calls: CallTable = new Map();
+    const turn: ToolResult[] = [];
+    for (const call of Array.isArray(m.toolCalls) ? m.toolCalls : []) {
+      const c = asRecord(call);
+      if (!c || typeof c.id !== 'string' || c.result == null) continue;
+      calls.set(c.id, { name: asString(c.name) ?? '', input: c.args });
+      turn.push(resultOf(c.id, calls, partsText(c.result), turns.length, c.status === 'error'));
+    }
+    if (turn.length > 0) turns.push(turn);
+  }
+  return { id, ...(model ? { model } : {}), turns };
+}
+
+function fromContents(contents: readonly Rec[], id: string): Conversation {
+  const calls: CallTable = new Map();
+  const turns: ToolResult[][] = [];
+  for (const c of contents) {
+    const turn: ToolResult[] = [];
+    for (const part of c.parts as unknown[]) {
+      const p = asRecord(part);
+      const call = asRecord(p?.functionCall);
+      const response = asRecord(p?.functionResponse);
+      if (call)
+        calls.set(asString(call.id) ?? asString(call.name) ?? '', {
+          name: asString(call.name) ?? '',
+          input: call.args,
+        });
+      if (response) {
+        const key = asString(response.id) ?? asString(response.name) ?? '';
+        if (!calls.has(key)) calls.set(key, { name: asString(response.name) ?? '', input: undefined });
+        turn.push(resultOf(key, calls, partsText(p), turns.length));
+      }
+    }
+    if (turn.length > 0) turns.push(turn);
+  }
+  return { id, turns };
+}
+
+/**
+ * Gemini CLI's saved sessions: `chats/session-*.jsonl` (a metadata line, then message records,
+ * a message re-recorded as it changes, `$rewindTo` records), the older `.json` form (one
+ * ConversationRecord), and `/chat save` checkpoints (a list of API contents). Each Gemini
+ * message's tool calls with results, or each user content's functionResponse parts, are a turn.
+ */
+export const geminiChatReader: TranscriptReader = {
+  format: 'gemini-chat',
+  expects: EXPECTS,
+  detect(text) {
+    const lines = firstJsonLines(text, 5);
+    if (lines.some((l) => typeof l.sessionId === 'string' && typeof l.projectHash === 'string')) return true;
+    if (lines.length > 1) return false;
+    const doc = parseDocument(text);
+    if (Array.isArray(doc)) return doc.length > 0 && doc.every((c) => asRecord(c) && isContent(c as Rec));
+    const record = asRecord(doc);
+    return typeof record?.sessionId === 'string' && Array.isArray(record.messages);
+  },
+  read(text, name) {
+    const doc = parseDocument(text);
+    if (Array.isArray(doc) && doc.every((c) => asRecord(c) && isContent(c as Rec)) && doc.length > 0)
+      return [fromContents(doc as Rec[], name)];
+    const record = asRecord(doc);
+    if (typeof record?.sessionId === 'string' && Array.isArray(record.messages))
+      return [
+        fromMessages(messagesOf(record.messages.filter((m) => asRecord(m)) as Rec[]), record.sessionId),
+      ];
+    const records = parseJsonLines(text, name).filter((r) => asRecord(r)) as Rec[];
+    const meta = records.find((r) => typeof r.sessionId === 'string');
+    const messages = messagesOf(records);
+    if (!meta && messages.length === 0) throw nothingFits(name, EXPECTS, text);
+    return [fromMessages(messages, asString(meta?.sessionId) ?? name)];
+  },
+};

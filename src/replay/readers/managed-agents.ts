@@ -1,0 +1,68 @@
+import type { CallTable } from '../../formats/shared.js';
+import { resultOf } from '../../formats/shared.js';
+import type { Content, ContentBlock } from '../../text/blocks.js';
+import type { ToolResult } from '../../text/tool-result.js';
+import type { TranscriptReader } from '../transcript.js';
+import { asString, firstJsonLines, nothingFits, parseDocument, recordsOf } from './json-lines.js';
+
+const EXPECTS =
+  'Claude Managed Agents session events (JSONL, or the events list JSON with "data": events with "type":"agent.tool_use"/"agent.tool_result"/..., and processed_at)';
+
+type Rec = Record<string, unknown>;
+const isEvent = (e: Rec) =>
+  typeof e.type === 'string' && /^(agent|user|session|span)\./.test(e.type) && 'processed_at' in e;
+const USES = new Set(['agent.tool_use', 'agent.mcp_tool_use', 'agent.custom_tool_use']);
+/** Each result event and the field naming the use it answers. */
+const RESULTS: Record<string, string> = {
+  'agent.tool_result': 'tool_use_id',
+  'agent.mcp_tool_result': 'mcp_tool_use_id',
+  'user.custom_tool_result': 'custom_tool_use_id',
+  'user.tool_result': 'tool_use_id',
+};
+
+/**
+ * Claude Managed Agents session events (`GET /v1/sessions/{id}/events`, or the event stream
+ * saved as JSONL): tool uses (`agent.tool_use`, `agent.mcp_tool_use`, `agent.custom_tool_use`)
+ * and their results; the results between two model turns are one turn.
+ */
+export const managedAgentsReader: TranscriptReader = {
+  format: 'managed-agents',
+  expects: EXPECTS,
+  detect(text) {
+    const lines = firstJsonLines(text, 10);
+    if (lines.some(isEvent)) return true;
+    if (lines.length > 1) return false;
+    const doc = parseDocument(text);
+    const data = Array.isArray(doc) ? doc : (doc as Rec | undefined)?.data;
+    return (
+      Array.isArray(data) &&
+      data.slice(0, 10).some((e) => typeof e === 'object' && e !== null && isEvent(e as Rec))
+    );
+  },
+  read(text, name) {
+    const events = recordsOf(text, name, ['data', 'events']).filter(isEvent);
+    if (events.length === 0) throw nothingFits(name, EXPECTS, text);
+    const calls: CallTable = new Map();
+    const turns: ToolResult[][] = [];
+    let turn: ToolResult[] = [];
+    let id = name;
+    for (const e of events) {
+      id = asString(e.session_id) ?? id;
+      const type = e.type as string;
+      if (USES.has(type)) {
+        if (turn.length > 0) turns.push(turn);
+        turn = [];
+        if (typeof e.id === 'string') calls.set(e.id, { name: asString(e.name) ?? '', input: e.input });
+        continue;
+      }
+      const field = RESULTS[type];
+      if (!field || typeof e[field] !== 'string') continue;
+      const raw = e.content;
+      const content: Content =
+        typeof raw === 'string' ? raw : Array.isArray(raw) ? (raw as ContentBlock[]) : '';
+      turn.push(resultOf(e[field] as string, calls, content, turns.length, e.is_error === true));
+    }
+    if (turn.length > 0) turns.push(turn);
+    return [{ id, turns }];
+  },
+};
