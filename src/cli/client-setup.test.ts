@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { README_URL, readmeBlock, readmeLine } from '../test-support/real-clients.js';
-import { CODEX_MCP_TOML, clientSetup, codexProviderToml } from './client-setup.js';
+import { CODEX_MCP_TOML, clientSetup, codexProviderToml, GEMINI_SETTINGS_JSON } from './client-setup.js';
 
 describe('client setup lines', () => {
   it('the banner and --help give the README lines (the ones the real-client tests run)', () => {
@@ -10,6 +10,8 @@ describe('client setup lines', () => {
     expect(banner).toContain(`    ${readmeLine('ANTHROPIC_BASE_URL=')}\n`);
     expect(banner).toContain(`    ${readmeLine('claude mcp add spillway -- spillway mcp')}\n`);
     expect(banner).toContain(`    base_url = "${README_URL}/v1"\n`);
+    expect(GEMINI_SETTINGS_JSON).toBe(readmeBlock('json', '"mcpServers"'));
+    expect(banner).toContain(`    ${readmeLine('GOOGLE_GEMINI_BASE_URL=')}\n`);
   });
 
   it('names the proxy it was given', () => {

@@ -23,6 +23,16 @@ command = "spillway"
 args = ["mcp"]
 `;
 
+/**
+ * Gemini CLI's `~/.gemini/settings.json` for spillway: an API key (the proxy forwards it) and
+ * `spillway_expand` as an MCP server. Merge it into an existing file.
+ */
+export const GEMINI_SETTINGS_JSON = `{
+  "security": { "auth": { "selectedType": "gemini-api-key" } },
+  "mcpServers": { "spillway": { "command": "spillway", "args": ["mcp"] } }
+}
+`;
+
 const indent = (text: string) =>
   text
     .trimEnd()
@@ -47,5 +57,8 @@ ${indent(codexProviderToml(proxyUrl))}
 ${indent(CODEX_MCP_TOML)}
 OpenAI SDKs:
     OPENAI_BASE_URL=${proxyUrl}/v1
+Gemini CLI (with GEMINI_API_KEY set), and in ~/.gemini/settings.json:
+    GOOGLE_GEMINI_BASE_URL=${proxyUrl} gemini
+${indent(GEMINI_SETTINGS_JSON)}
 `;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { anthropicAdapter, openaiChatAdapter, openaiResponsesAdapter } from './index.js';
+import { anthropicAdapter, geminiAdapter, openaiChatAdapter, openaiResponsesAdapter } from './index.js';
 
 const image = { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' } };
 
@@ -119,6 +119,80 @@ describe('request adapters', () => {
       call_id: 'k1',
       output: [{ type: 'input_text', text: 'p' }, file],
     });
+  });
+
+  it('Gemini: functionResponse outputs named from functionCall parts; other parts and fields untouched', () => {
+    const image = { inlineData: { mimeType: 'image/png', data: 'AAAA' } };
+    const body = {
+      systemInstruction: { parts: [{ text: 'be brief' }] },
+      generationConfig: { maxOutputTokens: 1000, thinkingConfig: { thinkingBudget: 10 } },
+      contents: [
+        { role: 'user', parts: [{ text: 'build it' }, image] },
+        {
+          role: 'model',
+          parts: [
+            {
+              functionCall: { id: 'c1', name: 'run_shell_command', args: { command: 'make' } },
+              thoughtSignature: 'sig',
+            },
+            { functionCall: { name: 'mcp_spillway_spillway_expand', args: { id: 'x' } } },
+          ],
+        },
+        {
+          role: 'user',
+          parts: [
+            {
+              functionResponse: {
+                id: 'c1',
+                name: 'run_shell_command',
+                response: { output: 'make: ok' },
+                extra: 1,
+              },
+            },
+            {
+              functionResponse: {
+                name: 'mcp_spillway_spillway_expand',
+                response: { content: [{ type: 'text', text: 'x' }] },
+              },
+            },
+          ],
+        },
+      ],
+    };
+    const view = geminiAdapter.view(body);
+    expect(view?.messageCount).toBe(3);
+    expect(view?.results).toEqual([
+      { id: 'c1', tool: 'run_shell_command', content: 'make: ok', position: 2, input: { command: 'make' } },
+      {
+        id: 'mcp_spillway_spillway_expand',
+        tool: 'mcp_spillway_spillway_expand',
+        // Another shape keeps its JSON, and is shrunk as JSON.
+        content: '{"content":[{"type":"text","text":"x"}]}',
+        position: 2,
+        input: { id: 'x' },
+        isExpandOutput: true,
+      },
+    ]);
+    const before = JSON.parse(JSON.stringify(body));
+    const edits = view?.apply(
+      new Map([
+        [0, 'short'],
+        [1, 'js'],
+      ]),
+    );
+    expect(edits).toHaveLength(2);
+    expect(body.contents[2]?.parts[0]).toEqual({
+      functionResponse: { id: 'c1', name: 'run_shell_command', response: { output: 'short' }, extra: 1 },
+    });
+    expect(body.contents[2]?.parts[1]).toEqual({
+      functionResponse: { name: 'mcp_spillway_spillway_expand', response: { output: 'js' } },
+    });
+    // Everything else is as it was.
+    expect({ ...body, contents: body.contents.slice(0, 2) }).toEqual({
+      ...before,
+      contents: before.contents.slice(0, 2),
+    });
+    expect(geminiAdapter.view({ messages: [] })).toBeNull();
   });
 });
 

@@ -1,9 +1,11 @@
 import { anthropicAdapter } from './anthropic.js';
+import { geminiAdapter } from './gemini.js';
 import { openaiChatAdapter } from './openai-chat.js';
 import { openaiResponsesAdapter } from './openai-responses.js';
 import type { ApiName, RequestAdapter } from './types.js';
 
 export { anthropicAdapter } from './anthropic.js';
+export { geminiAdapter } from './gemini.js';
 export { openaiChatAdapter } from './openai-chat.js';
 export { openaiResponsesAdapter } from './openai-responses.js';
 export { isExpandTool } from './shared.js';
@@ -19,4 +21,5 @@ export const ADAPTERS: Readonly<Record<ApiName, RequestAdapter>> = {
   anthropic: anthropicAdapter,
   'openai-chat': openaiChatAdapter,
   'openai-responses': openaiResponsesAdapter,
+  gemini: geminiAdapter,
 };

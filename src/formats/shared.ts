@@ -68,7 +68,8 @@ export function clientSessionOf(body: Record<string, unknown>): string | undefin
  * isExpandTool('mcp__spillway__spillway_expand'); // true
  */
 export function isExpandTool(name: string): boolean {
-  return /(?:^|__)spillway_expand$/.test(name);
+  // Claude Code: mcp__spillway__spillway_expand; Gemini CLI: mcp_spillway_spillway_expand.
+  return /(?:^|__|^mcp_\w*_)spillway_expand$/.test(name);
 }
 
 /**

@@ -2,7 +2,7 @@ import type { Content } from '../text/blocks.js';
 import type { JsonEdit } from '../text/json-splice.js';
 import type { ToolResult } from '../text/tool-result.js';
 
-export const API_NAMES = ['anthropic', 'openai-chat', 'openai-responses'] as const;
+export const API_NAMES = ['anthropic', 'openai-chat', 'openai-responses', 'gemini'] as const;
 export type ApiName = (typeof API_NAMES)[number];
 
 /**

@@ -151,6 +151,11 @@ export class ConversationEngine {
     return fitWindow(deps, originals, results, request);
   }
 
+  /** Resolves when the decisions of the turns so far are in the store (or their writes failed). */
+  async flush(): Promise<void> {
+    await this.#frozen?.flush();
+  }
+
   /** True when a tool is exempt from every stage. */
   isExempt(tool: string): boolean {
     return toolOverride(this.pipeline.tools, tool)?.exempt === true;

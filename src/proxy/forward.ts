@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { request as undiciRequest } from 'undici';
 import type { ApiName } from '../formats/types.js';
 import type { ProxyContext } from './context.js';
-import { apiError, sendJson } from './http.js';
+import { apiError, redactedTarget, sendJson } from './http.js';
 import { responseHeaders, upstreamFor, upstreamHeaders, upstreamUrl } from './upstreams.js';
 import { UsageTap } from './usage-tap.js';
 
@@ -21,6 +21,31 @@ export interface ForwardOptions {
   onSent?: () => void;
   /** Called after the answer with the input tokens its usage reports (read as it passes). */
   onUsage?: (inputTokens: number) => void;
+}
+
+/** The 502 answer, in the API's error shape, naming the upstream and the flag that sets it. */
+function unreachable(api: ApiName | undefined, target: URL, reason: string): unknown {
+  const flag = api === 'anthropic' || api === 'gemini' ? api : 'openai';
+  return apiError(
+    api,
+    'upstream_unreachable',
+    `spillway could not reach the upstream ${target.origin}: ${reason}; check that it is up and that --${flag}-upstream is right`,
+  );
+}
+
+/** Writes the answer to the client as it arrives, waiting for the client to drain. */
+async function pipeAnswer(
+  body: AsyncIterable<Buffer>,
+  res: ServerResponse,
+  signal: AbortSignal,
+  seen: (chunk: Buffer) => void,
+): Promise<void> {
+  for await (const chunk of body) {
+    seen(chunk);
+    // A client that leaves while we wait for it to drain ends the wait (and the request).
+    if (!res.write(chunk)) await once(res, 'drain', { signal });
+  }
+  res.end();
 }
 
 /**
@@ -45,7 +70,7 @@ export async function forward(
     ctx.log({
       ...options.logFields,
       method: req.method,
-      path: req.url,
+      path: redactedTarget(req.url),
       ...fields,
       ms: Math.round(performance.now() - options.started),
     });
@@ -77,13 +102,10 @@ export async function forward(
       options.onUsage && upstream.statusCode < 300
         ? new UsageTap(upstream.headers['content-type'])
         : undefined;
-    for await (const chunk of upstream.body as AsyncIterable<Buffer>) {
+    await pipeAnswer(upstream.body as AsyncIterable<Buffer>, res, controller.signal, (chunk) => {
       bytesOut += chunk.length;
       tap?.push(chunk);
-      // A client that leaves while we wait for it to drain ends the wait (and the request).
-      if (!res.write(chunk)) await once(res, 'drain', { signal: controller.signal });
-    }
-    res.end();
+    });
     logLine({ status: upstream.statusCode, bytesOut });
     const usage = tap?.result();
     // After the answer is out: the client never waits for the count.
@@ -107,16 +129,7 @@ export async function forward(
     }
     ctx.stats.upstreamErrors++;
     const reason = (err as { code?: string }).code ?? (err as Error).message;
-    const flag = api === 'anthropic' ? 'anthropic' : 'openai';
-    sendJson(
-      res,
-      502,
-      apiError(
-        api,
-        'upstream_unreachable',
-        `spillway could not reach the upstream ${target.origin}: ${reason}; check that it is up and that --${flag}-upstream is right`,
-      ),
-    );
+    sendJson(res, 502, unreachable(api, target, reason));
     logLine({ status: 502, error: reason });
   } finally {
     res.off('close', onClose);

@@ -1,4 +1,5 @@
 import type { RequestView } from '../formats/types.js';
+import type { CalibrationSample } from '../pipeline/calibration.js';
 import type { ConversationEngine } from '../pipeline/conversation.js';
 import { type Content, contentText } from '../text/blocks.js';
 import { spliceJson } from '../text/json-splice.js';
@@ -81,4 +82,42 @@ export async function guardRequest(
   const edits = view.apply(contents);
   const next = spliceJson(at.raw, at.parsed, edits) ?? Buffer.from(JSON.stringify(at.parsed), 'utf8');
   return { body: next, report };
+}
+
+/**
+ * What the window asks of a request about to go out: the guard's body (and report), and, once
+ * the request is within reach of its window, a way to learn from the provider's count.
+ *
+ * @example
+ * const { body, guard, calibrate } = await fitRequest(conversation, at, turn.results, contents, body);
+ */
+export async function fitRequest(
+  conversation: ConversationEngine,
+  at: { view: RequestView; parsed: unknown; raw: Buffer; window: RequestWindow },
+  results: readonly ToolResult[],
+  contents: Map<number, Content>,
+  body: Buffer,
+): Promise<{
+  body: Buffer;
+  guard?: GuardReport;
+  calibrate?: (providerTokens: number) => CalibrationSample | undefined;
+}> {
+  const { window, view } = at;
+  const guarded = await guardRequest(conversation, at, results, contents, body);
+  const sent = guarded.body;
+  // Counting what was sent costs CPU after every answer: done only once the request is within
+  // reach of its window (a quarter of it in bytes, the most tokens it can hold), where the
+  // guard will need the factor; before that the prior serves.
+  const learn = sent.length * conversation.calibration.ratio(window.model) >= window.limit / 4;
+  const calibrate = (providerTokens: number) =>
+    conversation.calibration.observe(
+      window.model,
+      requestTokens(conversation).count(view.api, sent),
+      providerTokens,
+    );
+  return {
+    body: sent,
+    ...(guarded.report ? { guard: guarded.report } : {}),
+    ...(learn ? { calibrate } : {}),
+  };
 }

@@ -116,6 +116,19 @@ export function apiError(api: ApiName | undefined, type: string, message: string
 }
 
 /**
+ * A request target fit for a log line: the path, and no query (Gemini clients may put their API
+ * key in `?key=`; other queries can hold ids or patterns).
+ *
+ * @example
+ * redactedTarget('/v1beta/models/g:generateContent?key=SECRET&alt=sse'); // '/v1beta/models/g:generateContent?…'
+ */
+export function redactedTarget(target: string | undefined): string {
+  const t = target ?? '/';
+  const q = t.indexOf('?');
+  return q < 0 ? t : `${t.slice(0, q)}?…`;
+}
+
+/**
  * True for addresses only this machine can reach.
  *
  * @example

@@ -8,6 +8,7 @@ const CONVERSATION_KEY: Record<ApiName, string> = {
   anthropic: 'messages',
   'openai-chat': 'messages',
   'openai-responses': 'input',
+  gemini: 'contents',
 };
 
 /**

@@ -24,8 +24,9 @@ export function requestWindow(
   body: Record<string, unknown>,
   beta: string | undefined,
   override?: number,
+  named?: string,
 ): RequestWindow | undefined {
-  const model = typeof body.model === 'string' ? body.model : undefined;
+  const model = named ?? (typeof body.model === 'string' ? body.model : undefined);
   let window = override;
   if (window === undefined) {
     if (!model) return undefined;
@@ -38,7 +39,9 @@ export function requestWindow(
       ? body.max_tokens
       : api === 'openai-chat'
         ? (body.max_completion_tokens ?? body.max_tokens)
-        : body.max_output_tokens;
+        : api === 'gemini'
+          ? (body.generationConfig as { maxOutputTokens?: unknown } | undefined)?.maxOutputTokens
+          : body.max_output_tokens;
   const outputTokens =
     typeof asked === 'number' && Number.isFinite(asked) && asked > 0 ? asked : DEFAULT_OUTPUT_TOKENS;
   return { model: model ?? 'unknown', window, outputTokens, limit: inputLimit(window, outputTokens) };

@@ -6,7 +6,7 @@ import type { StageStats } from '../pipeline/stage-stats.js';
 import type { StageName } from '../pipeline/types.js';
 import type { Content } from '../text/blocks.js';
 import { spliceJson } from '../text/json-splice.js';
-import { type GuardReport, guardRequest, requestTokens } from './guard-request.js';
+import { fitRequest, type GuardReport } from './guard-request.js';
 import { requestWindow } from './request-window.js';
 import { type SessionTable, sessionKey } from './sessions.js';
 
@@ -43,6 +43,20 @@ export interface RewriteOutcome {
   calibrate?: (providerTokens: number) => { rawError: number; calibratedError: number } | undefined;
 }
 
+/** The outcome of a request that goes up as its own bytes. */
+function unchangedOutcome(raw: Buffer, extra: Partial<RewriteOutcome>): RewriteOutcome {
+  return {
+    body: raw,
+    changed: false,
+    tokensBefore: 0,
+    tokensAfter: 0,
+    stages: {},
+    frozenReplayed: 0,
+    freezeFailures: 0,
+    ...extra,
+  };
+}
+
 /**
  * Rewrites one request body through its conversation's engine (the session's cached-prefix
  * boundary and frozen decisions). Returns the original bytes when nothing changes, when the
@@ -56,18 +70,9 @@ export async function rewriteRequest(
   raw: Buffer,
   headers: { spillway?: string | undefined; client?: string | undefined; beta?: string | undefined },
   deps: RewriteDeps,
-  options: { updateBoundary: boolean },
+  options: { updateBoundary: boolean; model?: string },
 ): Promise<RewriteOutcome> {
-  const unchanged = (extra: Partial<RewriteOutcome> = {}): RewriteOutcome => ({
-    body: raw,
-    changed: false,
-    tokensBefore: 0,
-    tokensAfter: 0,
-    stages: {},
-    frozenReplayed: 0,
-    freezeFailures: 0,
-    ...extra,
-  });
+  const unchanged = (extra: Partial<RewriteOutcome> = {}) => unchangedOutcome(raw, extra);
   let parsed: unknown;
   // Decoding and parsing a large body are each tens of milliseconds: other requests (and
   // health checks) get the event loop between them.
@@ -89,7 +94,8 @@ export async function rewriteRequest(
     seed: view.sessionSeed,
   });
   const conversation = deps.sessions.get(key, now);
-  const model = (parsed as { model?: unknown }).model;
+  // Gemini names the model in the path, the others in the body.
+  const model = options.model ?? (parsed as { model?: unknown }).model;
   try {
     const turn = await conversation.turn({
       results: view.results,
@@ -119,34 +125,19 @@ export async function rewriteRequest(
         ? raw
         : (spliceJson(raw, parsed, view.apply(contents)) ?? Buffer.from(JSON.stringify(parsed), 'utf8'));
     const window = options.updateBoundary
-      ? requestWindow(api, parsed as Record<string, unknown>, headers.beta, deps.window)
+      ? requestWindow(
+          api,
+          parsed as Record<string, unknown>,
+          headers.beta,
+          deps.window,
+          typeof model === 'string' ? model : undefined,
+        )
       : undefined;
-    let guard: GuardReport | undefined;
-    if (window) {
-      const guarded = await guardRequest(
-        conversation,
-        { view, parsed, raw, window },
-        turn.results,
-        contents,
-        body,
-      );
-      body = guarded.body;
-      guard = guarded.report;
-    }
-    const sent = body;
-    // Counting what was sent costs CPU after every answer: done only once the request is within
-    // reach of its window (a quarter of it in bytes, the most tokens it can hold), where the
-    // guard will need the factor; before that the prior serves.
-    const learn = window && body.length * conversation.calibration.ratio(window.model) >= window.limit / 4;
-    const calibrate = (providerTokens: number) =>
-      window
-        ? conversation.calibration.observe(
-            window.model,
-            requestTokens(conversation).count(api, sent),
-            providerTokens,
-          )
-        : undefined;
-    const extra = { ...base, ...(learn ? { calibrate } : {}), ...(guard ? { guard } : {}) };
+    const fitted = window
+      ? await fitRequest(conversation, { view, parsed, raw, window }, turn.results, contents, body)
+      : { body };
+    body = fitted.body;
+    const extra = { ...base, ...fitted };
     return body === raw ? unchanged(extra) : { ...extra, body, changed: true };
   } catch (err) {
     return unchanged({ session: key, failOpen: toError(err) });

@@ -19,6 +19,29 @@ export const REWRITTEN: Readonly<Record<string, ApiName>> = {
   '/v1/responses': 'openai-responses',
 };
 
+/** Gemini's model calls: the model is in the path (`/v1beta/models/gemini-2.5-pro:generateContent`). */
+const GEMINI_CALL =
+  /^\/(?:v1beta|v1alpha|v1)\/models\/([^/:]+):(generateContent|streamGenerateContent|countTokens)$/;
+
+/**
+ * The API a model request is in, and the model its path names (Gemini's), or undefined for a
+ * request that is passed through.
+ *
+ * @example
+ * rewrittenApi('POST', '/v1beta/models/gemini-2.5-pro:streamGenerateContent'); // { api: 'gemini', model: 'gemini-2.5-pro', advances: true }
+ */
+export function rewrittenApi(
+  method: string | undefined,
+  path: string,
+): { api: ApiName; model?: string; advances: boolean } | undefined {
+  if (method !== 'POST') return undefined;
+  const api = REWRITTEN[path];
+  if (api) return { api, advances: path !== '/v1/messages/count_tokens' };
+  const gemini = GEMINI_CALL.exec(path);
+  if (!gemini) return undefined;
+  return { api: 'gemini', model: gemini[1] as string, advances: gemini[2] !== 'countTokens' };
+}
+
 const GUARDED = new Set(['/stats', '/metrics', '/expand', '/mcp']);
 
 /**
@@ -66,9 +89,9 @@ export async function route(ctx: ProxyContext, req: IncomingMessage, res: Server
     if (path === '/expand') return expandRoute(ctx, url, res);
     return mcpRoute(ctx, req, res);
   }
-  const api = req.method === 'POST' ? REWRITTEN[path] : undefined;
-  countRequest(ctx.stats, api);
-  if (api) return rewriteRoute(ctx, req, res, api, path, started);
+  const call = rewrittenApi(req.method, path);
+  countRequest(ctx.stats, call?.api);
+  if (call) return rewriteRoute(ctx, req, res, call, started);
   return forward(ctx, req, res, { api: undefined, body: undefined, started, logFields: {} });
 }
 

@@ -10,7 +10,7 @@ import type { Store } from '../store/store.js';
 import { heuristicTokenizer } from '../text/tokenizers/heuristic.js';
 import { Admission, type AdmissionLimits } from './admission.js';
 import type { LogLine, McpHandler, ProxyContext } from './context.js';
-import { isLoopback, sendJson } from './http.js';
+import { isLoopback, redactedTarget, sendJson } from './http.js';
 import { route } from './router.js';
 import { SessionTable, type SessionTableOptions } from './sessions.js';
 import { newStats, type ProxyStats } from './stats.js';
@@ -120,7 +120,12 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   };
   const server = createServer((req, res) => {
     route(ctx, req, res).catch((err) => {
-      ctx.log({ method: req.method, path: req.url, status: 500, error: (err as Error).message });
+      ctx.log({
+        method: req.method,
+        path: redactedTarget(req.url),
+        status: 500,
+        error: (err as Error).message,
+      });
       if (res.headersSent) return res.destroy();
       sendJson(res, 500, {
         error: { type: 'internal_error', message: 'spillway failed to handle this request; see its log' },
@@ -148,6 +153,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await closed;
+      // Decisions are written after their turn: a clean stop waits for the last ones.
+      await ctx.sessions.flush();
       await ctx.agent.close();
     },
   };

@@ -75,6 +75,11 @@ export class SessionTable {
     return conversation;
   }
 
+  /** Resolves when every conversation's decisions so far are in the store (a clean shutdown). */
+  async flush(): Promise<void> {
+    await Promise.all([...this.#sessions.values()].map((c) => c.flush()));
+  }
+
   #evict(now: number): void {
     for (const [key, conversation] of this.#sessions) {
       const idle = now - (conversation.lastSeen ?? now);

@@ -230,6 +230,14 @@ export function renderMetrics(stats: ProxyStats): string {
   counter('client_aborts_total', 'Clients that went away before the response ended.', [
     [{}, stats.clientAborts],
   ]);
+  lines.push(...windowMetrics(stats, counter));
+  return `${lines.join('\n')}\n`;
+}
+
+type Counter = (name: string, help: string, samples: [Record<string, string>, number][]) => void;
+
+/** The window guard's and the calibration's lines of /metrics (counters through `counter`). */
+function windowMetrics(stats: ProxyStats, counter: Counter): string[] {
   counter('window_guard_total', 'Requests whose estimate was over their window, by what followed.', [
     [{ outcome: 'fitted' }, stats.windowGuard.events - stats.windowGuard.unfit],
     [{ outcome: 'unfit' }, stats.windowGuard.unfit],
@@ -241,11 +249,10 @@ export function renderMetrics(stats: ProxyStats): string {
   counter('usage_answers_total', 'Answers whose usage calibrated the token estimate.', [
     [{}, stats.calibration.answers],
   ]);
-  lines.push(
+  return [
     '# HELP spillway_estimate_error_ratio Mean relative error of the input-token estimate against the provider, raw and calibrated.',
     '# TYPE spillway_estimate_error_ratio gauge',
     `spillway_estimate_error_ratio{kind="raw"} ${stats.calibration.meanRawError}`,
     `spillway_estimate_error_ratio{kind="calibrated"} ${stats.calibration.meanCalibratedError}`,
-  );
-  return `${lines.join('\n')}\n`;
+  ];
 }

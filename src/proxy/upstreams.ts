@@ -5,9 +5,15 @@ import type { ApiName } from '../formats/types.js';
 export const DEFAULT_UPSTREAMS = {
   anthropic: 'https://api.anthropic.com',
   openai: 'https://api.openai.com',
+  gemini: 'https://generativelanguage.googleapis.com',
 } as const;
 
-export type Upstreams = { readonly anthropic: string; readonly openai: string };
+export type Upstreams = { readonly anthropic: string; readonly openai: string; readonly gemini: string };
+
+/** Gemini's API paths: `/v1beta/...`, `/upload/...`, and `/v1/models/{model}:{method}`. */
+export function isGeminiPath(path: string): boolean {
+  return /^\/(?:v1beta|v1alpha|upload)\//.test(path) || /^\/v1\/(?:tunedModels|models)\/[^/]+:/.test(path);
+}
 
 // Hop-by-hop headers (RFC 9110 7.6.1) are never forwarded; on requests, neither are the ones
 // the proxy sets itself.
@@ -42,7 +48,8 @@ export function resolveUpstreams(given: Partial<Upstreams> = {}): Upstreams {
 }
 
 /**
- * Where a request goes: Anthropic for its API's paths and headers, OpenAI for the rest.
+ * Where a request goes: Anthropic for its API's paths and headers, Gemini for Google's paths,
+ * OpenAI for the rest.
  *
  * @example
  * upstreamFor(upstreams, '/v1/models', req.headers, undefined);
@@ -53,6 +60,7 @@ export function upstreamFor(
   headers: IncomingHttpHeaders,
   api: ApiName | undefined,
 ): string {
+  if (api === 'gemini' || (!api && isGeminiPath(path))) return upstreams.gemini;
   const anthropic =
     api === 'anthropic' ||
     (!api &&

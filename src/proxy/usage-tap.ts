@@ -9,8 +9,8 @@ const MAX_LINE = 1 << 20;
 /** A JSON answer longer than this is not kept for its usage. */
 const MAX_JSON = 8 << 20;
 const NEWLINE = 0x0a;
-/** Every usage event names a token count: `"input_tokens"`, `"prompt_tokens"`. */
-const MARK = Buffer.from('_tokens"');
+/** Every usage event names a token count: `"input_tokens"`, `"prompt_tokens"`, `"promptTokenCount"`. */
+const MARKS = [Buffer.from('_tokens"'), Buffer.from('TokenCount"')];
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj | undefined =>
@@ -26,8 +26,13 @@ const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v)
  * inputTokensOf({ usage: { prompt_tokens: 40 } }); // 40
  */
 export function inputTokensOf(answer: unknown): number | undefined {
+  // Gemini's stream without alt=sse is one JSON array of chunks: the last report wins.
+  if (Array.isArray(answer))
+    return answer.reduce<number | undefined>((found, chunk) => inputTokensOf(chunk) ?? found, undefined);
   const o = obj(answer);
   if (!o) return undefined;
+  const gemini = obj(o.usageMetadata);
+  if (gemini && typeof gemini.promptTokenCount === 'number') return num(gemini.promptTokenCount);
   // count_tokens answers with the count itself, at the top.
   const usage =
     obj(o.usage) ??
@@ -87,11 +92,13 @@ export class UsageTap {
     // native search, so an ordinary event costs two searches and nothing else.
     const last = chunk.lastIndexOf(NEWLINE);
     if (last >= from) {
-      for (let at = chunk.indexOf(MARK, from); at >= 0 && at < last; at = chunk.indexOf(MARK, at)) {
-        const start = Math.max(from, chunk.lastIndexOf(NEWLINE, at) + 1);
-        const end = chunk.indexOf(NEWLINE, at);
-        this.#examine(chunk.toString('utf8', start, end));
-        at = end;
+      for (const mark of MARKS) {
+        for (let at = chunk.indexOf(mark, from); at >= 0 && at < last; at = chunk.indexOf(mark, at)) {
+          const start = Math.max(from, chunk.lastIndexOf(NEWLINE, at) + 1);
+          const end = chunk.indexOf(NEWLINE, at);
+          this.#examine(chunk.toString('utf8', start, end));
+          at = end;
+        }
       }
       from = last + 1;
     }
@@ -126,7 +133,7 @@ export class UsageTap {
   }
 
   #examine(line: string): void {
-    if (!line.startsWith('data:') || !line.includes('_tokens"')) return;
+    if (!line.startsWith('data:') || !(line.includes('_tokens"') || line.includes('TokenCount"'))) return;
     try {
       const found = inputTokensOf(JSON.parse(line.slice(5)));
       if (found !== undefined) this.#found = found;

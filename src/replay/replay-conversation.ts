@@ -109,23 +109,7 @@ export async function replayConversation(
     statsTokenizer: cachedCounts(tokenizer),
   });
   const all: ToolResult[] = conversation.turns.flat();
-  const replay: ConversationReplay = {
-    id: conversation.id,
-    turns: conversation.turns.length,
-    toolResults: all.length,
-    tokensBefore: 0,
-    tokensAfter: 0,
-    violations: [],
-    recallFailures: [],
-    prefixChanges: [],
-    maskedInPrefix: 0,
-    guard: { events: 0, masked: 0, collapsed: 0, unfit: 0 },
-    needles: 0,
-    needlesKept: 0,
-    perTurn: [],
-    stats: {},
-    results: [],
-  };
+  const replay = emptyReplay(conversation, all.length);
   const previous: Content[] = [];
   // The window guard sees what the transcript gives: the tool results (a request's other text is
   // not in every transcript format), against the window less room for the answer.
@@ -175,6 +159,27 @@ export async function replayConversation(
     options.onTurn?.(turn + 1, conversation.turns.length);
   }
   return replay;
+}
+
+/** A replay with nothing counted yet. */
+function emptyReplay(conversation: Conversation, toolResults: number): ConversationReplay {
+  return {
+    id: conversation.id,
+    turns: conversation.turns.length,
+    toolResults,
+    tokensBefore: 0,
+    tokensAfter: 0,
+    violations: [],
+    recallFailures: [],
+    prefixChanges: [],
+    maskedInPrefix: 0,
+    guard: { events: 0, masked: 0, collapsed: 0, unfit: 0 },
+    needles: 0,
+    needlesKept: 0,
+    perTurn: [],
+    stats: {},
+    results: [],
+  };
 }
 
 /**

@@ -7,6 +7,7 @@ import { rmSync } from 'node:fs';
 export default function setup(): () => void {
   return () => {
     const root = process.env.SPILLWAY_TEST_TMP;
-    if (root) rmSync(root, { recursive: true, force: true });
+    // Retries: a process a test started may still be removing its own files in there.
+    if (root) rmSync(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
   };
 }

@@ -120,6 +120,46 @@ function responsesEvents(): string[] {
   ];
 }
 
+/** A Gemini answer chunk: text and usage. */
+function geminiChunk(text: string, input: number | undefined) {
+  return {
+    candidates: [
+      {
+        content: { role: 'model', parts: [{ text }] },
+        index: 0,
+        ...(text.endsWith('.') ? { finishReason: 'STOP' } : {}),
+      },
+    ],
+    usageMetadata: {
+      promptTokenCount: input ?? 10,
+      candidatesTokenCount: 3,
+      totalTokenCount: (input ?? 10) + 3,
+    },
+    modelVersion: 'gemini-2.5-pro',
+  };
+}
+
+/** Answers Gemini's generateContent (JSON), streamGenerateContent (SSE with alt=sse, else a JSON array) and countTokens. */
+function answerGemini(method: string, url: string, res: ServerResponse, input: number | undefined): void {
+  if (method === 'countTokens') {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ totalTokens: input ?? 1234 }));
+    return;
+  }
+  const chunks = ANSWER_TEXT.map((t) => geminiChunk(t, input));
+  if (method === 'generateContent') {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(geminiChunk(ANSWER_TEXT.join(''), input)));
+  } else if (url.includes('alt=sse')) {
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    for (const c of chunks) res.write(`data: ${JSON.stringify(c)}\r\n\r\n`);
+    res.end();
+  } else {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(chunks));
+  }
+}
+
 /** An answer or event with its reported input tokens set to `n` (every API's field for it). */
 function withInputTokens(text: string, n: number): string {
   return text
@@ -192,6 +232,8 @@ export async function startUpstream(): Promise<TestUpstream> {
     const path = url.split('?')[0] as keyof typeof ANSWERS;
     const stream = (json as { stream?: boolean } | undefined)?.stream === true;
     const input = upstream.inputTokens?.(body);
+    const gemini = /:(generateContent|streamGenerateContent|countTokens)$/.exec(path);
+    if (gemini) return answerGemini(gemini[1] as string, url, res, input);
     const usage = (text: string) => (input === undefined ? text : withInputTokens(text, input));
     if (stream && (path === '/v1/messages' || path === '/v1/chat/completions' || path === '/v1/responses')) {
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });

@@ -86,6 +86,13 @@ export const MODEL_WINDOWS: Readonly<Record<string, number>> = {
   'gemini-2.5-pro': 1_048_576,
   'gemini-3-pro': 1_048_576,
   'gemini-3-flash': 1_048_576,
+  // Gemini 3.x (Gemini CLI's defaults in 0.61): the same 1,048,576-token input limit.
+  'gemini-3.1-pro': 1_048_576,
+  'gemini-3.1-flash': 1_048_576,
+  'gemini-3.1-flash-lite': 1_048_576,
+  'gemini-3.5-pro': 1_048_576,
+  'gemini-3.5-flash': 1_048_576,
+  'gemini-3.5-flash-lite': 1_048_576,
   // xAI
   'grok-2': 131_072,
   'grok-3': 131_072,

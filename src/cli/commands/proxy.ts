@@ -12,12 +12,13 @@ import { STORE_HELP, STORE_OPTIONS, storeFromOptions } from '../store-option.js'
 import { version } from '../version.js';
 
 export const PROXY_HELP = `usage: spillway proxy [--port ${DEFAULT_PORT}] [--host 127.0.0.1] [--preset P] [--config FILE] [--observe]
-                      [--dir D] [--anthropic-upstream URL] [--openai-upstream URL] [--token T]
+                      [--dir D] [--anthropic-upstream URL] [--openai-upstream URL]
+                      [--gemini-upstream URL] [--token T]
                       [--open-recall] [--max-rewrites N] [--max-rewrite-bytes N] [--rewrite-wait-ms N]
                       [--window N]
 
 Runs an HTTP proxy between your coding agent and its model API. Anthropic Messages, OpenAI
-Chat Completions and OpenAI Responses requests have their oversized tool results shrunk
+Chat Completions, OpenAI Responses and Gemini generateContent requests have their oversized tool results shrunk
 (originals kept for recall); everything else, streams included, passes through untouched.
 WebSocket handshakes get 426 (clients such as Codex then use HTTP). Point your agent at it:
 ${clientSetup(`http://127.0.0.1:${DEFAULT_PORT}`)}
@@ -29,6 +30,7 @@ ${PIPELINE_HELP}
 ${STORE_HELP}
   --anthropic-upstream URL   default ${DEFAULT_UPSTREAMS.anthropic}
   --openai-upstream URL      default ${DEFAULT_UPSTREAMS.openai}
+  --gemini-upstream URL      default ${DEFAULT_UPSTREAMS.gemini}
   --token T                  required on every route but /healthz, as x-spillway-token: T
                              (or Authorization: Bearer T on /expand, /mcp, /stats; or $SPILLWAY_TOKEN)
   --max-body-bytes N         refuse larger request bodies with 413 (default ${DEFAULT_MAX_BODY_BYTES})
@@ -52,6 +54,7 @@ export async function proxyCommand(argv: string[], io: CliIo): Promise<number> {
     observe: { type: 'boolean' },
     'anthropic-upstream': { type: 'string' },
     'openai-upstream': { type: 'string' },
+    'gemini-upstream': { type: 'string' },
     token: { type: 'string' },
     'max-body-bytes': { type: 'string' },
     'max-rewrites': { type: 'string' },
@@ -87,6 +90,7 @@ export async function proxyCommand(argv: string[], io: CliIo): Promise<number> {
       upstreams: {
         ...(values['anthropic-upstream'] ? { anthropic: values['anthropic-upstream'] } : {}),
         ...(values['openai-upstream'] ? { openai: values['openai-upstream'] } : {}),
+        ...(values['gemini-upstream'] ? { gemini: values['gemini-upstream'] } : {}),
       },
       token,
       ...(recallToken ? { recallToken } : {}),

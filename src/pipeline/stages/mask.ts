@@ -21,9 +21,11 @@ function isMasked(item: StageItem): boolean {
 /**
  * mask (observation masking): results older than the newest `keepRecent` become a one-line
  * placeholder with a recall id. Masking rewrites results inside the provider's cached
- * prefix, which makes every later token uncached once; so it waits until `batch` old results
- * are unmasked and masks them all in one turn. The cache is invalidated once per batch, not
- * once per turn, and the masked form is frozen so later turns replay it.
+ * prefix, which makes every later token uncached once; so it masks in whole batches: the
+ * oldest `batch` x floor(old / batch) results, `old` being how many are older than the newest
+ * `keepRecent`. The cache is invalidated once per batch, not once per turn, and the masked form
+ * is frozen so later turns replay it. Which results are masked depends on the request alone, so
+ * proxies that share a store and take turns of one conversation mask the same ones.
  *
  * @example
  * const stage = maskStage({ keepRecent: 10, batch: 10 });
@@ -38,15 +40,15 @@ export function maskStage(options: MaskOptions = {}): Stage {
     actsOnPrefix: true,
     async run(items, ctx, conversation) {
       const order = [...conversation].sort((a, b) => a.result.position - b.result.position);
-      const recent = new Set(order.slice(Math.max(0, order.length - keepRecent)));
-      const waiting = order.filter((item) => !recent.has(item) && !isMasked(item));
-      const full = waiting.length >= batch;
+      const old = Math.max(0, order.length - keepRecent);
+      const recent = new Set(order.slice(old));
+      const due = new Set(order.slice(0, Math.floor(old / batch) * batch));
       const out: (Decision | Error)[] = [];
       for (const item of items) {
         try {
           if (recent.has(item)) out.push({ action: 'declined', reason: 'recent' });
           else if (isMasked(item)) out.push({ action: 'declined', reason: 'already_marked' });
-          else if (!full) out.push({ action: 'declined', reason: 'batch_not_full' });
+          else if (!due.has(item)) out.push({ action: 'declined', reason: 'batch_not_full' });
           else {
             const text = textOf(item.content);
             const tokens = text === null ? 0 : ctx.tokenizer.count(text);

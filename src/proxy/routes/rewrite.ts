@@ -3,7 +3,7 @@ import type { ApiName } from '../../formats/types.js';
 import { UNQUEUED_BYTES } from '../admission.js';
 import type { ProxyContext } from '../context.js';
 import { forward } from '../forward.js';
-import { apiError, BodyTooLarge, readBody, refuseTooLarge } from '../http.js';
+import { apiError, BodyTooLarge, readBody, redactedTarget, refuseTooLarge } from '../http.js';
 import { rewriteRequest } from '../rewrite.js';
 import { recordCalibration, recordRewrite } from '../stats.js';
 
@@ -20,10 +20,10 @@ export async function rewriteRoute(
   ctx: ProxyContext,
   req: IncomingMessage,
   res: ServerResponse,
-  api: ApiName,
-  path: string,
+  call: { api: ApiName; model?: string; advances: boolean },
   started: number,
 ): Promise<void> {
+  const { api } = call;
   // Wait for room before reading the body: a waiting client holds its own bytes.
   const declared = Number(req.headers['content-length']);
   const bytes =
@@ -39,7 +39,7 @@ export async function rewriteRoute(
     });
   }
   try {
-    return await rewriteAdmitted({ ctx, req, res, api, path, started }, release);
+    return await rewriteAdmitted({ ctx, req, res, call, started }, release);
   } finally {
     release();
   }
@@ -49,15 +49,12 @@ type Call = {
   ctx: ProxyContext;
   req: IncomingMessage;
   res: ServerResponse;
-  api: ApiName;
-  path: string;
+  call: { api: ApiName; model?: string; advances: boolean };
   started: number;
 };
 
-async function rewriteAdmitted(
-  { ctx, req, res, api, path, started }: Call,
-  release: () => void,
-): Promise<void> {
+async function rewriteAdmitted({ ctx, req, res, call, started }: Call, release: () => void): Promise<void> {
+  const { api } = call;
   let raw: Buffer;
   try {
     raw = await readBody(req, ctx.maxBodyBytes);
@@ -76,7 +73,7 @@ async function rewriteAdmitted(
     ctx.log({
       api,
       method: req.method,
-      path: req.url,
+      path: redactedTarget(req.url),
       status: 413,
       ms: Math.round(performance.now() - started),
     });
@@ -97,7 +94,7 @@ async function rewriteAdmitted(
     },
     { sessions: ctx.sessions, observe: ctx.observe, ...(ctx.window ? { window: ctx.window } : {}) },
     // count_tokens asks about a request without sending it: the conversation does not move on.
-    { updateBoundary: path !== '/v1/messages/count_tokens' },
+    { updateBoundary: call.advances, ...(call.model ? { model: call.model } : {}) },
   );
   recordRewrite(ctx.stats, out);
   return forward(ctx, req, res, {

@@ -1,0 +1,80 @@
+import type { Content } from '../text/blocks.js';
+import { contentText } from '../text/blocks.js';
+import type { JsonEdit } from '../text/json-splice.js';
+import { isRecord } from '../text/json-values.js';
+import type { ToolResult } from '../text/tool-result.js';
+import { type CallTable, resultOf, seedOf } from './shared.js';
+import type { RequestAdapter, RequestView } from './types.js';
+
+type Rec = Record<string, unknown>;
+
+/** Where a result's text lives: `response.output` (Gemini CLI), or the whole `response` as JSON. */
+type Slot = { holder: Rec; field: 'output' | 'response' };
+
+/**
+ * Gemini `generateContent` / `streamGenerateContent` / `countTokens`: results are
+ * `contents[].parts[].functionResponse` (name, id when present, `response`), calls are
+ * `functionCall` parts. Gemini CLI puts a tool's text in `response.output`, and that string is
+ * what is shrunk; a response of another shape is shrunk as its JSON and written back as
+ * `{ "output": text }`. Every other part (text, inline data, thought signatures) is untouched.
+ *
+ * @example
+ * const view = geminiAdapter.view(JSON.parse(body));
+ * view?.results.map((r) => r.tool); // ['run_shell_command']
+ */
+export const geminiAdapter: RequestAdapter = {
+  api: 'gemini',
+  view(body): RequestView | null {
+    if (!isRecord(body) || !Array.isArray(body.contents)) return null;
+    const contents = body.contents as unknown[];
+    const calls: CallTable = new Map();
+    const results: ToolResult[] = [];
+    const slots: Slot[] = [];
+    contents.forEach((content, position) => {
+      if (!isRecord(content) || !Array.isArray(content.parts)) return;
+      for (const part of content.parts) {
+        if (!isRecord(part)) continue;
+        const call = part.functionCall;
+        if (isRecord(call) && typeof call.name === 'string')
+          calls.set(typeof call.id === 'string' ? call.id : call.name, { name: call.name, input: call.args });
+        const fr = part.functionResponse;
+        if (!isRecord(fr) || typeof fr.name !== 'string' || !isRecord(fr.response)) continue;
+        const id = typeof fr.id === 'string' ? fr.id : fr.name;
+        if (!calls.has(id)) calls.set(id, { name: fr.name, input: undefined });
+        const output = fr.response.output;
+        const text = typeof output === 'string' ? output : JSON.stringify(fr.response);
+        results.push(resultOf(id, calls, text, position, typeof fr.response.error === 'string'));
+        slots.push(
+          typeof output === 'string'
+            ? { holder: fr.response, field: 'output' }
+            : { holder: fr, field: 'response' },
+        );
+      }
+    });
+    const firstUser = contents.find((c) => isRecord(c) && c.role === 'user');
+    return {
+      api: 'gemini',
+      results,
+      messageCount: contents.length,
+      clientSession: undefined,
+      sessionSeed: seedOf(
+        'gemini',
+        body.systemInstruction ?? body.system_instruction,
+        isRecord(firstUser) ? firstUser.parts : null,
+      ),
+      continuesServerState: false,
+      apply: (changed: ReadonlyMap<number, Content>): JsonEdit[] => {
+        const edits: JsonEdit[] = [];
+        for (const [i, content] of changed) {
+          const slot = slots[i];
+          if (!slot) continue;
+          const text = contentText(content);
+          const value = slot.field === 'output' ? text : { output: text };
+          slot.holder[slot.field] = value;
+          edits.push({ holder: slot.holder, field: slot.field, value });
+        }
+        return edits;
+      },
+    };
+  },
+};
