@@ -48,7 +48,7 @@ export function requestTokens(conversation: ConversationEngine): RequestTokens {
  * @example
  * const { body, report } = await guardRequest(conversation, view, parsed, raw, turnResults, contents, win, body);
  */
-export async function guardRequest(
+async function guardRequest(
   conversation: ConversationEngine,
   at: { view: RequestView; parsed: unknown; raw: Buffer; window: RequestWindow },
   results: readonly ToolResult[],

@@ -23,7 +23,7 @@ import {
 import { markerIds } from '../text/markers.js';
 import { getTokenizer } from '../text/tokenizers/index.js';
 
-// The real Claude Code and Codex, installed from npm as pinned dev dependencies and set up with
+// The real Claude Code, Codex and Gemini CLI, installed from npm as pinned dev dependencies and set up with
 // the README's own lines, run through `spillway proxy` against a scripted model API. The model
 // runs a command that prints 1,500 lines with one error in them, recalls the shortened result
 // through the client's own MCP registration of `spillway_expand`, then answers. A recording tap
@@ -41,6 +41,8 @@ interface ClientCase {
   api: ModelTurn['api'];
   shell: { name: string; input: (cmd: string) => Json };
   expand: { name: string; namespace?: string };
+  /** How the client shows a tool's text to the model (Gemini CLI escapes closing tags it wraps with). */
+  shows?: (text: string) => string;
   /** Runs the README's setup for a proxy at `url`; returns the environment for the runs. */
   setup(machine: ReturnType<typeof userMachine>, url: string): Promise<NodeJS.ProcessEnv>;
   args(prompt: string): string[];
@@ -92,6 +94,29 @@ const CODEX: ClientCase = {
   ],
 };
 
+const GEMINI: ClientCase = {
+  bin: 'gemini',
+  api: 'gemini',
+  shell: { name: 'run_shell_command', input: (command) => ({ command, description: 'print the build log' }) },
+  expand: { name: 'mcp_spillway_spillway_expand' },
+  // Gemini CLI wraps every tool output in <untrusted_context> and escapes that closing tag inside it.
+  shows: (text) => text.replaceAll('</untrusted_context>', '&lt;/untrusted_context&gt;'),
+  async setup(machine, url) {
+    mkdirSync(join(machine.home, '.gemini'));
+    writeFileSync(join(machine.home, '.gemini/settings.json'), readmeBlock('json', '"mcpServers"'));
+    const baseUrl = /^GOOGLE_GEMINI_BASE_URL=(\S+) gemini$/.exec(readmeLine('GOOGLE_GEMINI_BASE_URL='))?.[1];
+    expect(baseUrl).toBe(README_URL);
+    return {
+      ...machine.env,
+      GOOGLE_GEMINI_BASE_URL: (baseUrl as string).replace(README_URL, url),
+      GEMINI_API_KEY: 'AIza-test',
+      // Headless runs in a folder the user never trusted interactively.
+      GEMINI_CLI_TRUST_WORKSPACE: 'true',
+    };
+  },
+  args: (prompt) => ['-p', prompt, '--yolo'],
+};
+
 /** The agent the scripted model plays: run, recall what spillway shortened, answer. */
 function agentScript(client: ClientCase) {
   return (turn: ModelTurn): ModelStep => {
@@ -113,7 +138,7 @@ function agentScript(client: ClientCase) {
   };
 }
 
-const itemsOf = (body: Json) => (body.messages ?? body.input) as Json[];
+const itemsOf = (body: Json) => (body.messages ?? body.input ?? body.contents) as Json[];
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 const isAgentLoop = (client: ClientCase) => (body: Json) =>
   turnOf(client.api, body).tools.includes(client.shell.name);
@@ -138,13 +163,18 @@ async function checkConversation(client: ClientCase, sent: Json[], upstream: Jso
   expect(o200k.count(original)).toBeGreaterThan(BUDGET);
   expect(o200k.count(ran)).toBeLessThanOrEqual(BUDGET);
   // A whole page is the original, one newline and the footer (after the client's own header).
-  expect(recalled.includes(`${original}\n[bytes 0-`), 'the recall returned the original').toBe(true);
-  expect(recalled.slice(recalled.lastIndexOf(`${original}\n`) + original.length + 1)).toMatch(/^\[[^\n]*\]$/);
+  const shown = client.shows?.(original) ?? original;
+  expect(recalled.includes(`${shown}\n[bytes 0-`), 'the recall returned the original').toBe(true);
+  // Then the footer, and nothing else but the client's own wrapper.
+  expect(recalled.slice(recalled.lastIndexOf(`${shown}\n`) + shown.length + 1)).toMatch(
+    /^\[[^\n]*\](\n<\/untrusted_context>)?$/,
+  );
 
   expect(upstream.length).toBe(sent.length);
   for (let k = 0; k < sent.length; k++) {
     const [client_, up] = [sent[k] as Json, upstream[k] as Json];
-    expect(same({ ...up, messages: 0, input: 0 }, { ...client_, messages: 0, input: 0 })).toBe(true);
+    const rest = { messages: 0, input: 0, contents: 0 };
+    expect(same({ ...up, ...rest }, { ...client_, ...rest })).toBe(true);
     itemsOf(up).forEach((item, i) => {
       if (!same(item, itemsOf(client_)[i])) expect(markerIds(JSON.stringify(item)).length).toBeGreaterThan(0);
     });
@@ -159,7 +189,7 @@ async function checkConversation(client: ClientCase, sent: Json[], upstream: Jso
   }
 }
 
-const CASES = [CLAUDE_CODE, CODEX].map((client) => ({ client, binary: clientBinary(client.bin) }));
+const CASES = [CLAUDE_CODE, CODEX, GEMINI].map((client) => ({ client, binary: clientBinary(client.bin) }));
 
 beforeAll(() => {
   if (CASES.some((c) => 'path' in c.binary)) buildCli();
@@ -184,7 +214,9 @@ describe.each(CASES)('$client.bin through spillway, set up as the README says', 
         expect(run.code, run.stderr).toBe(0);
         expect(run.stdout).toContain('FINAL: recalled');
         const posted = (seen: { url: string; json: unknown }[]) =>
-          seen.filter((s) => /^\/v1\/(messages|responses)(\?|$)/.test(s.url)).map((s) => s.json as Json);
+          seen
+            .filter((s) => /^\/v1\/(messages|responses)(\?|$)|:streamGenerateContent/.test(s.url))
+            .map((s) => s.json as Json);
         const upstream = posted(model.seen.slice(seenFrom)).filter(isAgentLoop(client));
         const sent = posted(tap.seen.slice(tapFrom)).filter(isAgentLoop(client));
         expect(upstream.length).toBe(3);
@@ -194,7 +226,8 @@ describe.each(CASES)('$client.bin through spillway, set up as the README says', 
             proxy
               .log()
               .slice(logFrom)
-              .filter((l) => l.api)
+              // Gemini CLI's model router asks generateContent on the side: a conversation of its own.
+              .filter((l) => l.api && !String(l.path).includes(':generateContent'))
               .map((l) => l.session),
           ),
         ]);

@@ -83,7 +83,17 @@ export interface RunningCliProxy {
 export async function startCliProxy(env: NodeJS.ProcessEnv, upstream: string): Promise<RunningCliProxy> {
   const child: ChildProcess = spawn(
     'spillway',
-    ['proxy', '--port', '0', '--anthropic-upstream', upstream, '--openai-upstream', upstream],
+    [
+      'proxy',
+      '--port',
+      '0',
+      '--anthropic-upstream',
+      upstream,
+      '--openai-upstream',
+      upstream,
+      '--gemini-upstream',
+      upstream,
+    ],
     { env, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let stderr = '';

@@ -4,7 +4,7 @@ import { type SeenRequest, sse } from './upstream.js';
 
 /** What a request asks the model, reduced to what a script decides on. */
 export interface ModelTurn {
-  api: 'anthropic' | 'openai-responses';
+  api: 'anthropic' | 'openai-responses' | 'gemini';
   /** The names of the tools the client offered (a namespaced one as `namespace:name`). */
   tools: string[];
   /** The newest tool output in the request, if its last item is one. */
@@ -40,7 +40,63 @@ function textOf(content: unknown): string {
  * turnOf('anthropic', seen.json).lastOutput?.text;
  */
 export function turnOf(api: ModelTurn['api'], body: Json): ModelTurn {
-  return api === 'anthropic' ? anthropicTurn(body) : responsesTurn(body);
+  return api === 'anthropic'
+    ? anthropicTurn(body)
+    : api === 'gemini'
+      ? geminiTurn(body)
+      : responsesTurn(body);
+}
+
+function geminiTurn(body: Json): ModelTurn {
+  const tools = ((body.tools as Json[] | undefined) ?? []).flatMap((t) =>
+    ((t.functionDeclarations as Json[] | undefined) ?? []).map((f) => String(f.name)),
+  );
+  const last = (body.contents as Json[] | undefined)?.at(-1);
+  const responses = Array.isArray(last?.parts)
+    ? (last.parts as Json[]).map((p) => p.functionResponse as Json | undefined).filter((r) => r !== undefined)
+    : [];
+  const fr = responses.at(-1);
+  const response = (fr?.response ?? {}) as Json;
+  const text = typeof response.output === 'string' ? response.output : JSON.stringify(response);
+  return {
+    api: 'gemini',
+    tools,
+    ...(fr ? { lastOutput: { callId: String(fr.id ?? fr.name), text } } : {}),
+  };
+}
+
+/** A value of a JSON schema (Gemini's OBJECT/STRING/... or lower-case types): the first enum value, zeros, empty strings. */
+function sampleOf(schema: unknown): unknown {
+  const s = (schema ?? {}) as Json;
+  if (Array.isArray(s.enum) && s.enum.length > 0) return s.enum[0];
+  switch (String(s.type ?? 'object').toLowerCase()) {
+    case 'object':
+      return Object.fromEntries(
+        Object.entries((s.properties ?? {}) as Json).map(([k, v]) => [k, sampleOf(v)]),
+      );
+    case 'array':
+      return [];
+    case 'number':
+    case 'integer':
+      return 0;
+    case 'boolean':
+      return false;
+    default:
+      return '';
+  }
+}
+
+/** One Gemini answer chunk: a function call or text, finished. */
+function geminiChunk(step: ModelStep): Json {
+  const part =
+    step.kind === 'call'
+      ? { functionCall: { id: step.callId, name: step.name, args: step.input } }
+      : { text: step.text };
+  return {
+    candidates: [{ content: { role: 'model', parts: [part] }, finishReason: 'STOP', index: 0 }],
+    usageMetadata: { promptTokenCount: 100, candidatesTokenCount: 10, totalTokenCount: 110 },
+    modelVersion: 'gemini-2.5-pro',
+  };
 }
 
 function anthropicTurn(body: Json): ModelTurn {
@@ -169,7 +225,8 @@ function responsesEvents(step: ModelStep, n: number): string[] {
 
 /**
  * A model API on loopback that plays a script: Anthropic Messages (SSE or JSON, and
- * count_tokens) and OpenAI Responses (SSE). Each request is reduced to a `ModelTurn` and the
+ * count_tokens), OpenAI Responses (SSE) and Gemini (generateContent, streamGenerateContent,
+ * countTokens). Each request is reduced to a `ModelTurn` and the
  * script says the next step, so a real agent can be driven through tool calls to an answer.
  * Every request is recorded as it arrived.
  */
@@ -207,6 +264,22 @@ export async function startScriptedModel(script: (turn: ModelTurn) => ModelStep)
         'text/event-stream',
         responsesEvents(script(responsesTurn(json)), ++responses).join(''),
       );
+    const gemini = /:(generateContent|streamGenerateContent|countTokens)$/.exec(path ?? '');
+    if (gemini?.[1] === 'countTokens') return send(200, 'application/json', '{"totalTokens":100}');
+    if (gemini) {
+      // The client's own side requests ask for JSON of a schema (its model router): an answer
+      // that fits it, or the client retries with back-off for minutes.
+      const config = (json.generationConfig ?? {}) as Json;
+      const schema = config.responseJsonSchema ?? config.responseSchema;
+      const step: ModelStep = schema
+        ? { kind: 'answer', text: JSON.stringify(sampleOf(schema)) }
+        : script(geminiTurn(json));
+      const chunk = geminiChunk(step);
+      if (gemini[1] === 'generateContent') return send(200, 'application/json', JSON.stringify(chunk));
+      return url.includes('alt=sse')
+        ? send(200, 'text/event-stream', `data: ${JSON.stringify(chunk)}\r\n\r\n`)
+        : send(200, 'application/json', JSON.stringify([chunk]));
+    }
     send(404, 'application/json', JSON.stringify({ error: { message: `no route ${url}` } }));
   });
   Object.assign(model, await listenOnLoopback(server));
