@@ -51,10 +51,24 @@ export function readTranscript(
   if (!reader) {
     throw new SpillwayError(
       'SPILLWAY_BAD_INPUT',
-      `${name}: not a transcript spillway can read; expected one of:\n${READERS.map((r) => `  - ${r.format}: ${r.expects}`).join('\n')}\n(use --format to force one)`,
+      `${name}: not a transcript spillway can read (${firstLine(text)}); expected one of:\n${READERS.map((r) => `  - ${r.format}: ${r.expects}`).join('\n')}\n(use --format to force one)`,
     );
   }
   return { format: reader.format, conversations: reader.read(text, name) };
+}
+
+/** The first non-blank line, shortened: what did not fit any reader. */
+function firstLine(text: string): string {
+  for (let start = 0; start < text.length; ) {
+    const end = text.indexOf('\n', start);
+    const line = text
+      .slice(start, end < 0 ? Math.min(text.length, start + 200) : Math.min(end, start + 200))
+      .trim();
+    if (line) return `it starts: ${line.slice(0, 100)}`;
+    if (end < 0) break;
+    start = end + 1;
+  }
+  return 'the file is empty';
 }
 
 export {
