@@ -52,6 +52,11 @@ export interface ConversationReplay {
   prefixChanges: { turn: number; id: string; tool: string }[];
   /** Prefix rewrites made on purpose by mask and supersede, in batches. */
   maskedInPrefix: number;
+  /**
+   * Requests whose provider count the transcript records, and the sums of the estimate's
+   * relative errors against it: raw, and calibrated (all samples but the first).
+   */
+  estimate: { samples: number; rawErrors: number; calibrated: number; calibratedErrors: number };
   /** Turns the window guard acted on, and the results it masked or collapsed. */
   guard: { events: number; masked: number; collapsed: number; unfit: number };
   /**
@@ -68,6 +73,8 @@ export interface ConversationReplay {
   perTurn: {
     before: number;
     after: number;
+    /** Tokens of the request's other text (0 where the format does not record it). */
+    other: number;
     prefixRewritten: boolean;
     overBefore: boolean;
     overAfter: boolean;
@@ -114,6 +121,8 @@ export async function replayConversation(
   // The window guard sees what the transcript gives: the tool results (a request's other text is
   // not in every transcript format), against the window less room for the answer.
   const limit = modelWindow ? inputLimit(modelWindow) : undefined;
+  // Tokens of the requests' other text (where the transcript records it), turn after turn.
+  let other = 0;
   let seen = 0;
   for (let turn = 0; turn < conversation.turns.length; turn++) {
     seen += conversation.turns[turn]?.length ?? 0;
@@ -126,7 +135,10 @@ export async function replayConversation(
       ...(modelWindow ? { modelWindow } : {}),
     });
     addStats(replay.stats, run.stats);
-    const guarded = limit === undefined ? undefined : await guardTurn(engine, replay, input, run, limit);
+    other += engine.count(conversation.otherText?.[turn] ?? '');
+    learnEstimate(engine, replay, conversation, turn, run.tokensBefore + other);
+    const guarded =
+      limit === undefined ? undefined : await guardTurn(engine, replay, input, run, limit, other);
     const finals = guarded?.results ?? run.results;
     let prefixRewritten = false;
     for (let i = 0; i < finals.length; i++) {
@@ -151,9 +163,10 @@ export async function replayConversation(
     replay.perTurn.push({
       before: run.tokensBefore,
       after,
+      other,
       prefixRewritten,
-      overBefore: limit !== undefined && run.tokensBefore > limit,
-      overAfter: limit !== undefined && after > limit,
+      overBefore: limit !== undefined && run.tokensBefore + other > limit,
+      overAfter: limit !== undefined && after + other > limit,
       guarded: guarded !== undefined,
     });
     options.onTurn?.(turn + 1, conversation.turns.length);
@@ -174,12 +187,40 @@ function emptyReplay(conversation: Conversation, toolResults: number): Conversat
     prefixChanges: [],
     maskedInPrefix: 0,
     guard: { events: 0, masked: 0, collapsed: 0, unfit: 0 },
+    estimate: { samples: 0, rawErrors: 0, calibrated: 0, calibratedErrors: 0 },
     needles: 0,
     needlesKept: 0,
     perTurn: [],
     stats: {},
     results: [],
   };
+}
+
+/**
+ * Where the transcript records what the provider counted for a request, how far spillway's
+ * estimate of it was: raw (the results and other text it can see) and calibrated by the factor
+ * the turn before taught. The transcript leaves out the system prompt and tool definitions,
+ * which the factor absorbs.
+ */
+function learnEstimate(
+  engine: ConversationEngine,
+  replay: ConversationReplay,
+  conversation: Conversation,
+  turn: number,
+  raw: number,
+): void {
+  const truth = conversation.providerTokens?.[turn];
+  if (truth === undefined) return;
+  const sample = engine.calibration.observe(conversation.model ?? 'unknown', raw, truth);
+  if (!sample) return;
+  const e = replay.estimate;
+  // The first sample has no factor to be calibrated with yet.
+  if (e.samples > 0) {
+    e.calibrated++;
+    e.calibratedErrors += sample.calibratedError;
+  }
+  e.rawErrors += sample.rawError;
+  e.samples++;
 }
 
 /**
@@ -192,9 +233,10 @@ async function guardTurn(
   input: readonly ToolResult[],
   run: { results: readonly ToolResult[]; tokensAfter: number },
   limit: number,
+  otherTokens: number,
 ): Promise<{ results: readonly ToolResult[]; after: number } | undefined> {
-  if (run.tokensAfter <= limit) return undefined;
-  const fit = await engine.fitWindow(input, run.results, { otherTokens: 0, limit, ratio: 1 });
+  if (run.tokensAfter + otherTokens <= limit) return undefined;
+  const fit = await engine.fitWindow(input, run.results, { otherTokens, limit, ratio: 1 });
   replay.guard.events++;
   if (!fit.plan.fits) replay.guard.unfit++;
   replay.guard.masked += fit.masked;

@@ -37,6 +37,11 @@ export interface Totals {
   guardUnfit: number;
   /** Extra input cost of the prefix rewrites made on purpose (mask, supersede, guard batches). */
   rewriteCost: number;
+  /** Requests with the provider's count in the transcript, and the estimate's summed errors. */
+  estimateSamples: number;
+  estimateRawErrors: number;
+  estimateCalibrated: number;
+  estimateCalibratedErrors: number;
   /** Estimated input cost, in base-price token units, under {@link PRICE_MODEL}. */
   costBefore: number;
   costAfter: number;
@@ -109,6 +114,10 @@ function emptyTotals(): Totals {
     guardCollapsed: 0,
     guardUnfit: 0,
     rewriteCost: 0,
+    estimateSamples: 0,
+    estimateRawErrors: 0,
+    estimateCalibrated: 0,
+    estimateCalibratedErrors: 0,
     costBefore: 0,
     costAfter: 0,
   };
@@ -232,6 +241,10 @@ export class ReportBuilder {
       report.guardCollapsed += r.guard.collapsed;
       report.guardUnfit += r.guard.unfit;
       report.rewriteCost += rewriteCost(r.perTurn);
+      report.estimateSamples += r.estimate.samples;
+      report.estimateRawErrors += r.estimate.rawErrors;
+      report.estimateCalibrated += r.estimate.calibrated;
+      report.estimateCalibratedErrors += r.estimate.calibratedErrors;
       report.costBefore += requestCost(r.perTurn, 'before');
       report.costAfter += requestCost(r.perTurn, 'after');
       addStats(this.#stages, r.stats);

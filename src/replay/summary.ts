@@ -79,6 +79,7 @@ export function renderSummary(report: ReplayReport): string {
     '',
     `lines that matter kept in shrunk results (errors, failures, exceptions, summaries, ..., last 5 lines): ${t.needles === 0 ? '-' : `${((100 * t.needlesKept) / t.needles).toFixed(1)}%`} (${t.needlesKept}/${t.needles})`,
     `estimated input cost (tool results, cache reads 0.1x, writes 1.25x): ${formatTokenCount(t.costBefore)} -> ${formatTokenCount(t.costAfter)} token-units (${pct(t.costBefore, t.costAfter)} less); of it, prefix rewrites in batches (${t.maskedInPrefix} results): ${formatTokenCount(t.rewriteCost)}`,
+    estimateLine(t),
     `window guard: ${t.guardEvents} requests over the input limit after the pipeline; ${t.guardMasked} results masked, ${t.guardCollapsed} collapsed harder; ${t.guardUnfit} could not fit`,
     `* checks: budget violations / recall failures / prefix changes; all must be 0${t.violations + t.recallFailures + t.prefixChanges === 0 ? ' (they are)' : ' (THEY ARE NOT)'}`,
     '',
@@ -108,4 +109,11 @@ function failureLines(report: ReplayReport): string[] {
   }
   if (out.length > 0) out.push('');
   return out;
+}
+
+/** How close the estimate of a request came to the provider's count, where the transcript has it. */
+function estimateLine(t: ReplayReport['totals']): string {
+  if (t.estimateSamples === 0) return 'request estimate: no provider counts in these transcripts';
+  const pct = (sum: number, n: number) => `${((100 * sum) / Math.max(1, n)).toFixed(1)}%`;
+  return `request estimate against the provider's count (${t.estimateSamples} requests): raw off by ${pct(t.estimateRawErrors, t.estimateSamples)} on average (transcripts leave out the system prompt and tool definitions), calibrated by the turn before ${pct(t.estimateCalibratedErrors, t.estimateCalibrated)}`;
 }

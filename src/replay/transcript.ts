@@ -8,6 +8,13 @@ export interface Conversation {
   id: string;
   model?: string;
   turns: ToolResult[][];
+  /**
+   * Per turn, where the format records it: the request's text besides tool results that arrived
+   * since the turn before (the user's words, the model's text, its tool calls' arguments).
+   */
+  otherText?: string[];
+  /** Per turn: the input tokens the provider reported for the request that carried it. */
+  providerTokens?: (number | undefined)[];
 }
 
 export const TRANSCRIPT_FORMATS = [

@@ -51,6 +51,9 @@ export const claudeCodeReader: TranscriptReader = {
   read(text, name) {
     const calls: CallTable = new Map();
     const turns: ToolResult[][] = [];
+    const otherText: string[] = [];
+    const providerTokens: (number | undefined)[] = [];
+    let pending = '';
     let model: string | undefined;
     let id = name;
     for (const value of recordsOf(text, name, ARCHIVE_KEYS)) {
@@ -59,8 +62,14 @@ export const claudeCodeReader: TranscriptReader = {
       if (!line || !message) continue;
       id = asString(line.sessionId) ?? id;
       const content = message.content;
+      if (typeof content === 'string') pending += `${content}\n`;
       if (!Array.isArray(content)) continue;
+      pending += textOfBlocks(content);
       if (line.type === 'assistant') {
+        // The first answer after a turn reports the size of the request that carried it.
+        const usage = asRecord(message.usage);
+        if (usage && turns.length > 0 && providerTokens[turns.length - 1] === undefined)
+          providerTokens[turns.length - 1] = inputTokens(usage);
         // Placeholders (`<synthetic>` on messages the client made itself) are not the model.
         model = realModel(asString(message.model)) ?? model;
         for (const block of content) {
@@ -79,12 +88,36 @@ export const claudeCodeReader: TranscriptReader = {
           typeof raw === 'string' ? raw : Array.isArray(raw) ? (raw as ContentBlock[]) : '';
         turn.push(resultOf(b.tool_use_id, calls, result, turns.length, b.is_error === true));
       }
-      if (turn.length > 0) turns.push(turn);
+      if (turn.length > 0) {
+        turns.push(turn);
+        otherText.push(pending);
+        providerTokens.push(undefined);
+        pending = '';
+      }
     }
-    return [{ id, ...(model ? { model } : {}), turns }];
+    return [{ id, ...(model ? { model } : {}), turns, otherText, providerTokens }];
   },
 };
 
 function realModel(name: string | undefined): string | undefined {
   return name && !/^<.*>$/.test(name.trim()) ? name : undefined;
+}
+
+/** The text a request carries in these blocks besides tool results: text, and tool calls' names and arguments. */
+function textOfBlocks(blocks: readonly unknown[]): string {
+  let text = '';
+  for (const block of blocks) {
+    const b = asRecord(block);
+    if (b?.type === 'text' && typeof b.text === 'string') text += `${b.text}\n`;
+    else if (b?.type === 'tool_use') text += `${asString(b.name) ?? ''} ${JSON.stringify(b.input ?? {})}\n`;
+  }
+  return text;
+}
+
+/** Anthropic's input tokens, cache reads and writes included. */
+function inputTokens(usage: Rec): number | undefined {
+  const n = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
+  const total =
+    n(usage.input_tokens) + n(usage.cache_creation_input_tokens) + n(usage.cache_read_input_tokens);
+  return total > 0 ? total : undefined;
 }
