@@ -13,6 +13,7 @@ import { inputLimit, lookupModelLimit } from '../text/model-limit.js';
 import type { Tokenizer } from '../text/tokenizers/tokenizer.js';
 import type { ToolResult } from '../text/tool-result.js';
 import { needlesKept, needlesOf } from './needles.js';
+import { guardTurn, learnEstimate, type WindowCounters } from './replay-window.js';
 import type { Conversation } from './transcript.js';
 
 export interface ReplayOptions {
@@ -38,7 +39,7 @@ export interface ResultRecord {
   sameLines?: number;
 }
 
-export interface ConversationReplay {
+export interface ConversationReplay extends WindowCounters {
   id: string;
   turns: number;
   toolResults: number;
@@ -52,13 +53,6 @@ export interface ConversationReplay {
   prefixChanges: { turn: number; id: string; tool: string }[];
   /** Prefix rewrites made on purpose by mask and supersede, in batches. */
   maskedInPrefix: number;
-  /**
-   * Requests whose provider count the transcript records, and the sums of the estimate's
-   * relative errors against it: raw, and calibrated (all samples but the first).
-   */
-  estimate: { samples: number; rawErrors: number; calibrated: number; calibratedErrors: number };
-  /** Turns the window guard acted on, and the results it masked or collapsed. */
-  guard: { events: number; masked: number; collapsed: number; unfit: number };
   /**
    * Lines that matter (errors, failures, exceptions, summaries, ...; and the last five lines) of
    * the results shrunk at arrival, and how many of them are still visible after.
@@ -194,55 +188,6 @@ function emptyReplay(conversation: Conversation, toolResults: number): Conversat
     stats: {},
     results: [],
   };
-}
-
-/**
- * Where the transcript records what the provider counted for a request, how far spillway's
- * estimate of it was: raw (the results and other text it can see) and calibrated by the factor
- * the turn before taught. The transcript leaves out the system prompt and tool definitions,
- * which the factor absorbs.
- */
-function learnEstimate(
-  engine: ConversationEngine,
-  replay: ConversationReplay,
-  conversation: Conversation,
-  turn: number,
-  raw: number,
-): void {
-  const truth = conversation.providerTokens?.[turn];
-  if (truth === undefined) return;
-  const sample = engine.calibration.observe(conversation.model ?? 'unknown', raw, truth);
-  if (!sample) return;
-  const e = replay.estimate;
-  // The first sample has no factor to be calibrated with yet.
-  if (e.samples > 0) {
-    e.calibrated++;
-    e.calibratedErrors += sample.calibratedError;
-  }
-  e.rawErrors += sample.rawError;
-  e.samples++;
-}
-
-/**
- * The window guard on a turn whose results are over the limit after the pipeline: what the proxy
- * would send instead, and its tokens. Undefined when the turn was under the limit.
- */
-async function guardTurn(
-  engine: ConversationEngine,
-  replay: ConversationReplay,
-  input: readonly ToolResult[],
-  run: { results: readonly ToolResult[]; tokensAfter: number },
-  limit: number,
-  otherTokens: number,
-): Promise<{ results: readonly ToolResult[]; after: number } | undefined> {
-  if (run.tokensAfter + otherTokens <= limit) return undefined;
-  const fit = await engine.fitWindow(input, run.results, { otherTokens, limit, ratio: 1 });
-  replay.guard.events++;
-  if (!fit.plan.fits) replay.guard.unfit++;
-  replay.guard.masked += fit.masked;
-  replay.guard.collapsed += fit.collapsed;
-  const after = fit.results.reduce((n, r) => n + engine.count(contentText(r.content)), 0);
-  return { results: fit.results, after };
 }
 
 /** Records a result that arrived this turn, and checks its budget and every id its markers name. */
