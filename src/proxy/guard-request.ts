@@ -46,7 +46,7 @@ export function requestTokens(conversation: ConversationEngine): RequestTokens {
  * is never counted. Returns the body to send and a report when the estimate was over.
  *
  * @example
- * const { body, report } = await guardRequest(conversation, view, parsed, raw, turnResults, contents, win, body);
+ * const { body, report } = await guardRequest(conversation, { view, parsed, raw, window }, turn.results, contents, body);
  */
 async function guardRequest(
   conversation: ConversationEngine,
