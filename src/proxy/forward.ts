@@ -5,7 +5,7 @@ import type { ApiName } from '../formats/types.js';
 import type { ProxyContext } from './context.js';
 import { apiError, redactedTarget, sendJson } from './http.js';
 import { responseHeaders, upstreamFor, upstreamHeaders, upstreamUrl } from './upstreams.js';
-import { UsageTap } from './usage-tap.js';
+import { type AnswerTap, tapAnswer } from './usage-tap.js';
 
 /** How one request is forwarded. */
 export interface ForwardOptions {
@@ -31,6 +31,12 @@ function unreachable(api: ApiName | undefined, target: URL, reason: string): unk
     'upstream_unreachable',
     `spillway could not reach the upstream ${target.origin}: ${reason}; check that it is up and that --${flag}-upstream is right`,
   );
+}
+
+/** Hands the answer's usage to `onUsage` once it is decoded (never throws: it is bookkeeping). */
+async function learnFrom(tap: AnswerTap, onUsage: ((tokens: number) => void) | undefined): Promise<void> {
+  const usage = await tap.result().catch(() => undefined);
+  if (usage !== undefined) setImmediate(() => onUsage?.(usage));
 }
 
 /** Writes the answer to the client as it arrives, waiting for the client to drain. */
@@ -98,18 +104,14 @@ export async function forward(
     });
     options.onSent?.();
     res.writeHead(upstream.statusCode, responseHeaders(upstream.headers));
-    const tap =
-      options.onUsage && upstream.statusCode < 300
-        ? new UsageTap(upstream.headers['content-type'])
-        : undefined;
+    const tap = options.onUsage && upstream.statusCode < 300 ? tapAnswer(upstream.headers) : undefined;
     await pipeAnswer(upstream.body as AsyncIterable<Buffer>, res, controller.signal, (chunk) => {
       bytesOut += chunk.length;
       tap?.push(chunk);
     });
     logLine({ status: upstream.statusCode, bytesOut });
-    const usage = tap?.result();
     // After the answer is out: the client never waits for the count.
-    if (usage !== undefined) setImmediate(() => options.onUsage?.(usage));
+    if (tap) void learnFrom(tap, options.onUsage);
   } catch (err) {
     options.onSent?.();
     if (controller.signal.aborted) {

@@ -1,5 +1,6 @@
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { inputTokensOf, UsageTap } from './usage-tap.js';
+import { inputTokensOf, tapAnswer, UsageTap } from './usage-tap.js';
 
 const feed = (tap: UsageTap, text: string, size: number) => {
   const bytes = Buffer.from(text);
@@ -56,5 +57,37 @@ describe('usage tap', () => {
     // A line far longer than any usage event is skipped, not kept: the next event still counts.
     const long = `data: ${'y'.repeat(3 << 20)}\n\ndata: {"usage":{"prompt_tokens":8}}\n\n`;
     expect(feed(new UsageTap('text/event-stream'), long, 1 << 16)).toBe(8);
+  });
+});
+
+describe('usage tap behind a content encoding', () => {
+  const answer = JSON.stringify({ type: 'message', usage: { input_tokens: 41, cache_read_input_tokens: 1 } });
+  const stream = `event: message_start\ndata: ${JSON.stringify({ type: 'message_start', message: { usage: { input_tokens: 7 } } })}\n\n`;
+  const feed = async (headers: Record<string, string>, bytes: Buffer, size = 5) => {
+    const tap = tapAnswer(headers);
+    for (let at = 0; at < bytes.length; at += size) tap.push(bytes.subarray(at, at + size));
+    return tap.result();
+  };
+
+  it('reads gzip, deflate and brotli answers and streams', async () => {
+    const json = { 'content-type': 'application/json' };
+    expect(await feed({ ...json, 'content-encoding': 'gzip' }, gzipSync(answer))).toBe(42);
+    expect(await feed({ ...json, 'content-encoding': 'deflate' }, deflateSync(answer))).toBe(42);
+    expect(await feed({ ...json, 'content-encoding': 'br' }, brotliCompressSync(answer))).toBe(42);
+    expect(
+      await feed({ 'content-type': 'text/event-stream', 'content-encoding': 'gzip' }, gzipSync(stream), 3),
+    ).toBe(7);
+    expect(await feed(json, Buffer.from(answer))).toBe(42);
+  });
+
+  it('gives up, never throws, on what it cannot decode', async () => {
+    const json = { 'content-type': 'application/json' };
+    expect(
+      await feed({ ...json, 'content-encoding': 'gzip' }, Buffer.from('not gzip at all')),
+    ).toBeUndefined();
+    expect(await feed({ ...json, 'content-encoding': 'zstd' }, Buffer.from(answer))).toBeUndefined();
+    // A bomb: 100 MB of zeros in a few hundred KB stops at the bound.
+    const bomb = gzipSync(Buffer.alloc(100 << 20));
+    expect(await feed({ ...json, 'content-encoding': 'gzip' }, bomb, 1 << 16)).toBeUndefined();
   });
 });

@@ -1,3 +1,5 @@
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+
 /**
  * Reads the provider's count of a request's input tokens from its answer as the answer passes
  * through, without holding it back: Anthropic's `message_start` (or the message JSON), OpenAI
@@ -141,4 +143,70 @@ export class UsageTap {
       // Not JSON: not a usage event.
     }
   }
+}
+
+/** An answer's usage, read through its content encoding. */
+export interface AnswerTap {
+  push(chunk: Buffer): void;
+  /** The input tokens the answer reported, once its last bytes are decoded. */
+  result(): Promise<number | undefined>;
+}
+
+/** A compressed answer is decoded for its usage only up to this many bytes (a bound on a bomb). */
+const MAX_DECODED = 64 << 20;
+
+function decoderFor(encoding: string) {
+  if (encoding === 'gzip' || encoding === 'x-gzip') return createGunzip();
+  if (encoding === 'deflate') return createInflate();
+  if (encoding === 'br') return createBrotliDecompress();
+  return undefined;
+}
+
+/**
+ * A {@link UsageTap} behind the answer's `content-encoding`: providers compress JSON answers
+ * (and some streams) for clients that accept it, and the usage is inside. Decoding runs on the
+ * thread pool beside the forwarding, which never waits for it; an encoding it cannot decode
+ * (zstd) reads as no usage.
+ *
+ * @example
+ * const tap = tapAnswer(upstream.headers);
+ * tap.push(chunk); // as each chunk is forwarded
+ * await tap.result(); // 1234
+ */
+export function tapAnswer(headers: Record<string, string | string[] | undefined>): AnswerTap {
+  const tap = new UsageTap(headers['content-type']);
+  const encoding = String(headers['content-encoding'] ?? '')
+    .trim()
+    .toLowerCase();
+  if (encoding === '' || encoding === 'identity')
+    return { push: (chunk) => tap.push(chunk), result: async () => tap.result() };
+  const decoder = decoderFor(encoding);
+  if (!decoder) return { push: () => {}, result: async () => undefined };
+  let decoded = 0;
+  let failed = false;
+  decoder.on('data', (chunk: Buffer) => {
+    decoded += chunk.length;
+    if (decoded > MAX_DECODED) {
+      failed = true;
+      decoder.destroy();
+    } else tap.push(chunk);
+  });
+  const done = new Promise<void>((resolve) => {
+    decoder.once('end', resolve);
+    decoder.once('close', resolve);
+    decoder.once('error', () => {
+      failed = true;
+      resolve();
+    });
+  });
+  return {
+    push: (chunk) => {
+      if (!failed && !decoder.destroyed) decoder.write(chunk);
+    },
+    result: async () => {
+      if (!decoder.destroyed) decoder.end();
+      await done;
+      return failed ? undefined : tap.result();
+    },
+  };
 }

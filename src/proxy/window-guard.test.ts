@@ -105,7 +105,7 @@ describe('the window guard through the proxy', () => {
 
   it('calibration: with a provider counting 1.37x o200k, the estimate is within 2% after one answer', async () => {
     // A small window, so these small requests are within reach of it and calibrate.
-    const { proxy } = await start(1.37, 8_192);
+    const { proxy, upstream: up } = await start(1.37, 8_192);
     const first = requestBody(
       'openai-chat',
       {
@@ -137,6 +137,14 @@ describe('the window guard through the proxy', () => {
     ).body;
     await post(proxy.url, 'openai-chat', second, 'calib');
     await settled(proxy, 2);
+    expect(proxy.stats.calibration.lastCalibratedError).toBeLessThanOrEqual(0.02);
+    // Providers gzip JSON answers for clients that accept it: the usage is read all the same.
+    const tapped = proxy.stats.calibration.answers;
+    up.gzip = true;
+    await post(proxy.url, 'openai-chat', second, 'calib');
+    expect(up.seen.at(-1)?.headers['accept-encoding']).toContain('gzip');
+    await settled(proxy, tapped + 1);
+    expect(proxy.stats.calibration.answers).toBe(tapped + 1);
     expect(proxy.stats.calibration.lastCalibratedError).toBeLessThanOrEqual(0.02);
     expect(proxy.stats.calibration.lastRawError).toBeGreaterThan(0.2);
     const metrics = await (await fetch(`${proxy.url}/metrics`)).text();

@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { gzipSync } from 'node:zlib';
 import { listenOnLoopback } from './loopback.js';
 
 export interface SeenRequest {
@@ -18,6 +19,8 @@ export interface TestUpstream {
   eventGapMs: number;
   /** When set, every answer's usage reports this many input tokens for the request body. */
   inputTokens?: (body: Buffer) => number;
+  /** Gzip JSON answers for clients that accept it, as the providers do. */
+  gzip?: boolean;
   close(): Promise<void>;
 }
 
@@ -258,6 +261,15 @@ export async function startUpstream(): Promise<TestUpstream> {
       return;
     }
     const text = usage(JSON.stringify(answer));
+    if (upstream.gzip && String(req.headers['accept-encoding'] ?? '').includes('gzip')) {
+      res.writeHead(200, {
+        'content-type': 'application/json',
+        'content-encoding': 'gzip',
+        'x-upstream': 'yes',
+      });
+      res.end(gzipSync(text));
+      return;
+    }
     res.writeHead(200, { 'content-type': 'application/json', 'x-upstream': 'yes' });
     res.end(text);
   });
