@@ -110,21 +110,35 @@ export async function fitWindow(
 }
 
 /**
- * A counter that remembers the counts of texts it has seen (bounded), keyed by their hash.
+ * Remembered counts, one table per tokenizer for every conversation of the process (a count is
+ * a function of the text, so they can share): its size bounds the memory, however many
+ * conversations a proxy holds.
+ */
+const SHARED_COUNTS = new Map<string, Map<string, number>>();
+const MAX_COUNTS = 50_000;
+
+/**
+ * A counter that remembers the counts of texts it has seen, keyed by their hash, in a table
+ * shared by every counter of the same tokenizer and bounded at 50,000 texts.
  *
  * @example
  * const count = memoCount(getTokenizer('o200k')); count(log); count(log); // counted once
  */
-export function memoCount(tokenizer: Tokenizer, max = 20_000): (text: string) => number {
-  const counts = new Map<string, number>();
+export function memoCount(tokenizer: Tokenizer): (text: string) => number {
+  let counts = SHARED_COUNTS.get(tokenizer.name);
+  if (!counts) {
+    counts = new Map<string, number>();
+    SHARED_COUNTS.set(tokenizer.name, counts);
+  }
+  const table = counts;
   return (text) => {
     if (text.length < 256) return tokenizer.count(text);
     const key = shortHash(text);
-    let n = counts.get(key);
+    let n = table.get(key);
     if (n === undefined) {
       n = tokenizer.count(text);
-      if (counts.size >= max) counts.clear();
-      counts.set(key, n);
+      if (table.size >= MAX_COUNTS) table.clear();
+      table.set(key, n);
     }
     return n;
   };

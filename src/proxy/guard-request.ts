@@ -21,21 +21,18 @@ export interface GuardReport {
   fits: boolean;
 }
 
-// One counter per conversation: each turn counts only its new messages.
-const counters = new WeakMap<ConversationEngine, RequestTokens>();
+// One counter for the process: messages are remembered by the hash of their bytes, so every
+// conversation's turn counts only what is new, and one bounded table holds them all.
+let counter: RequestTokens | undefined;
 
 /**
- * The token counter of a conversation's request bodies (o200k, remembered per message).
+ * The token counter of request bodies (o200k, remembered per message, bounded).
  *
  * @example
- * requestTokens(conversation).count('anthropic', body);
+ * requestTokens().count('anthropic', body);
  */
-export function requestTokens(conversation: ConversationEngine): RequestTokens {
-  let counter = counters.get(conversation);
-  if (!counter) {
-    counter = new RequestTokens(getTokenizer('o200k'));
-    counters.set(conversation, counter);
-  }
+export function requestTokens(): RequestTokens {
+  counter ??= new RequestTokens(getTokenizer('o200k'));
   return counter;
 }
 
@@ -58,7 +55,7 @@ async function guardRequest(
   const { view, window } = at;
   const ratio = conversation.calibration.ratio(window.model);
   if (body.length * ratio <= window.limit) return { body };
-  const raw = requestTokens(conversation).count(view.api, body);
+  const raw = requestTokens().count(view.api, body);
   if (raw * ratio <= window.limit) return { body };
   const resultTokens = results.reduce((n, r) => n + conversation.count(contentText(r.content)), 0);
   const fit = await conversation.fitWindow(view.results, results, {
@@ -110,11 +107,7 @@ export async function fitRequest(
   // guard will need the factor; before that the prior serves.
   const learn = sent.length * conversation.calibration.ratio(window.model) >= window.limit / 4;
   const calibrate = (providerTokens: number) =>
-    conversation.calibration.observe(
-      window.model,
-      requestTokens(conversation).count(view.api, sent),
-      providerTokens,
-    );
+    conversation.calibration.observe(window.model, requestTokens().count(view.api, sent), providerTokens);
   return {
     body: sent,
     ...(guarded.report ? { guard: guarded.report } : {}),

@@ -27,7 +27,8 @@ export class RequestTokens {
   readonly #memo = new Map<string, number>();
   readonly #max: number;
 
-  constructor(tokenizer: Tokenizer, max = 20_000) {
+  /** `max` bounds the memory: that many messages' counts at most (a Map entry each). */
+  constructor(tokenizer: Tokenizer, max = 50_000) {
     this.#tokenizer = tokenizer;
     this.#max = max;
   }
