@@ -12,6 +12,17 @@ type Rec = Record<string, unknown>;
 type Slot = { holder: Rec; field: 'output' | 'response' };
 
 /**
+ * The text of a functionResponse's `response` as spillway sees it: its `output` string (where
+ * Gemini CLI puts a tool's text), else the response as JSON.
+ *
+ * @example
+ * functionResponseText({ output: 'make: ok' }); // 'make: ok'
+ */
+export function functionResponseText(response: Rec): string {
+  return typeof response.output === 'string' ? response.output : JSON.stringify(response);
+}
+
+/**
  * Gemini `generateContent` / `streamGenerateContent` / `countTokens`: results are
  * `contents[].parts[].functionResponse` (name, id when present, `response`), calls are
  * `functionCall` parts. Gemini CLI puts a tool's text in `response.output`, and that string is
@@ -41,11 +52,10 @@ export const geminiAdapter: RequestAdapter = {
         if (!isRecord(fr) || typeof fr.name !== 'string' || !isRecord(fr.response)) continue;
         const id = typeof fr.id === 'string' ? fr.id : fr.name;
         if (!calls.has(id)) calls.set(id, { name: fr.name, input: undefined });
-        const output = fr.response.output;
-        const text = typeof output === 'string' ? output : JSON.stringify(fr.response);
-        results.push(resultOf(id, calls, text, position, typeof fr.response.error === 'string'));
+        const error = typeof fr.response.error === 'string';
+        results.push(resultOf(id, calls, functionResponseText(fr.response), position, error));
         slots.push(
-          typeof output === 'string'
+          typeof fr.response.output === 'string'
             ? { holder: fr.response, field: 'output' }
             : { holder: fr, field: 'response' },
         );

@@ -10,6 +10,7 @@ export { openaiChatAdapter } from './openai-chat.js';
 export { openaiResponsesAdapter } from './openai-responses.js';
 export { isExpandTool } from './shared.js';
 export * from './types.js';
+export { inputTokensOf } from './usage.js';
 
 /**
  * The adapter for an API.

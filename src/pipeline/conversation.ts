@@ -1,11 +1,12 @@
 import type { Store } from '../store/store.js';
 import { lookupModelLimit } from '../text/model-limit.js';
+import { memoTokenizer } from '../text/tokenizers/memo.js';
 import type { Tokenizer } from '../text/tokenizers/tokenizer.js';
 import type { ToolResult } from '../text/tool-result.js';
 import { Calibration } from './calibration.js';
 import { callKeyOf } from './call-keys.js';
 import type { ResolvedPipeline } from './config.js';
-import { type FitDeps, fitWindow, memoCount, type WindowFit, type WindowRequest } from './fit-window.js';
+import { type FitDeps, fitWindow, type WindowFit, type WindowRequest } from './fit-window.js';
 import { FrozenDecisions } from './frozen.js';
 import { type PipelineRun, runPipeline } from './runner.js';
 import { type CollapseOptions, collapseBudget } from './stages/collapse/index.js';
@@ -97,7 +98,8 @@ export class ConversationEngine {
     this.#statsTokenizer = options.statsTokenizer ?? options.pipeline.tokenizer;
     this.#cacheTtlMs = options.cacheTtlMs ?? CACHE_TTL_MS;
     this.calibration = new Calibration(options.calibrationPrior);
-    this.count = memoCount(options.pipeline.tokenizer);
+    const memo = memoTokenizer(options.pipeline.tokenizer);
+    this.count = (text) => memo.count(text);
   }
 
   /** The message count results must reach to be decided anew: the previous turn's end. */

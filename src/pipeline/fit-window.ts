@@ -1,7 +1,7 @@
 import { stashOriginal } from '../store/stash.js';
 import type { Store } from '../store/store.js';
 import { contentText, textOf } from '../text/blocks.js';
-import { originalOf, shortHash } from '../text/content-hash.js';
+import { originalOf } from '../text/content-hash.js';
 import { MASK_PREFIX, maskPlaceholder, SUPERSEDED_PREFIX } from '../text/markers.js';
 import type { Tokenizer } from '../text/tokenizers/tokenizer.js';
 import type { ToolResult } from '../text/tool-result.js';
@@ -13,10 +13,10 @@ import { type GuardCandidate, type GuardPlan, planWindowGuard } from './window-g
 /** The research default (masking keeps the 10 most recent observations). */
 export const DEFAULT_PROTECT_RECENT = 10;
 
-/** What the whole request may hold, and what is in it besides tool results. */
+/** What the whole request holds, and what it may hold. */
 export interface WindowRequest {
-  /** Raw tokens of everything but the tool results (system, tools, messages' text). */
-  otherTokens: number;
+  /** Raw tokens of the whole request as it would go out, its tool results included. */
+  requestTokens: number;
   /** The most the calibrated request may hold: window - output tokens - margin. */
   limit: number;
   /** Calibration factor for raw counts (1 when nothing is known). */
@@ -51,7 +51,7 @@ export interface FitDeps {
  * only this once. Does nothing when the plan cannot fit.
  *
  * @example
- * const fit = await fitWindow(deps, originals, run.results, { otherTokens, limit: 180_000, ratio: 1 });
+ * const fit = await fitWindow(deps, originals, run.results, { requestTokens, limit: 180_000, ratio: 1 });
  */
 export async function fitWindow(
   deps: FitDeps,
@@ -75,7 +75,14 @@ export async function fitWindow(
   const maskTokens = deps.count(
     maskPlaceholder('tool_name', 'call_0123456789abcdef', 100_000, 'x'.repeat(22)),
   );
-  const plan = planWindowGuard(candidates, { ...request, maskTokens });
+  // What is not a tool result, from the request's own count: the results are counted once, here.
+  const otherTokens = Math.max(0, request.requestTokens - candidates.reduce((n, c) => n + c.tokens, 0));
+  const plan = planWindowGuard(candidates, {
+    otherTokens,
+    limit: request.limit,
+    ratio: request.ratio,
+    maskTokens,
+  });
   const fit: WindowFit = { plan, results, masked: 0, collapsed: 0 };
   if (plan.fits && plan.mask.length === 0 && plan.collapse.length === 0) return fit;
   if (!plan.fits) return fit;
@@ -107,39 +114,4 @@ export async function fitWindow(
     fit.collapsed++;
   }
   return { ...fit, results: out };
-}
-
-/**
- * Remembered counts, one table per tokenizer for every conversation of the process (a count is
- * a function of the text, so they can share): its size bounds the memory, however many
- * conversations a proxy holds.
- */
-const SHARED_COUNTS = new Map<string, Map<string, number>>();
-const MAX_COUNTS = 50_000;
-
-/**
- * A counter that remembers the counts of texts it has seen, keyed by their hash, in a table
- * shared by every counter of the same tokenizer and bounded at 50,000 texts.
- *
- * @example
- * const count = memoCount(getTokenizer('o200k')); count(log); count(log); // counted once
- */
-export function memoCount(tokenizer: Tokenizer): (text: string) => number {
-  let counts = SHARED_COUNTS.get(tokenizer.name);
-  if (!counts) {
-    counts = new Map<string, number>();
-    SHARED_COUNTS.set(tokenizer.name, counts);
-  }
-  const table = counts;
-  return (text) => {
-    if (text.length < 256) return tokenizer.count(text);
-    const key = shortHash(text);
-    let n = table.get(key);
-    if (n === undefined) {
-      n = tokenizer.count(text);
-      if (table.size >= MAX_COUNTS) table.clear();
-      table.set(key, n);
-    }
-    return n;
-  };
 }

@@ -22,7 +22,6 @@ export {
 export {
   DEFAULT_PROTECT_RECENT,
   fitWindow,
-  memoCount,
   type WindowFit,
   type WindowRequest,
 } from './fit-window.js';

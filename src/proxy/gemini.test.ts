@@ -22,6 +22,8 @@ let conversation = 0;
 
 beforeAll(async () => {
   upstream = await startUpstream();
+  // A provider counting 1.2x o200k of what it received.
+  upstream.inputTokens = (body) => Math.round(1.2 * getTokenizer('o200k').count(body.toString('utf8')));
   store = new FileStore({
     base: join(mkdtempSync(join(tmpdir(), 'sw-gemini-')), 'tool-results'),
     pruneOnFirstSpill: false,
@@ -32,6 +34,8 @@ beforeAll(async () => {
     port: 0,
     upstreams: { gemini: upstream.url, anthropic: upstream.url, openai: upstream.url },
     log: (l) => lines.push(l),
+    // A window these requests come within a quarter of once shortened, so their answers calibrate.
+    window: 16_384,
   });
 });
 afterAll(async () => {
@@ -95,6 +99,7 @@ describe('Gemini through the proxy', () => {
 
   it('streamGenerateContent: SSE (alt=sse) and the JSON-array stream come through, their usage read', async () => {
     const before = proxy.stats.byApi.gemini ?? 0;
+    const answers = proxy.stats.calibration.answers;
     const sse = await post('/v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse', body(bigLog));
     expect(sse.headers.get('content-type')).toContain('text/event-stream');
     const events = (await sse.text()).split('\r\n\r\n').filter(Boolean);
@@ -103,11 +108,17 @@ describe('Gemini through the proxy', () => {
     const array = await post('/v1beta/models/gemini-2.5-pro:streamGenerateContent', body(bigLog));
     expect(await json(array)).toHaveLength(3);
     expect(proxy.stats.byApi.gemini).toBe(before + 2);
+    // usageMetadata read from both: the SSE events and the JSON array's last chunk.
+    for (let i = 0; i < 100 && proxy.stats.calibration.answers < answers + 2; i++)
+      await new Promise((r) => setTimeout(r, 10));
+    expect(proxy.stats.calibration.answers).toBe(answers + 2);
+    expect(proxy.stats.calibration.lastCalibratedError).toBeLessThanOrEqual(0.02);
   });
 
   it('countTokens is rewritten like a call, and a request with nothing to change goes up as its bytes', async () => {
     const res = await post('/v1beta/models/gemini-2.5-pro:countTokens', body(bigLog));
-    expect((await json(res)).totalTokens).toBe(1234);
+    // The provider counted the shortened request, not the client's.
+    expect((await json(res)).totalTokens).toBe(upstream.inputTokens?.(upstream.seen.at(-1)?.body as Buffer));
     expect(sentOutput()).toContain('<<sw:');
     const small = `${JSON.stringify(body('ok'), null, 2)}\n`;
     await fetch(`${proxy.url}/v1beta/models/gemini-2.5-pro:generateContent`, {

@@ -1,7 +1,7 @@
 import type { RequestView } from '../formats/types.js';
 import type { CalibrationSample } from '../pipeline/calibration.js';
 import type { ConversationEngine } from '../pipeline/conversation.js';
-import { type Content, contentText } from '../text/blocks.js';
+import type { Content } from '../text/blocks.js';
 import { spliceJson } from '../text/json-splice.js';
 import { getTokenizer } from '../text/tokenizers/index.js';
 import type { ToolResult } from '../text/tool-result.js';
@@ -57,9 +57,8 @@ async function guardRequest(
   if (body.length * ratio <= window.limit) return { body };
   const raw = requestTokens().count(view.api, body);
   if (raw * ratio <= window.limit) return { body };
-  const resultTokens = results.reduce((n, r) => n + conversation.count(contentText(r.content)), 0);
   const fit = await conversation.fitWindow(view.results, results, {
-    otherTokens: Math.max(0, raw - resultTokens),
+    requestTokens: raw,
     limit: window.limit,
     ratio,
   });

@@ -1,4 +1,5 @@
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import { inputTokensOf } from '../formats/usage.js';
 
 /**
  * Reads the provider's count of a request's input tokens from its answer as the answer passes
@@ -12,43 +13,8 @@ const MAX_LINE = 1 << 20;
 const MAX_JSON = 8 << 20;
 const NEWLINE = 0x0a;
 /** Every usage event names a token count: `"input_tokens"`, `"prompt_tokens"`, `"promptTokenCount"`. */
-const MARKS = [Buffer.from('_tokens"'), Buffer.from('TokenCount"')];
-
-type Obj = Record<string, unknown>;
-const obj = (v: unknown): Obj | undefined =>
-  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Obj) : undefined;
-const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : 0);
-
-/**
- * The input tokens an answer (or one of its stream events) reports, cached ones included;
- * undefined when it reports none.
- *
- * @example
- * inputTokensOf({ type: 'message_start', message: { usage: { input_tokens: 12, cache_read_input_tokens: 900 } } }); // 912
- * inputTokensOf({ usage: { prompt_tokens: 40 } }); // 40
- */
-export function inputTokensOf(answer: unknown): number | undefined {
-  // Gemini's stream without alt=sse is one JSON array of chunks: the last report wins.
-  if (Array.isArray(answer))
-    return answer.reduce<number | undefined>((found, chunk) => inputTokensOf(chunk) ?? found, undefined);
-  const o = obj(answer);
-  if (!o) return undefined;
-  const gemini = obj(o.usageMetadata);
-  if (gemini && typeof gemini.promptTokenCount === 'number') return num(gemini.promptTokenCount);
-  // count_tokens answers with the count itself, at the top.
-  const usage =
-    obj(o.usage) ??
-    obj(obj(o.message)?.usage) ??
-    obj(obj(o.response)?.usage) ??
-    (o.type === undefined ? o : undefined);
-  if (!usage) return undefined;
-  if (typeof usage.prompt_tokens === 'number') return num(usage.prompt_tokens);
-  if (typeof usage.input_tokens !== 'number') return undefined;
-  // Anthropic counts cache reads and writes apart from input_tokens; OpenAI's input includes them.
-  return (
-    num(usage.input_tokens) + num(usage.cache_creation_input_tokens) + num(usage.cache_read_input_tokens)
-  );
-}
+const MARK_TEXTS = ['_tokens"', 'TokenCount"'];
+const MARKS = MARK_TEXTS.map((m) => Buffer.from(m));
 
 /**
  * Watches an answer's bytes for its usage. `push` every chunk as it is forwarded; `result` at the
@@ -135,7 +101,7 @@ export class UsageTap {
   }
 
   #examine(line: string): void {
-    if (!line.startsWith('data:') || !(line.includes('_tokens"') || line.includes('TokenCount"'))) return;
+    if (!line.startsWith('data:') || !MARK_TEXTS.some((m) => line.includes(m))) return;
     try {
       const found = inputTokensOf(JSON.parse(line.slice(5)));
       if (found !== undefined) this.#found = found;

@@ -10,6 +10,7 @@ import { type Content, contentText, isTextBlock, textOf } from '../text/blocks.j
 import { shortHash } from '../text/content-hash.js';
 import { markerIds } from '../text/markers.js';
 import { inputLimit, lookupModelLimit } from '../text/model-limit.js';
+import { memoTokenizer } from '../text/tokenizers/memo.js';
 import type { Tokenizer } from '../text/tokenizers/tokenizer.js';
 import type { ToolResult } from '../text/tool-result.js';
 import { needlesKept, needlesOf } from './needles.js';
@@ -107,7 +108,7 @@ export async function replayConversation(
     pipeline,
     store,
     session: `replay_${shortHash(conversation.id)}`,
-    statsTokenizer: cachedCounts(tokenizer),
+    statsTokenizer: memoTokenizer(tokenizer),
   });
   const all: ToolResult[] = conversation.turns.flat();
   const replay = emptyReplay(conversation, all.length);
@@ -246,22 +247,4 @@ function textBlocksOf(content: Content): string[] {
 
 function textBlockTokens(content: Content, tokenizer: Tokenizer): number {
   return textBlocksOf(content).reduce((n, text) => n + tokenizer.count(text), 0);
-}
-
-/** A tokenizer that remembers the counts of recent texts (bounded). */
-function cachedCounts(tokenizer: Tokenizer): Tokenizer {
-  const counts = new Map<string, number>();
-  return {
-    name: tokenizer.name,
-    count(text: string) {
-      let n = counts.get(text);
-      if (n === undefined) {
-        n = tokenizer.count(text);
-        if (counts.size > 10_000) counts.clear();
-        counts.set(text, n);
-      }
-      return n;
-    },
-    countUpTo: (text: string, limit: number) => tokenizer.countUpTo(text, limit),
-  };
 }

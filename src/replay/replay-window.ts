@@ -60,7 +60,11 @@ export async function guardTurn(
   otherTokens: number,
 ): Promise<{ results: readonly ToolResult[]; after: number } | undefined> {
   if (run.tokensAfter + otherTokens <= limit) return undefined;
-  const fit = await engine.fitWindow(input, run.results, { otherTokens, limit, ratio: 1 });
+  const fit = await engine.fitWindow(input, run.results, {
+    requestTokens: run.tokensAfter + otherTokens,
+    limit,
+    ratio: 1,
+  });
   replay.guard.events++;
   if (!fit.plan.fits) replay.guard.unfit++;
   replay.guard.masked += fit.masked;

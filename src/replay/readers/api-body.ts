@@ -30,6 +30,24 @@ export function apiOfBody(body: Record<string, unknown>): ApiName | undefined {
   return undefined;
 }
 
+/**
+ * A request's results as a transcript's turns: one turn per message, the results that arrived
+ * together, each result's position its turn.
+ *
+ * @example
+ * turnsByMessage(ADAPTERS.gemini.view({ contents })?.results ?? []);
+ */
+export function turnsByMessage(results: readonly ToolResult[]): ToolResult[][] {
+  const turns: ToolResult[][] = [];
+  let last = -1;
+  for (const r of results) {
+    if (r.position !== last) turns.push([]);
+    last = r.position;
+    turns.at(-1)?.push({ ...r, position: turns.length - 1 });
+  }
+  return turns;
+}
+
 function bodyReader(api: ApiName, format: TranscriptFormat, expects: string): TranscriptReader {
   return {
     format,
@@ -42,14 +60,7 @@ function bodyReader(api: ApiName, format: TranscriptFormat, expects: string): Tr
       const body = parse(text);
       const view = body && apiOfBody(body) === api ? ADAPTERS[api].view(body) : null;
       if (!view) throw new SpillwayError('SPILLWAY_BAD_INPUT', `${name}: not ${expects}`);
-      // One turn per message: the results that arrived together.
-      const turns: ToolResult[][] = [];
-      let last = -1;
-      for (const r of view.results) {
-        if (r.position !== last) turns.push([]);
-        last = r.position;
-        turns.at(-1)?.push({ ...r, position: turns.length - 1 });
-      }
+      const turns = turnsByMessage(view.results);
       const model = typeof body?.model === 'string' ? body.model : undefined;
       return [{ id: name, ...(model ? { model } : {}), turns }];
     },

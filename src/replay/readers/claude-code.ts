@@ -1,4 +1,5 @@
 import { type CallTable, resultOf } from '../../formats/shared.js';
+import { inputTokensOf } from '../../formats/usage.js';
 import type { Content, ContentBlock } from '../../text/blocks.js';
 import { asRecord } from '../../text/json-values.js';
 import type { ToolResult } from '../../text/tool-result.js';
@@ -67,9 +68,8 @@ export const claudeCodeReader: TranscriptReader = {
       pending += textOfBlocks(content);
       if (line.type === 'assistant') {
         // The first answer after a turn reports the size of the request that carried it.
-        const usage = asRecord(message.usage);
-        if (usage && turns.length > 0 && providerTokens[turns.length - 1] === undefined)
-          providerTokens[turns.length - 1] = inputTokens(usage);
+        if (turns.length > 0 && providerTokens[turns.length - 1] === undefined)
+          providerTokens[turns.length - 1] = inputTokensOf(message) || undefined;
         // Placeholders (`<synthetic>` on messages the client made itself) are not the model.
         model = realModel(asString(message.model)) ?? model;
         for (const block of content) {
@@ -112,12 +112,4 @@ function textOfBlocks(blocks: readonly unknown[]): string {
     else if (b?.type === 'tool_use') text += `${asString(b.name) ?? ''} ${JSON.stringify(b.input ?? {})}\n`;
   }
   return text;
-}
-
-/** Anthropic's input tokens, cache reads and writes included. */
-function inputTokens(usage: Rec): number | undefined {
-  const n = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
-  const total =
-    n(usage.input_tokens) + n(usage.cache_creation_input_tokens) + n(usage.cache_read_input_tokens);
-  return total > 0 ? total : undefined;
 }

@@ -1,8 +1,10 @@
+import { functionResponseText, geminiAdapter } from '../../formats/gemini.js';
 import type { CallTable } from '../../formats/shared.js';
 import { resultOf } from '../../formats/shared.js';
 import { asRecord } from '../../text/json-values.js';
 import type { ToolResult } from '../../text/tool-result.js';
 import type { Conversation, TranscriptReader } from '../transcript.js';
+import { turnsByMessage } from './api-body.js';
 import { asString, firstJsonLines, nothingFits, parseDocument, parseJsonLines } from './json-lines.js';
 
 const EXPECTS =
@@ -12,16 +14,14 @@ type Rec = Record<string, unknown>;
 const isMessage = (r: Rec) => typeof r.id === 'string' && (r.type === 'user' || r.type === 'gemini');
 const isContent = (r: Rec) => (r.role === 'user' || r.role === 'model') && Array.isArray(r.parts);
 
-/** The text a tool's result parts carry: a functionResponse's `output` (or its JSON), text parts. */
+/** The text a tool's result parts carry: each functionResponse as the proxy sees it, text parts. */
 function partsText(parts: unknown): string {
-  const list = Array.isArray(parts) ? parts : [parts];
-  return list
+  return (Array.isArray(parts) ? parts : [parts])
     .map((part) => {
       if (typeof part === 'string') return part;
       const p = asRecord(part);
       const response = asRecord(asRecord(p?.functionResponse)?.response);
-      if (response) return asString(response.output) ?? asString(response.error) ?? JSON.stringify(response);
-      return asString(p?.text) ?? '';
+      return response ? functionResponseText(response) : (asString(p?.text) ?? '');
     })
     .join('');
 }
@@ -60,31 +60,6 @@ function fromMessages(messages: readonly Rec[], id: string): Conversation {
   return { id, ...(model ? { model } : {}), turns };
 }
 
-function fromContents(contents: readonly Rec[], id: string): Conversation {
-  const calls: CallTable = new Map();
-  const turns: ToolResult[][] = [];
-  for (const c of contents) {
-    const turn: ToolResult[] = [];
-    for (const part of c.parts as unknown[]) {
-      const p = asRecord(part);
-      const call = asRecord(p?.functionCall);
-      const response = asRecord(p?.functionResponse);
-      if (call)
-        calls.set(asString(call.id) ?? asString(call.name) ?? '', {
-          name: asString(call.name) ?? '',
-          input: call.args,
-        });
-      if (response) {
-        const key = asString(response.id) ?? asString(response.name) ?? '';
-        if (!calls.has(key)) calls.set(key, { name: asString(response.name) ?? '', input: undefined });
-        turn.push(resultOf(key, calls, partsText(p), turns.length));
-      }
-    }
-    if (turn.length > 0) turns.push(turn);
-  }
-  return { id, turns };
-}
-
 /**
  * Gemini CLI's saved sessions: `chats/session-*.jsonl` (a metadata line, then message records,
  * a message re-recorded as it changes, `$rewindTo` records), the older `.json` form (one
@@ -106,7 +81,8 @@ export const geminiChatReader: TranscriptReader = {
   read(text, name) {
     const doc = parseDocument(text);
     if (Array.isArray(doc) && doc.every((c) => asRecord(c) && isContent(c as Rec)) && doc.length > 0)
-      return [fromContents(doc as Rec[], name)];
+      // A checkpoint is a request's contents: read as the proxy reads them.
+      return [{ id: name, turns: turnsByMessage(geminiAdapter.view({ contents: doc })?.results ?? []) }];
     const record = asRecord(doc);
     if (typeof record?.sessionId === 'string' && Array.isArray(record.messages))
       return [

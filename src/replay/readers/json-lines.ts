@@ -1,4 +1,5 @@
 import { SpillwayError } from '../../errors.js';
+import { isRecord } from '../../text/json-values.js';
 
 /**
  * The JSON values of a JSONL text, one a line (blank lines skipped). A line that is not JSON is
@@ -98,21 +99,17 @@ export function nothingFits(name: string, expects: string, text: string): Spillw
 /** The records of a JSONL text, or of a JSON document that is an array or holds one (`data`, `messages`, ...). */
 export function recordsOf(text: string, name: string, keys: readonly string[]): Record<string, unknown>[] {
   if (firstJsonLines(text, 1).length > 0 && !isSingleDocument(text))
-    return parseJsonLines(text, name).filter(isObject);
+    return parseJsonLines(text, name).filter(isRecord);
   const doc = parseDocument(text);
-  if (Array.isArray(doc)) return doc.filter(isObject);
-  if (isObject(doc)) {
-    for (const key of keys) if (Array.isArray(doc[key])) return (doc[key] as unknown[]).filter(isObject);
+  if (Array.isArray(doc)) return doc.filter(isRecord);
+  if (isRecord(doc)) {
+    for (const key of keys) if (Array.isArray(doc[key])) return (doc[key] as unknown[]).filter(isRecord);
     return [doc];
   }
-  return parseJsonLines(text, name).filter(isObject);
+  return parseJsonLines(text, name).filter(isRecord);
 }
 
 function isSingleDocument(text: string): boolean {
   const end = text.indexOf('\n');
   return end < 0 || text.slice(end).trim() === '';
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -5,6 +5,7 @@ import { DEFAULT_TOKENIZER, isTokenizerName, TOKENIZER_NAMES, type Tokenizer } f
 
 export { cl100kTokenizer, o200kTokenizer } from './bpe.js';
 export { heuristicTokenizer } from './heuristic.js';
+export { memoTokenizer } from './memo.js';
 export * from './tokenizer.js';
 
 /**

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { trickyString } from '../../test-support/arbitraries.js';
-import { getTokenizer, heuristicTokenizer, TOKENIZER_NAMES } from './index.js';
+import { getTokenizer, heuristicTokenizer, memoTokenizer, TOKENIZER_NAMES } from './index.js';
 
 describe('tokenizer registry and heuristic', () => {
   it('gives every named tokenizer and rejects unknown names with the valid ones', () => {
@@ -35,5 +35,27 @@ describe('tokenizer registry and heuristic', () => {
       }),
       { numRuns: 500 },
     );
+  });
+
+  it('memoTokenizer counts a long text once, shared by every memo of the tokenizer, and agrees', () => {
+    let calls = 0;
+    const counting = {
+      ...heuristicTokenizer,
+      name: 'heuristic' as const,
+      count: (t: string) => {
+        calls++;
+        return heuristicTokenizer.count(t);
+      },
+    };
+    const a = memoTokenizer(counting);
+    const b = memoTokenizer(counting);
+    const long = `memo ${'x'.repeat(1000)} ${Math.random()}`;
+    expect(a.count(long)).toBe(heuristicTokenizer.count(long));
+    expect(b.count(long)).toBe(heuristicTokenizer.count(long));
+    expect(calls).toBe(1);
+    // Short texts are counted each time (hashing them costs as much).
+    a.count('short');
+    a.count('short');
+    expect(calls).toBe(3);
   });
 });
