@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { assertIdPart, FROZEN_PREFIX } from '../store/ids.js';
 import type { Store } from '../store/store.js';
 import type { Content } from '../text/blocks.js';
@@ -21,20 +20,30 @@ function entryOf(value: unknown): FrozenEntry | undefined {
   return contentOk && (id === undefined || typeof id === 'string') ? (value as FrozenEntry) : undefined;
 }
 
-function parsed(body: Buffer): unknown {
+function parsed(text: string): unknown {
   try {
-    return JSON.parse(body.toString('utf8'));
+    return JSON.parse(text);
   } catch {
     return undefined;
   }
 }
 
-// Decisions are written in batches, one store entry per batch, named with this prefix (under
-// FROZEN_PREFIX, so retention sees the stash ids they name). Older stores hold one entry per
-// decision under FROZEN_PREFIX + hash; those are still read.
+/** The decisions in a record (a JSON object of name -> decision), or none when it is torn. */
+function recordOf(text: string): [string, FrozenEntry][] {
+  const record = parsed(text);
+  if (typeof record !== 'object' || record === null || Array.isArray(record)) return [];
+  return Object.entries(record).flatMap(([name, value]) => {
+    const entry = entryOf(value);
+    return entry ? [[name, entry] as [string, FrozenEntry]] : [];
+  });
+}
+
+// Decisions are appended to one log entry per session, a record (one line of JSON) per turn.
+// It starts with FROZEN_PREFIX, so retention sees the stash ids it names. Older stores hold
+// batch entries (FROZEN_PREFIX + "batch_") or one entry per decision (FROZEN_PREFIX + hash):
+// those are still read.
+const LOG_NAME = `${FROZEN_PREFIX}log`;
 const BATCH_PREFIX = `${FROZEN_PREFIX}batch_`;
-// Past this many batches, the next flush writes one batch of everything and removes the rest.
-const MAX_BATCHES = 64;
 
 // Flushes under way, per store and session: a new FrozenDecisions for the same session (a new
 // engine in this process) waits for them before it loads, so it sees every decision made here.
@@ -45,12 +54,14 @@ const inFlight = new WeakMap<Store, Map<string, Promise<void>>>();
  * store beside the session's spills (so they survive a restart and expire with the session),
  * with an in-memory cache in front.
  *
- * Writing is off the request's path: `set` records the decision in memory and queues it; the
- * queue is written as one batch entry after the current turn (one store write per turn, however
- * many results), and a failed batch is retried with the next. What a crash can lose is the
- * decisions of the turns whose batch was not written yet: their results are decided again on
- * the next turn. The originals their markers name are stashed (and durable) before any marker
- * is sent, so no marker ever names something that cannot be recalled.
+ * Writing is off the request's path: `set` records the decision in memory and queues it; after
+ * the turn, the queue is appended to the session's decisions log as one record (one small
+ * append per turn however many results: no lock, no rewrite, no flush to disk), and a refused
+ * append is retried with the next turn. A record starts on a line of its own, so one cut short
+ * by a crash costs only its own decisions. What a crash can lose is the decisions of the turns
+ * whose record was not written yet: their results are decided again on the next turn. The
+ * originals their markers name are stashed (and durable) before any marker is sent, so no
+ * marker ever names something that cannot be recalled.
  *
  * @example
  * const frozen = new FrozenDecisions(store, 'sess-1');
@@ -64,7 +75,6 @@ export class FrozenDecisions {
   readonly #pending = new Map<string, FrozenEntry>();
   /** Single-decision entries of older stores, by name (read on demand). */
   #singles = new Set<string>();
-  #batches: string[] = [];
   #loaded: Promise<void> | undefined;
   #scheduled = false;
   #failures = 0;
@@ -80,13 +90,10 @@ export class FrozenDecisions {
     return `${FROZEN_PREFIX}${stashId(`${callId}\0${originalHash}`)}`;
   }
 
-  /**
-   * Reads the session's batches once, after the flushes of this process still under way (not
-   * when called from a flush: it would wait for itself).
-   */
-  #load(afterFlushes = true): Promise<void> {
+  /** Reads the session's decisions once, after the flushes of this process still under way. */
+  #load(): Promise<void> {
     this.#loaded ??= (async () => {
-      if (afterFlushes) await inFlight.get(this.#store)?.get(this.#session);
+      await inFlight.get(this.#store)?.get(this.#session);
       let names: string[];
       try {
         names = (await this.#store.list(this.#session)).map((e) => e.name);
@@ -95,23 +102,20 @@ export class FrozenDecisions {
         this.#loaded = undefined;
         return;
       }
-      this.#batches = names.filter((n) => n.startsWith(BATCH_PREFIX)).sort();
+      const batches = names.filter((n) => n.startsWith(BATCH_PREFIX)).sort();
       this.#singles = new Set(
-        names.filter((n) => n.startsWith(FROZEN_PREFIX) && !n.startsWith(BATCH_PREFIX)),
+        names.filter((n) => n.startsWith(FROZEN_PREFIX) && n !== LOG_NAME && !n.startsWith(BATCH_PREFIX)),
       );
-      for (const name of this.#batches) {
+      // Oldest first, each later record over the earlier ones (a result masked after it was
+      // collapsed replays its mask); decisions this process made since win over all of them.
+      const found = new Map<string, FrozenEntry>();
+      for (const name of names.includes(LOG_NAME) ? [...batches, LOG_NAME] : batches) {
         const body = await this.#store.get({ dir: this.#session, name }).catch(() => null);
-        const batch = body ? parsed(body) : undefined;
-        if (typeof batch !== 'object' || batch === null) {
-          // A damaged batch is dropped; its results are decided again like new ones.
-          await this.#store.delete({ dir: this.#session, name }).catch(() => {});
-          continue;
-        }
-        for (const [key, value] of Object.entries(batch)) {
-          const entry = entryOf(value);
-          if (entry && !this.#cache.has(key)) this.#cache.set(key, entry);
-        }
+        const records =
+          name === LOG_NAME ? (body?.toString('utf8').split('\n') ?? []) : [body?.toString('utf8') ?? ''];
+        for (const record of records) for (const [key, entry] of recordOf(record)) found.set(key, entry);
       }
+      for (const [key, entry] of found) if (!this.#cache.has(key)) this.#cache.set(key, entry);
     })();
     return this.#loaded;
   }
@@ -123,7 +127,7 @@ export class FrozenDecisions {
     if (this.#cache.has(name)) return this.#cache.get(name) ?? undefined;
     if (!this.#singles.has(name)) return undefined;
     const body = await this.#store.get({ dir: this.#session, name }).catch(() => null);
-    const entry = body ? entryOf(parsed(body)) : undefined;
+    const entry = body ? entryOf(parsed(body.toString('utf8'))) : undefined;
     if (entry === undefined) {
       // A damaged decision is not replayed and not left to fail every turn: it is removed, and
       // the result is decided again like a new one.
@@ -180,29 +184,16 @@ export class FrozenDecisions {
 
   async #write(): Promise<void> {
     if (this.#pending.size === 0) return;
-    await this.#load(false);
-    const compact = this.#batches.length >= MAX_BATCHES;
-    const entries = compact
-      ? new Map([...this.#cache].filter((e): e is [string, FrozenEntry] => e[1] !== null))
-      : new Map(this.#pending);
+    const entries = new Map(this.#pending);
     this.#pending.clear();
-    const name = `${BATCH_PREFIX}${Date.now().toString(36).padStart(9, '0')}_${randomBytes(4).toString('hex')}`;
     try {
-      await this.#store.put(
-        { dir: this.#session, name },
-        Buffer.from(JSON.stringify(Object.fromEntries(entries)), 'utf8'),
-        { durable: false },
+      await this.#store.append(
+        { dir: this.#session, name: LOG_NAME },
+        Buffer.from(`\n${JSON.stringify(Object.fromEntries(entries))}`, 'utf8'),
       );
     } catch {
       this.#failures++;
       for (const [key, entry] of entries) if (!this.#pending.has(key)) this.#pending.set(key, entry);
-      return;
     }
-    if (compact) {
-      for (const old of this.#batches)
-        await this.#store.delete({ dir: this.#session, name: old }).catch(() => {});
-      this.#batches = [];
-    }
-    this.#batches.push(name);
   }
 }

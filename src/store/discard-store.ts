@@ -26,6 +26,10 @@ export class DiscardStore implements Store {
     return true;
   }
 
+  async append(key: StoreKey, body: Uint8Array): Promise<void> {
+    await this.put(key, body);
+  }
+
   async get(): Promise<Buffer | null> {
     return null;
   }

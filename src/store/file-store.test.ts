@@ -7,6 +7,7 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  rmSync,
   statSync,
   symlinkSync,
   utimesSync,
@@ -83,6 +84,34 @@ describe('FileStore', () => {
     await store.put({ dir: 'sess', name: 'link' }, Buffer.from('mine'));
     expect(readFileSync(join(outside, 'secret.txt'), 'utf8')).toBe('secret');
     expect(lstatSync(join(base, 'sess', 'link.txt')).isFile()).toBe(true);
+  });
+
+  it('appends to a private log, never through a link, and again after its directory was pruned', async () => {
+    const root = tmp();
+    const base = join(root, 'tool-results');
+    const store = new FileStore({ base, pruneOnFirstSpill: false });
+    const log = { dir: 'sess', name: 'fz_log' };
+    await store.append(log, Buffer.from('\none'));
+    await store.append(log, Buffer.from('\ntwo'));
+    expect(readFileSync(join(base, 'sess', 'fz_log.txt'), 'utf8')).toBe('\none\ntwo');
+    expect(mode(join(base, 'sess'))).toBe(0o700);
+    expect(mode(join(base, 'sess', 'fz_log.txt'))).toBe(0o600);
+    // Pruned by another process: the next append makes the directory again.
+    rmSync(join(base, 'sess'), { recursive: true });
+    await store.append(log, Buffer.from('\nthree'));
+    expect(readFileSync(join(base, 'sess', 'fz_log.txt'), 'utf8')).toBe('\nthree');
+    // A link in place of the log, or of a session directory, is refused.
+    writeFileSync(join(root, 'target.txt'), 'keep');
+    symlinkSync(join(root, 'target.txt'), join(base, 'sess', 'other.txt'));
+    await expect(store.append({ dir: 'sess', name: 'other' }, Buffer.from('x'))).rejects.toThrow(
+      /refusing to follow the symbolic link/,
+    );
+    symlinkSync(root, join(base, 'evil'));
+    await expect(store.append({ dir: 'evil', name: 'fz_log' }, Buffer.from('x'))).rejects.toThrow(
+      /refusing to follow the symbolic link/,
+    );
+    expect(readFileSync(join(root, 'target.txt'), 'utf8')).toBe('keep');
+    expect(existsSync(join(root, 'fz_log.txt'))).toBe(false);
   });
 
   it('uses $SPILLWAY_HOME/tool-results, else ~/.spillway/tool-results', () => {

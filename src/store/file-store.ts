@@ -4,7 +4,13 @@ import { SpillwayError } from '../errors.js';
 import { defaultBase } from './default-base.js';
 import { withLock } from './file-lock.js';
 import { assertIdPart, STASH_DIR, type StoreKey } from './ids.js';
-import { ensurePrivateDir, lstatQuick, openPrivateForRead, writeFileAtomic } from './private-fs.js';
+import {
+  appendPrivate,
+  ensurePrivateDir,
+  lstatQuick,
+  openPrivateForRead,
+  writeFileAtomic,
+} from './private-fs.js';
 import { applyRetention, applyRetentionLocked } from './retention.js';
 import { scanBase, scanDir } from './scan.js';
 import {
@@ -12,13 +18,14 @@ import {
   cutAtUtf8Boundary,
   DEFAULT_LIMITS,
   type EntryInfo,
+  entryFull,
   type PutOptions,
   type PutResult,
   type Store,
   type StoreEntry,
   type StoreLimits,
 } from './store.js';
-import { loadLedger, saveLedger, type UsageLedger } from './usage-ledger.js';
+import { loadLedger, noteUnledgered, saveLedger, type UsageLedger } from './usage-ledger.js';
 
 /** Files written at once by putAllIfAbsent: enough to overlap flushes, few enough for any fd limit. */
 const PARALLEL_WRITES = 8;
@@ -31,6 +38,9 @@ export interface FileStoreOptions extends Partial<StoreLimits> {
   /** Run retention on the first spill of this process (default true). */
   pruneOnFirstSpill?: boolean;
 }
+
+/** Session directories an append remembers as checked; past this many, they are checked again. */
+const MAX_CHECKED_DIRS = 4096;
 
 // Retention runs once per base per process, on its first spill.
 const prunedBases = new Set<string>();
@@ -52,6 +62,7 @@ export class FileStore implements Store {
   readonly limits: Readonly<StoreLimits>;
   readonly #lockTimeoutMs: number | undefined;
   readonly #pruneOnFirstSpill: boolean;
+  readonly #checkedDirs = new Set<string>();
 
   constructor(options: FileStoreOptions = {}) {
     this.base = resolve(options.base ?? defaultBase());
@@ -78,16 +89,20 @@ export class FileStore implements Store {
     return join(this.base, key.dir, `${key.name}.txt`);
   }
 
+  /** Retention, once per base and process, before the first write to a session. */
+  async #pruneOnce(dir: string): Promise<void> {
+    if (!this.#pruneOnFirstSpill || dir === STASH_DIR || prunedBases.has(this.base)) return;
+    prunedBases.add(this.base);
+    await applyRetention(this.base, {
+      keep: dir,
+      maxTotalBytes: this.limits.maxTotalBytes,
+      lockTimeoutMs: this.#lockTimeoutMs,
+    });
+  }
+
   async put(key: StoreKey, body: Uint8Array, options: PutOptions = {}): Promise<PutResult> {
     const path = this.pathOf(key);
-    if (this.#pruneOnFirstSpill && key.dir !== STASH_DIR && !prunedBases.has(this.base)) {
-      prunedBases.add(this.base);
-      await applyRetention(this.base, {
-        keep: key.dir,
-        maxTotalBytes: this.limits.maxTotalBytes,
-        lockTimeoutMs: this.#lockTimeoutMs,
-      });
-    }
+    await this.#pruneOnce(key.dir);
     const stored = cutAtUtf8Boundary(body, this.limits.maxFileBytes);
     await ensurePrivateDir(this.base, { parents: true, allowLink: true });
     return withLock(
@@ -110,6 +125,33 @@ export class FileStore implements Store {
       },
       { timeoutMs: this.#lockTimeoutMs },
     );
+  }
+
+  /** See {@link Store.append}: no lock, no temp file, no flush; the ledger learns the bytes later. */
+  async append(key: StoreKey, body: Uint8Array): Promise<void> {
+    const path = this.pathOf(key);
+    // A directory checked once (private, not a link: nobody else can change that in a 0700 base)
+    // is not looked at again; every look is a system call on each turn's append.
+    const checked = this.#checkedDirs.has(key.dir);
+    let made = false;
+    if (!checked) {
+      await this.#pruneOnce(key.dir);
+      await ensurePrivateDir(this.base, { parents: true, allowLink: true });
+      made = await ensurePrivateDir(join(this.base, key.dir));
+      if (this.#checkedDirs.size >= MAX_CHECKED_DIRS) this.#checkedDirs.clear();
+      this.#checkedDirs.add(key.dir);
+    }
+    let appended: boolean;
+    try {
+      appended = await appendPrivate(path, body, this.limits.maxFileBytes, { fresh: made });
+    } catch (err) {
+      this.#checkedDirs.delete(key.dir);
+      // The directory may have been pruned since it was checked: look again, and make it.
+      if (checked) return this.append(key, body);
+      throw err;
+    }
+    if (!appended) throw entryFull(key, this.limits.maxFileBytes);
+    noteUnledgered(this.base, key.dir, body.length);
   }
 
   async putIfAbsent(key: StoreKey, body: Uint8Array): Promise<boolean> {

@@ -5,6 +5,7 @@ import {
   cutAtUtf8Boundary,
   DEFAULT_LIMITS,
   type EntryInfo,
+  entryFull,
   type PutOptions,
   type PutResult,
   type Store,
@@ -87,6 +88,12 @@ export class MemoryStore implements Store {
     if (this.#bodies.has(check(key))) return false;
     await this.put(key, body);
     return true;
+  }
+
+  async append(key: StoreKey, body: Uint8Array): Promise<void> {
+    const old = this.#bodies.get(check(key))?.body ?? Buffer.alloc(0);
+    if (old.length + body.length > this.limits.maxFileBytes) throw entryFull(key, this.limits.maxFileBytes);
+    await this.put(key, Buffer.concat([old, body]));
   }
 
   async get(key: StoreKey, range?: ByteRange): Promise<Buffer | null> {

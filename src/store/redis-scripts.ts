@@ -31,8 +31,9 @@ end
 `;
 
 /**
- * ARGV: prefix, dir, name, body, now, keepMs, activeMs, maxSession, maxTotal, mode ('put' | 'nx').
- * Returns {1, stored}, {0, 0} when mode is nx and the key exists, {-1, held} over the session
+ * ARGV: prefix, dir, name, body, now, keepMs, activeMs, maxSession, maxTotal, mode ('put' | 'nx' |
+ * 'append'), maxFile (for 'append'). Returns {1, stored}, {0, 0} when mode is nx and the key
+ * exists, {-3, length} when an append would take the entry past maxFile, {-1, held} over the session
  * quota, {-2, held} over the total even after removing the oldest idle sessions and the oldest
  * stash entries no active session's frozen decision names.
  */
@@ -45,6 +46,11 @@ local key = p..':b:'..dir..':'..name
 if ARGV[10] == 'nx' and redis.call('EXISTS', key) == 1 then return {0, 0} end
 local len = string.len(body)
 local replaced = redis.call('STRLEN', key)
+local append = ARGV[10] == 'append'
+if append then
+  if replaced + len > tonumber(ARGV[11]) then return {-3, replaced} end
+  replaced = 0
+end
 local stash = dir == 'pruned'
 local held = tonumber(redis.call('HGET', p..':use', dir) or '0')
 if not stash and held - replaced + len > maxSession then return {-1, held} end
@@ -81,7 +87,12 @@ if total - replaced + len > maxTotal then
   end
   if total - replaced + len > maxTotal then return {-2, total} end
 end
-redis.call('SET', key, body, 'PX', keep)
+if append then
+  redis.call('APPEND', key, body)
+  redis.call('PEXPIRE', key, keep)
+else
+  redis.call('SET', key, body, 'PX', keep)
+end
 redis.call('HINCRBY', p..':use', dir, len - replaced)
 redis.call('ZADD', p..':n:'..dir, now, name)
 if stash then

@@ -7,6 +7,7 @@ import {
   cutAtUtf8Boundary,
   DEFAULT_LIMITS,
   type EntryInfo,
+  entryFull,
   type PutOptions,
   type PutResult,
   type Store,
@@ -158,10 +159,10 @@ export class RedisStore implements Store {
   async #put(
     key: StoreKey,
     body: Uint8Array,
-    mode: 'put' | 'nx',
+    mode: 'put' | 'nx' | 'append',
   ): Promise<{ status: number; value: number; stored: number }> {
     idsOf(key);
-    const stored = cutAtUtf8Boundary(body, this.limits.maxFileBytes);
+    const stored = mode === 'append' ? body : cutAtUtf8Boundary(body, this.limits.maxFileBytes);
     let reply: unknown;
     try {
       reply = await this.#client.eval(PUT_SCRIPT, {
@@ -176,12 +177,14 @@ export class RedisStore implements Store {
           String(this.limits.maxSessionBytes),
           String(this.limits.maxTotalBytes),
           mode,
+          String(this.limits.maxFileBytes),
         ],
       });
     } catch (err) {
       throw this.#wrap('put', err);
     }
     const [status, value] = reply as [number, number];
+    if (status === -3) throw entryFull(key, this.limits.maxFileBytes);
     if (status === -1) {
       throw new SpillwayError(
         'SPILLWAY_QUOTA',
@@ -204,6 +207,10 @@ export class RedisStore implements Store {
 
   async putIfAbsent(key: StoreKey, body: Uint8Array): Promise<boolean> {
     return (await this.#put(key, body, 'nx')).status === 1;
+  }
+
+  async append(key: StoreKey, body: Uint8Array): Promise<void> {
+    await this.#put(key, body, 'append');
   }
 
   async get(key: StoreKey, range?: ByteRange): Promise<Buffer | null> {

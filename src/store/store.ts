@@ -1,3 +1,4 @@
+import { SpillwayError } from '../errors.js';
 import type { StoreKey } from './ids.js';
 
 export const MiB = 1024 * 1024;
@@ -86,6 +87,15 @@ export interface Store {
    * written. Stores without it get {@link putAllIfAbsent}'s loop.
    */
   putAllIfAbsent?(entries: readonly StoreEntry[]): Promise<number>;
+  /**
+   * Appends `body` to the entry under `key`, creating it: for logs of small records written
+   * often (a session's frozen decisions). Each call's bytes land contiguous, after those of
+   * every earlier call. Cheaper than a put (the file store takes no lock, writes no temp file,
+   * does not flush, and counts the bytes in its quotas at its next locked write), so a crash
+   * may lose the last appends or cut the last one short: a log's reader must skip a torn
+   * record. Throws `SPILLWAY_QUOTA` when the entry would pass `maxFileBytes`.
+   */
+  append(key: StoreKey, body: Uint8Array): Promise<void>;
   /** The body, or the bytes of `range` clipped to it; null when there is no such key. */
   get(key: StoreKey, range?: ByteRange): Promise<Buffer | null>;
   stat(key: StoreKey): Promise<EntryInfo | null>;
@@ -96,6 +106,19 @@ export interface Store {
   pathOf?(key: StoreKey): string;
   /** Releases connections (the Redis store); a no-op elsewhere. */
   close?(): Promise<void>;
+}
+
+/**
+ * The error of an append that would take an entry past `maxFileBytes`.
+ *
+ * @example
+ * throw entryFull({ dir: 'sess', name: 'fz_log' }, store.limits.maxFileBytes);
+ */
+export function entryFull(key: StoreKey, maxFileBytes: number): SpillwayError {
+  return new SpillwayError(
+    'SPILLWAY_QUOTA',
+    `the entry ${key.dir}/${key.name} would pass the limit of ${maxFileBytes} bytes for one entry`,
+  );
 }
 
 /**

@@ -30,6 +30,40 @@ export function ledgerFromScan(scan: BaseScan, now = Date.now()): UsageLedger {
 // the file is still that one (no other process wrote since), it is not read and parsed again.
 const written = new Map<string, { ledger: UsageLedger; ino: number; size: number; mtimeMs: number }>();
 
+// Bytes this process appended without the lock (decision logs), per base: the next load under
+// the lock adds them, unless the ledger's scan was made after them (it counted them already).
+const unledgered = new Map<string, { dir: string; bytes: number; at: number }[]>();
+
+/**
+ * Notes bytes appended to `dir` outside the lock, for the next {@link loadLedger} to add. Lost
+ * if the process ends first: the ledger's next scan (at most {@link LEDGER_MAX_AGE_MS} away)
+ * counts them.
+ *
+ * @example
+ * noteUnledgered(base, 'sess', 120);
+ */
+export function noteUnledgered(base: string, dir: string, bytes: number, at = Date.now()): void {
+  const list = unledgered.get(base) ?? [];
+  unledgered.set(base, list);
+  const last = list.at(-1);
+  if (last?.dir === dir) {
+    last.bytes += bytes;
+    last.at = at;
+  } else list.push({ dir, bytes, at });
+}
+
+function addUnledgered(base: string, ledger: UsageLedger): UsageLedger {
+  const list = unledgered.get(base);
+  if (!list) return ledger;
+  unledgered.delete(base);
+  for (const { dir, bytes, at } of list) {
+    if (at < ledger.scannedAt) continue;
+    ledger.total += bytes;
+    ledger.dirs[dir] = (ledger.dirs[dir] ?? 0) + bytes;
+  }
+  return ledger;
+}
+
 /** The ledger, rebuilt by a scan when needed. Call under the base's lock. */
 export async function loadLedger(base: string, now = Date.now()): Promise<UsageLedger> {
   const path = join(base, LEDGER_FILE);
@@ -41,12 +75,12 @@ export async function loadLedger(base: string, now = Date.now()): Promise<UsageL
       ledger = mine.ledger;
     else ledger = JSON.parse(await readFile(path, 'utf8')) as UsageLedger;
     if (ledger.v === 1 && typeof ledger.total === 'number' && now - ledger.scannedAt <= LEDGER_MAX_AGE_MS)
-      return ledger;
+      return addUnledgered(base, ledger);
   } catch {
     // Missing or torn: rebuilt below.
   }
   written.delete(base);
-  return ledgerFromScan(await scanBase(base), now);
+  return addUnledgered(base, ledgerFromScan(await scanBase(base), now));
 }
 
 /** Saves the ledger (atomically; no fsync: a lost update is healed by the next scan). */

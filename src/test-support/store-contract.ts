@@ -128,6 +128,35 @@ export function storeContract(name: string, make: StoreFactory): void {
       );
     });
 
+    it('appends records after one another, creating the entry, up to maxFileBytes', async () => {
+      const store = await make({ maxFileBytes: 12 });
+      await store.append(k('s', 'log'), Buffer.from('\n{"a":1}'));
+      await store.append(k('s', 'log'), Buffer.from('😀'));
+      expect((await store.get(k('s', 'log')))?.toString()).toBe('\n{"a":1}😀');
+      expect(await store.stat(k('s', 'log'))).toMatchObject({ bytes: 12 });
+      expect((await store.list('s')).map((e) => e.name)).toEqual(['log']);
+      // One more byte would pass the limit: refused, and nothing of it written.
+      await expectCode(store.append(k('s', 'log'), Buffer.from('x')), 'SPILLWAY_QUOTA');
+      expect((await store.get(k('s', 'log')))?.length).toBe(12);
+      for (const bad of BAD_PARTS) {
+        await expectCode(store.append(k(bad, 'log'), Buffer.from('x')), 'SPILLWAY_BAD_ID');
+        await expectCode(store.append(k('s', bad), Buffer.from('x')), 'SPILLWAY_BAD_ID');
+      }
+    });
+
+    it('counts appended bytes in the quotas of later writes', async () => {
+      const store = await make({ maxTotalBytes: 100 });
+      await store.append(k('s1', 'log'), Buffer.alloc(40));
+      await store.append(k('s1', 'log'), Buffer.alloc(30));
+      const err = await expectCode(store.put(k('s2', 'a'), Buffer.alloc(40)), 'SPILLWAY_QUOTA');
+      expect(err.message).toMatch(/total quota of 100 bytes/);
+      await store.put(k('s2', 'a'), Buffer.alloc(30));
+      expect((await store.list()).map((d) => [d.name, d.bytes])).toEqual([
+        ['s1', 70],
+        ['s2', 30],
+      ]);
+    });
+
     it('holds the whole store to its total quota', async () => {
       const store = await make({ maxTotalBytes: 100 });
       await store.put(k('s1', 'a'), Buffer.alloc(70));
@@ -142,7 +171,9 @@ export function storeContract(name: string, make: StoreFactory): void {
         Buffer.from(JSON.stringify({ content: `x <<sw:${id}>>`, stashId: 'named' }));
       await store.put(k(STASH_DIR, 'named'), Buffer.alloc(1000, 'n'));
       await store.put(k(STASH_DIR, 'marked'), Buffer.alloc(1000, 'm'));
+      await store.put(k(STASH_DIR, 'logged'), Buffer.alloc(1000, 'l'));
       await store.put(k('live', `${FROZEN_PREFIX}1`), decision('marked'));
+      await store.append(k('live', `${FROZEN_PREFIX}log`), Buffer.from(`\n{"fz_x":${decision('logged')}}`));
       // 200 stashes of 1,000 bytes into 20,000: every one lands.
       for (let i = 0; i < 200; i++)
         await store.put(k(STASH_DIR, `s${String(i).padStart(3, '0')}`), Buffer.alloc(1000, i % 256));
@@ -151,6 +182,7 @@ export function storeContract(name: string, make: StoreFactory): void {
       expect(held).toBeGreaterThan(15_000);
       expect((await store.get(k(STASH_DIR, 'named')))?.length).toBe(1000);
       expect((await store.get(k(STASH_DIR, 'marked')))?.length).toBe(1000);
+      expect((await store.get(k(STASH_DIR, 'logged')))?.length).toBe(1000);
       expect((await store.get(k(STASH_DIR, 's199')))?.equals(Buffer.alloc(1000, 199))).toBe(true);
       expect(await store.get(k(STASH_DIR, 's000'))).toBeNull();
       expect(await store.get(k('live', `${FROZEN_PREFIX}1`))).not.toBeNull();

@@ -1,3 +1,4 @@
+import { boundedMemo } from './bounded-memo.js';
 import { DEFAULT_MODEL_WINDOW, EXTENDED_WINDOWS, MODEL_WINDOWS } from './model-windows.js';
 
 /** What {@link lookupModelLimit} knows about a model name. */
@@ -92,6 +93,13 @@ export function inputLimit(window: number, outputTokens = DEFAULT_OUTPUT_TOKENS)
  * lookupModelLimit('ollama/qwen2.5-coder:7b'); // { limit: 128000, found: false, local: true }
  */
 export function lookupModelLimit(name: string, options: { extended?: boolean } = {}): ModelLimit {
+  // Every request asks, and the answer depends on the name alone.
+  return cachedLimit(`${options.extended ? 1 : 0}${name}`);
+}
+
+const cachedLimit = boundedMemo((key) => Object.freeze(findModelLimit(key.slice(1), key[0] === '1')), 512);
+
+function findModelLimit(name: string, extended: boolean): ModelLimit {
   if (isLocalModel(name)) return { limit: DEFAULT_MODEL_WINDOW, found: false, local: true };
   const key = normaliseModelName(name);
   let matched: string | undefined;
@@ -107,7 +115,7 @@ export function lookupModelLimit(name: string, options: { extended?: boolean } =
   if (matched === undefined) return { limit: DEFAULT_MODEL_WINDOW, found: false };
   const limit = MODEL_WINDOWS[matched] as number;
   const larger = EXTENDED_WINDOWS[matched];
-  if (larger && (options.extended || /\[1m\]\s*$/i.test(name)))
+  if (larger && (extended || /\[1m\]\s*$/i.test(name)))
     return { limit: Math.max(limit, larger), found: true, matched, extended: true };
   return { limit, found: true, matched };
 }
