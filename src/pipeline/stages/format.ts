@@ -14,31 +14,40 @@ export function compactJson(text: string): string {
   let out = '';
   let start = 0;
   let i = 0;
-  while (i < text.length) {
-    const c = text.charCodeAt(i);
-    if (c === 0x22) {
-      // Skip a string literal whole, escapes included.
-      i++;
-      while (i < text.length) {
-        const d = text.charCodeAt(i);
-        if (d === 0x5c) i += 2;
-        else if (d === 0x22) break;
-        else i++;
-      }
-      i++;
-    } else if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) {
+  // Jumps from one quote or whitespace to the next with native searches: most of a large JSON
+  // result's bytes are inside long strings, which a character loop would walk one by one.
+  for (;;) {
+    QUOTE_OR_SPACE.lastIndex = i;
+    const found = QUOTE_OR_SPACE.exec(text);
+    if (!found) break;
+    i = found.index;
+    if (text.charCodeAt(i) === 0x22) i = stringEnd(text, i);
+    else {
       out += text.slice(start, i);
-      for (
-        let d = text.charCodeAt(i);
-        d === 0x20 || d === 0x0a || d === 0x0d || d === 0x09;
-        d = text.charCodeAt(i)
-      )
-        i++;
+      let c = text.charCodeAt(i);
+      while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = text.charCodeAt(++i);
       start = i;
-    } else i++;
+    }
   }
-  return out + text.slice(start);
+  return start === 0 ? text : out + text.slice(start);
 }
+
+const QUOTE_OR_SPACE = /["\t\n\r ]/g;
+
+/** The index after the string literal that opens at `open` (the text's end if it never closes). */
+function stringEnd(text: string, open: number): number {
+  for (let from = open + 1; ; ) {
+    const quote = text.indexOf('"', from);
+    if (quote < 0) return text.length;
+    // Escaped only after an odd run of backslashes.
+    let before = quote - 1;
+    while (text.charCodeAt(before) === 0x5c) before--;
+    if ((quote - 1 - before) % 2 === 0) return quote + 1;
+    from = quote + 1;
+  }
+}
+
+const JSON_START = /^[ \t\n\r]*[[{]/;
 
 /**
  * format: re-serialises pretty-printed JSON compactly, only when the whole result parses.
@@ -55,16 +64,17 @@ export function formatStage(): Stage {
     run: perItem(({ content }) => {
       const text = textOf(content);
       if (text === null) return { action: 'declined', reason: 'non_text_blocks' };
-      const trimmed = text.trim();
-      if (!(trimmed.startsWith('{') || trimmed.startsWith('[')))
-        return { action: 'declined', reason: 'not_json' };
+      if (!JSON_START.test(text)) return { action: 'declined', reason: 'not_json' };
+      // Compacting first: a result with no whitespace to take out (a large one-line answer) is
+      // declined without being parsed.
+      const compact = compactJson(text);
+      if (compact.length >= text.length) return { action: 'declined', reason: 'already_compact' };
       try {
-        JSON.parse(trimmed);
+        // The text as it came: taking whitespace out can make invalid JSON valid ([1 2] -> [12]).
+        JSON.parse(text);
       } catch {
         return { action: 'declined', reason: 'not_json' };
       }
-      const compact = compactJson(trimmed);
-      if (compact.length >= text.length) return { action: 'declined', reason: 'already_compact' };
       return { action: 'acted', content: withText(content, compact) };
     }),
   };

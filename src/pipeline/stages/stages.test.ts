@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { recallAll } from '../../store/recall.js';
 import { result, runOne, testContext } from '../../test-support/pipeline.js';
@@ -35,6 +36,37 @@ describe('format', () => {
     );
     const { content } = await runOne(formatStage(), pretty);
     expect(content).toBe(compactJson(pretty));
+  });
+
+  it('property: compacting any JSON printed with any indentation gives JSON.stringify of its value', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.constantFrom(0, 1, 2, '\t', ' \r\n '), (value, indent) => {
+        const printed = JSON.stringify(value, null, indent);
+        expect(compactJson(printed)).toBe(JSON.stringify(value));
+        // Text around a string's quotes and backslashes: what a jump to the next quote must get right.
+        const tricky = ` [ "a\\\\" , "\\" \\\\ " , ${printed} ] `;
+        expect(compactJson(tricky)).toBe(`["a\\\\","\\" \\\\ ",${JSON.stringify(value)}]`);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('a text with nothing to take out is declined without being parsed; invalid JSON is never compacted', async () => {
+    // [1 2] is not JSON, though [12] would be.
+    expect((await runOne(formatStage(), '[1 2]')).outcome?.trail[0]?.outcome).toBe('not_json');
+    expect((await runOne(formatStage(), '\n {"a": 1}\n')).content).toBe('{"a":1}');
+    const parse = JSON.parse;
+    let parsed = 0;
+    JSON.parse = (...args: Parameters<typeof JSON.parse>) => {
+      parsed++;
+      return parse(...args);
+    };
+    try {
+      expect((await runOne(formatStage(), '{"a":"b c"}')).outcome?.trail[0]?.outcome).toBe('already_compact');
+    } finally {
+      JSON.parse = parse;
+    }
+    expect(parsed).toBe(0);
   });
 
   it('leaves text that is not one whole JSON value, and JSON already compact', async () => {
