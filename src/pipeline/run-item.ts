@@ -82,6 +82,9 @@ export async function runItem(
     },
     ...(override?.maxTokens !== undefined ? { maxTokens: override.maxTokens } : {}),
     originalHash: () => original.hash(),
+    // A text's stored bytes are its UTF-8; blocks are measured as their JSON.
+    originalBytes: () =>
+      typeof result.content === 'string' ? original.body().length : contentBytes(result.content),
     originalId: () => original.id(),
     cameMarked: () => {
       cameMarked ??= resolvesMarker(ctx.store, textOf(result.content) ?? '');

@@ -202,9 +202,7 @@ function measureAll(items: readonly RunItem[], count: Count): { tokensBefore: nu
     const { outcome, result } = item;
     outcome.tokensAfter = count(item.content, item.bytes());
     outcome.tokensBefore =
-      item.content === result.content
-        ? outcome.tokensAfter
-        : count(result.content, contentBytes(result.content));
+      item.content === result.content ? outcome.tokensAfter : count(result.content, item.originalBytes());
     tokensBefore += outcome.tokensBefore;
     tokensAfter += outcome.tokensAfter;
   }

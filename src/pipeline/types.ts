@@ -76,6 +76,8 @@ export interface StageItem {
   originalId(): string;
   /** The full hash of the original, for keying (dedup, frozen decisions). */
   originalHash(): string;
+  /** Bytes of the original as stored (its UTF-8), measured once: the bytes its hash is made of. */
+  originalBytes(): number;
   /**
    * Stashes the original (once per run, however many stages ask) and returns its recall id;
    * throws when the store cannot take it.

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { wholeNumber } from '../../config-schema.js';
 import { toError } from '../../errors.js';
-import { contentBytes } from '../../text/blocks.js';
 import { dedupPointer } from '../../text/markers.js';
 import { callKeyOf } from '../call-keys.js';
 import type { Decision, Stage, StageItem } from '../types.js';
@@ -40,7 +39,7 @@ export function dedupStage(options: DedupOptions = {}): Stage {
       const out: (Decision | Error)[] = [];
       for (const item of items) {
         try {
-          if (contentBytes(item.original) < minBytes) {
+          if (item.originalBytes() < minBytes) {
             out.push({ action: 'declined', reason: 'below_min_size' });
             continue;
           }

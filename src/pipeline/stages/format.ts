@@ -17,10 +17,10 @@ export function compactJson(text: string): string {
   // Jumps from one quote or whitespace to the next with native searches: most of a large JSON
   // result's bytes are inside long strings, which a character loop would walk one by one.
   for (;;) {
+    // test() rather than exec(): no match array for each of a million quotes.
     QUOTE_OR_SPACE.lastIndex = i;
-    const found = QUOTE_OR_SPACE.exec(text);
-    if (!found) break;
-    i = found.index;
+    if (!QUOTE_OR_SPACE.test(text)) break;
+    i = QUOTE_OR_SPACE.lastIndex - 1;
     if (text.charCodeAt(i) === 0x22) i = stringEnd(text, i);
     else {
       out += text.slice(start, i);
