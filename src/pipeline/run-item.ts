@@ -82,9 +82,12 @@ export async function runItem(
     },
     ...(override?.maxTokens !== undefined ? { maxTokens: override.maxTokens } : {}),
     originalHash: () => original.hash(),
-    // A text's stored bytes are its UTF-8; blocks are measured as their JSON.
+    // A text's stored bytes are its UTF-8 (unless given as read: the CLI's may not be UTF-8);
+    // blocks are measured as their JSON.
     originalBytes: () =>
-      typeof result.content === 'string' ? original.body().length : contentBytes(result.content),
+      typeof result.content === 'string' && !result.originalBytes
+        ? original.body().length
+        : contentBytes(result.content),
     originalId: () => original.id(),
     cameMarked: () => {
       cameMarked ??= resolvesMarker(ctx.store, textOf(result.content) ?? '');
@@ -99,7 +102,8 @@ export async function runItem(
       return stashed;
     },
     bytes: () => {
-      bytes ??= contentBytes(item.content);
+      // Content no stage changed has the original's size, known from hashing it.
+      bytes ??= item.content === result.content ? item.originalBytes() : contentBytes(item.content);
       return bytes;
     },
     setContent: (content, size) => {

@@ -20,7 +20,8 @@ export function codePointLength(text: string): number {
   if (Buffer.byteLength(text, 'utf8') === text.length) return text.length;
   SURROGATE_PAIR.lastIndex = 0;
   let pairs = 0;
-  while (SURROGATE_PAIR.exec(text)) pairs++;
+  // test(), not exec(): no match array per emoji.
+  while (SURROGATE_PAIR.test(text)) pairs++;
   return text.length - pairs;
 }
 

@@ -2,6 +2,8 @@ import { utf8Bytes } from './measure.js';
 
 type WellFormed = { isWellFormed?: () => boolean };
 
+const REPLACEMENT = Buffer.from('\uFFFD', 'utf8');
+
 /**
  * The bytes an original is stored as: UTF-8, except that a lone surrogate (a string JSON can
  * carry as `\ud800` but UTF-8 cannot) is written as its generalised UTF-8 form (`ED A0 80`, as
@@ -11,7 +13,11 @@ type WellFormed = { isWellFormed?: () => boolean };
  * storedBytes('a\ud800b'); // <Buffer 61 ed a0 80 62>
  */
 export function storedBytes(text: string): Buffer {
-  if ((text as WellFormed).isWellFormed?.() ?? !/[\uD800-\uDFFF]/.test(text)) return utf8Bytes(text);
+  const bytes = utf8Bytes(text);
+  // A lone surrogate is encoded as U+FFFD: only bytes holding one need the text checked (a scan
+  // of several milliseconds for a large text with any character past U+00FF).
+  if (bytes.indexOf(REPLACEMENT) < 0) return bytes;
+  if ((text as WellFormed).isWellFormed?.() ?? !/[\uD800-\uDFFF]/.test(text)) return bytes;
   const parts: Buffer[] = [];
   let from = 0;
   for (let i = 0; i < text.length; i++) {
