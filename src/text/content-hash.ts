@@ -73,7 +73,14 @@ export function originalOf(content: Content, bytes?: Buffer): Original {
     return body;
   };
   const digestOf = () => {
-    digest ??= contentDigest(bodyOf());
+    if (digest) return digest;
+    const text = body === undefined ? contentText(content) : undefined;
+    // A short well-formed text hashes to the same digest as its UTF-8: no bytes built first
+    // (most results are short, and are never stashed).
+    digest =
+      text !== undefined && text.length <= DIRECT_HASH_CHARS && text.isWellFormed()
+        ? contentDigest(text)
+        : contentDigest(bodyOf());
     return digest;
   };
   return {
@@ -82,6 +89,8 @@ export function originalOf(content: Content, bytes?: Buffer): Original {
     hash: () => digestOf().toString('base64url'),
   };
 }
+
+const DIRECT_HASH_CHARS = 64 * 1024;
 
 /**
  * The hash frozen decisions key on.
