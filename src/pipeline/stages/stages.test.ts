@@ -27,6 +27,32 @@ describe('textclean', () => {
   });
 });
 
+/** Every line resolved one by one, as cleanTerminalText did before it learnt to skip CRLF text. */
+function resolveEveryLine(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => {
+      const crlf = line.endsWith('\r');
+      const body = crlf ? line.slice(0, -1) : line;
+      const frames = body.split('\r');
+      let last = frames.length - 1;
+      while (last > 0 && frames[last] === '') last--;
+      return (frames[last] as string) + (crlf ? '\r' : '');
+    })
+    .join('\n');
+}
+
+describe('textclean on carriage returns', () => {
+  it('property: skipping text whose every \\r ends a line changes nothing', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom('a', 'b', '\r', '\n', ' ') }), (text) => {
+        expect(cleanTerminalText(text)).toBe(resolveEveryLine(text));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
+
 describe('format', () => {
   it('compacts pretty JSON exactly, keeping numbers, escapes and duplicate keys as written', async () => {
     const pretty =

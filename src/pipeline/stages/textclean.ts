@@ -6,6 +6,9 @@ import { perItem } from './per-item.js';
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching terminal escapes is the point
 const ANSI = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]/g;
 
+// A \r that does not end a line (or the text) redraws it.
+const REDRAW = /\r(?!\n|$)/;
+
 /**
  * What a terminal would show: ANSI escapes removed, and each `\r` redraw resolved to the
  * line's last state (progress bars keep their final frame). `\r\n` line ends are kept.
@@ -15,7 +18,8 @@ const ANSI = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z
  */
 export function cleanTerminalText(text: string): string {
   let out = text.includes('\x1b') ? text.replace(ANSI, '') : text;
-  if (out.includes('\r')) {
+  // CRLF text, however long, has nothing to resolve: it is not split into lines.
+  if (REDRAW.test(out)) {
     out = out
       .split('\n')
       .map((line) => {
