@@ -62,6 +62,7 @@ export class FileStore implements Store {
   readonly limits: Readonly<StoreLimits>;
   readonly #lockTimeoutMs: number | undefined;
   readonly #pruneOnFirstSpill: boolean;
+  /** Session directories an append checked (and the base with them, while any is here). */
   readonly #checkedDirs = new Set<string>();
 
   constructor(options: FileStoreOptions = {}) {
@@ -136,7 +137,7 @@ export class FileStore implements Store {
     let made = false;
     if (!checked) {
       await this.#pruneOnce(key.dir);
-      await ensurePrivateDir(this.base, { parents: true, allowLink: true });
+      if (this.#checkedDirs.size === 0) await ensurePrivateDir(this.base, { parents: true, allowLink: true });
       made = await ensurePrivateDir(join(this.base, key.dir));
       if (this.#checkedDirs.size >= MAX_CHECKED_DIRS) this.#checkedDirs.clear();
       this.#checkedDirs.add(key.dir);
@@ -145,8 +146,8 @@ export class FileStore implements Store {
     try {
       appended = await appendPrivate(path, body, this.limits.maxFileBytes, { fresh: made });
     } catch (err) {
-      this.#checkedDirs.delete(key.dir);
-      // The directory may have been pruned since it was checked: look again, and make it.
+      // Its directory (or the base) may have been removed since it was checked: look again.
+      this.#checkedDirs.clear();
       if (checked) return this.append(key, body);
       throw err;
     }

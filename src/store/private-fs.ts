@@ -61,10 +61,11 @@ export async function ensurePrivateDir(
 ): Promise<boolean> {
   // Look first: the directory is nearly always there, and a refused mkdir costs an exception.
   let info = lstatQuick(path);
-  const made = !info;
   if (!info) {
     try {
       await mkdir(path, { recursive: options.parents ?? false, mode: 0o700 });
+      // Made now, private: nothing to check.
+      return true;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST')
         throw ioError(`cannot create directory ${path}`, err);
@@ -88,7 +89,7 @@ export async function ensurePrivateDir(
       throw ioError(`cannot make ${path} private`, err);
     }
   }
-  return made;
+  return false;
 }
 
 /**
