@@ -30,9 +30,12 @@ export function ledgerFromScan(scan: BaseScan, now = Date.now()): UsageLedger {
 // the file is still that one (no other process wrote since), it is not read and parsed again.
 const written = new Map<string, { ledger: UsageLedger; ino: number; size: number; mtimeMs: number }>();
 
-// Bytes this process appended without the lock (decision logs), per base: the next load under
-// the lock adds them, unless the ledger's scan was made after them (it counted them already).
-const unledgered = new Map<string, { dir: string; bytes: number; at: number }[]>();
+// Bytes this process appended without the lock (decision logs), per base and directory: the
+// next load under the lock adds them, unless the ledger's scan was made after them (it counted
+// them already). Bounded: past MAX_UNLEDGERED directories they are dropped, and left to the scan
+// that rebuilds any ledger older than LEDGER_MAX_AGE_MS.
+const unledgered = new Map<string, Map<string, { bytes: number; at: number }>>();
+const MAX_UNLEDGERED = 10_000;
 
 /**
  * Notes bytes appended to `dir` outside the lock, for the next {@link loadLedger} to add. Lost
@@ -43,20 +46,20 @@ const unledgered = new Map<string, { dir: string; bytes: number; at: number }[]>
  * noteUnledgered(base, 'sess', 120);
  */
 export function noteUnledgered(base: string, dir: string, bytes: number, at = Date.now()): void {
-  const list = unledgered.get(base) ?? [];
-  unledgered.set(base, list);
-  const last = list.at(-1);
-  if (last?.dir === dir) {
-    last.bytes += bytes;
-    last.at = at;
-  } else list.push({ dir, bytes, at });
+  let dirs = unledgered.get(base);
+  if (!dirs || dirs.size >= MAX_UNLEDGERED) {
+    dirs = new Map();
+    unledgered.set(base, dirs);
+  }
+  const noted = dirs.get(dir);
+  dirs.set(dir, { bytes: (noted?.bytes ?? 0) + bytes, at });
 }
 
 function addUnledgered(base: string, ledger: UsageLedger): UsageLedger {
-  const list = unledgered.get(base);
-  if (!list) return ledger;
+  const dirs = unledgered.get(base);
+  if (!dirs) return ledger;
   unledgered.delete(base);
-  for (const { dir, bytes, at } of list) {
+  for (const [dir, { bytes, at }] of dirs) {
     if (at < ledger.scannedAt) continue;
     ledger.total += bytes;
     ledger.dirs[dir] = (ledger.dirs[dir] ?? 0) + bytes;
