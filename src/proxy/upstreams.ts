@@ -96,8 +96,10 @@ export function upstreamUrl(base: string, target: string): URL {
   if (!isOriginForm(target))
     throw new SpillwayError('SPILLWAY_BAD_INPUT', `request target "${target.slice(0, 80)}" is not a path`);
   // Nearly every request goes to one of a few paths: one parse instead of two and a rebuild.
-  // Not with a query, which may carry a key (Gemini's ?key=) that should not linger here.
-  return new URL(target.includes('?') ? joinHref(base, target) : joinedHref(`${base}\0${target}`));
+  // Not with a query, which may carry a key (Gemini's ?key=) that should not linger here, nor a
+  // long path (the memory stays small whatever clients send).
+  const remembered = !target.includes('?') && target.length <= 200;
+  return new URL(remembered ? joinedHref(`${base}\0${target}`) : joinHref(base, target));
 }
 
 function joinHref(base: string, target: string): string {

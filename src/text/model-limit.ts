@@ -93,9 +93,13 @@ export function inputLimit(window: number, outputTokens = DEFAULT_OUTPUT_TOKENS)
  * lookupModelLimit('ollama/qwen2.5-coder:7b'); // { limit: 128000, found: false, local: true }
  */
 export function lookupModelLimit(name: string, options: { extended?: boolean } = {}): ModelLimit {
-  // Every request asks, and the answer depends on the name alone.
+  // Every request asks, and the answer depends on the name alone. A name comes from the body:
+  // only names of a sane length are remembered, so the memory stays small whatever is sent.
+  if (name.length > MAX_REMEMBERED_NAME) return findModelLimit(name, options.extended === true);
   return cachedLimit(`${options.extended ? 1 : 0}${name}`);
 }
+
+const MAX_REMEMBERED_NAME = 200;
 
 const cachedLimit = boundedMemo((key) => Object.freeze(findModelLimit(key.slice(1), key[0] === '1')), 512);
 
