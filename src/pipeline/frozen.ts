@@ -146,7 +146,7 @@ export class FrozenDecisions {
     this.#pending.set(name, entry);
     if (this.#scheduled) return;
     this.#scheduled = true;
-    // After the turn (its other decisions are queued by then), all of them go out in one batch.
+    // After the turn (its other decisions are queued by then), all of them go out in one record.
     const turn = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
       this.#scheduled = false;
       return this.#write();
@@ -166,7 +166,7 @@ export class FrozenDecisions {
     });
   }
 
-  /** How many batches failed to be written since the last call (they are retried). */
+  /** How many records failed to be written since the last call (their decisions are retried). */
   takeFailures(): number {
     const failures = this.#failures;
     this.#failures = 0;

@@ -168,7 +168,7 @@ function apply(stage: Stage, item: RunItem, decision: Decision | Error, s: Stage
 /**
  * Freezes what was decided now, so later turns replay the same bytes whatever the config:
  * every change, and every new result in the tail (an "unchanged" decision included). The
- * decisions are written after the turn, in one batch; returns how many batches of earlier turns
+ * decisions are written after the turn, in one record; returns how many records of earlier turns
  * could not be written (they are retried, and still replay in this process).
  */
 async function freeze(items: readonly RunItem[], ctx: StageContext): Promise<number> {
