@@ -158,6 +158,41 @@ describe('FileStore', () => {
     expect((await store.list('sess')).map((e) => e.name)).toEqual(['warm']);
   });
 
+  it('takes appends to one log from several processes at once, each record whole, none lost', async () => {
+    const base = join(tmp(), 'tool-results');
+    const workers = 3;
+    const perWorker = 300;
+    const script = (w: number) => `
+      import { FileStore } from ${JSON.stringify(new URL('./file-store.ts', import.meta.url).pathname)};
+      const store = new FileStore({ base: ${JSON.stringify(base)}, pruneOnFirstSpill: false });
+      for (let i = 0; i < ${perWorker}; i++)
+        await store.append({ dir: 'shared', name: 'fz_log' }, Buffer.from('\\n' + JSON.stringify({ w: ${w}, i, pad: 'x'.repeat(300 + i) })));
+    `;
+    await Promise.all(
+      Array.from(
+        { length: workers },
+        (_, w) =>
+          new Promise<void>((resolve, reject) => {
+            const child = spawn(
+              process.execPath,
+              ['--import', 'tsx', '--input-type=module', '-e', script(w)],
+              {
+                stdio: ['ignore', 'ignore', 'inherit'],
+              },
+            );
+            child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`worker exited ${code}`))));
+          }),
+      ),
+    );
+    const records = readFileSync(join(base, 'shared', 'fz_log.txt'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { w: number; i: number; pad: string });
+    expect(records).toHaveLength(workers * perWorker);
+    expect(new Set(records.map((r) => `${r.w}:${r.i}`)).size).toBe(workers * perWorker);
+    for (const r of records) expect(r.pad).toBe('x'.repeat(300 + r.i));
+  });
+
   it('keeps the session quota when several processes spill at once', async () => {
     const base = join(tmp(), 'tool-results');
     const workers = 4;
