@@ -2,9 +2,9 @@ import type { RequestView } from '../formats/types.js';
 import type { CalibrationSample } from '../pipeline/calibration.js';
 import type { ConversationEngine } from '../pipeline/conversation.js';
 import type { Content } from '../text/blocks.js';
-import { spliceJson } from '../text/json-splice.js';
 import { getTokenizer } from '../text/tokenizers/index.js';
 import type { ToolResult } from '../text/tool-result.js';
+import { bodyWith } from './body-with.js';
 import { RequestTokens } from './request-tokens.js';
 import type { RequestWindow } from './request-window.js';
 
@@ -75,9 +75,7 @@ async function guardRequest(
   fit.results.forEach((result, i) => {
     if (result !== results[i]) contents.set(i, result.content);
   });
-  const edits = view.apply(contents);
-  const next = spliceJson(at.raw, at.parsed, edits) ?? Buffer.from(JSON.stringify(at.parsed), 'utf8');
-  return { body: next, report };
+  return { body: bodyWith(at, contents), report };
 }
 
 /**

@@ -5,7 +5,7 @@ import { breatheBefore } from '../pipeline/breathe.js';
 import type { StageStats } from '../pipeline/stage-stats.js';
 import type { StageName } from '../pipeline/types.js';
 import type { Content } from '../text/blocks.js';
-import { spliceJson } from '../text/json-splice.js';
+import { bodyWith } from './body-with.js';
 import { fitRequest, type GuardReport } from './guard-request.js';
 import { requestWindow } from './request-window.js';
 import { type SessionTable, sessionKey } from './sessions.js';
@@ -120,10 +120,7 @@ export async function rewriteRequest(
     if (deps.observe) return unchanged(base);
     // The shortened results are spliced into the original bytes: everything else goes upstream
     // exactly as the client sent it (large numbers, key order, spacing, bytes JSON.parse lost).
-    let body =
-      contents.size === 0
-        ? raw
-        : (spliceJson(raw, parsed, view.apply(contents)) ?? Buffer.from(JSON.stringify(parsed), 'utf8'));
+    let body = contents.size === 0 ? raw : bodyWith({ raw, parsed, view }, contents);
     const window = options.updateBoundary
       ? requestWindow(
           api,

@@ -7,6 +7,7 @@ import { assertIdPart, STASH_DIR, type StoreKey } from './ids.js';
 import {
   appendPrivate,
   ensurePrivateDir,
+  linkRefused,
   lstatQuick,
   openPrivateForRead,
   writeFileAtomic,
@@ -241,11 +242,7 @@ export class FileStore implements Store {
 
   async #checkDir(key: StoreKey): Promise<boolean> {
     const info = lstatQuick(join(this.base, key.dir));
-    if (info?.isSymbolicLink())
-      throw new SpillwayError(
-        'SPILLWAY_IO',
-        `refusing to follow the symbolic link ${join(this.base, key.dir)}`,
-      );
+    if (info?.isSymbolicLink()) throw linkRefused(join(this.base, key.dir));
     return info?.isDirectory() ?? false;
   }
 

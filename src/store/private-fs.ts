@@ -18,9 +18,21 @@ import { SpillwayError } from '../errors.js';
 export const TEMP_SUFFIX = '.tmp';
 const WRITE_CHUNK = 1024 * 1024;
 
-function ioError(what: string, err: unknown): SpillwayError {
+/**
+ * The error for a symbolic link where spillway expects its own file or directory.
+ *
+ * @example
+ * throw linkRefused('/base/sess');
+ */
+export function linkRefused(path: string, why = ''): SpillwayError {
+  return new SpillwayError('SPILLWAY_IO', `refusing to follow the symbolic link ${path}${why}`);
+}
+
+/** An I/O failure on `path` as a SpillwayError (O_NOFOLLOW meeting a link: {@link linkRefused}). */
+function ioError(what: string, path: string, err: unknown): SpillwayError {
   if (SpillwayError.isInstance(err)) return err;
   const e = err as NodeJS.ErrnoException;
+  if (e.code === 'ELOOP') return linkRefused(path);
   const hint =
     e.code === 'ENOSPC'
       ? ' (the disk is full)'
@@ -44,7 +56,7 @@ export function lstatQuick(path: string): Stats | undefined {
   try {
     return lstatSync(path, { throwIfNoEntry: false });
   } catch (err) {
-    throw ioError(`cannot inspect ${path}`, err);
+    throw ioError(`cannot inspect ${path}`, path, err);
   }
 }
 
@@ -68,16 +80,13 @@ export async function ensurePrivateDir(
       return true;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST')
-        throw ioError(`cannot create directory ${path}`, err);
+        throw ioError(`cannot create directory ${path}`, path, err);
     }
     info = lstatQuick(path);
     if (!info) throw new SpillwayError('SPILLWAY_IO', `cannot create directory ${path}: it vanished`);
   }
   if (info.isSymbolicLink() && !options.allowLink) {
-    throw new SpillwayError(
-      'SPILLWAY_IO',
-      `refusing to follow the symbolic link ${path}; spillway only writes into directories it created`,
-    );
+    throw linkRefused(path, '; spillway only writes into directories it created');
   }
   if (!info.isSymbolicLink() && !info.isDirectory()) {
     throw new SpillwayError('SPILLWAY_IO', `${path} exists and is not a directory`);
@@ -86,7 +95,7 @@ export async function ensurePrivateDir(
     try {
       await chmod(path, 0o700);
     } catch (err) {
-      throw ioError(`cannot make ${path} private`, err);
+      throw ioError(`cannot make ${path} private`, path, err);
     }
   }
   return false;
@@ -126,7 +135,7 @@ export async function writeFileAtomic(
   } catch (err) {
     await handle?.close().catch(() => {});
     await unlink(tempPath).catch(() => {});
-    throw ioError(`cannot write ${finalPath}`, err);
+    throw ioError(`cannot write ${finalPath}`, finalPath, err);
   }
 }
 
@@ -166,9 +175,7 @@ export async function appendPrivate(
     fd ??= await openFd(path, APPEND_FLAGS, 0o600);
     return appendTo(fd, path, body, maxBytes);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ELOOP')
-      throw new SpillwayError('SPILLWAY_IO', `refusing to follow the symbolic link ${path}`);
-    throw ioError(`cannot append to ${path}`, err);
+    throw ioError(`cannot append to ${path}`, path, err);
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
@@ -203,8 +210,6 @@ export async function openPrivateForRead(path: string): Promise<Awaited<ReturnTy
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return null;
-    if (code === 'ELOOP')
-      throw new SpillwayError('SPILLWAY_IO', `refusing to follow the symbolic link ${path}`);
-    throw ioError(`cannot read ${path}`, err);
+    throw ioError(`cannot read ${path}`, path, err);
   }
 }

@@ -1,7 +1,5 @@
 import { utf8Bytes } from './measure.js';
 
-type WellFormed = { isWellFormed?: () => boolean };
-
 const REPLACEMENT = Buffer.from('\uFFFD', 'utf8');
 
 /**
@@ -17,7 +15,7 @@ export function storedBytes(text: string): Buffer {
   // A lone surrogate is encoded as U+FFFD: only bytes holding one need the text checked (a scan
   // of several milliseconds for a large text with any character past U+00FF).
   if (bytes.indexOf(REPLACEMENT) < 0) return bytes;
-  if ((text as WellFormed).isWellFormed?.() ?? !/[\uD800-\uDFFF]/.test(text)) return bytes;
+  if (text.isWellFormed()) return bytes;
   const parts: Buffer[] = [];
   let from = 0;
   for (let i = 0; i < text.length; i++) {

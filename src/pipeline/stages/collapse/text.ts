@@ -31,6 +31,17 @@ export type CollapseOutcome =
     };
 
 /**
+ * True when `text` is within `maxTokens`. No tokenizer makes more tokens than the text has UTF-8
+ * bytes (at most 3 per UTF-16 unit, at least 1): most results are declined without being counted,
+ * and a text longer than the budget is not measured in bytes for nothing.
+ */
+function fits(text: string, maxTokens: number, count: (s: string, limit: number) => number): boolean {
+  if (text.length * 3 <= maxTokens) return true;
+  if (text.length <= maxTokens && Buffer.byteLength(text, 'utf8') <= maxTokens) return true;
+  return count(text, maxTokens) <= maxTokens;
+}
+
+/**
  * The collapse algorithm on one text, without the pipeline around it. `id` gives the recall id
  * (the original's content hash); `stash` saves the original, before any marker is returned.
  *
@@ -63,14 +74,7 @@ export async function collapseText(
   const tailLines = Math.max(0, Math.floor(options.tailLines ?? DEFAULT_WINDOW_LINES));
 
   if (options.isExpandOutput) return { action: 'declined', reason: 'kept_verbatim_after_expand' };
-  // No tokenizer makes more tokens than the text has UTF-8 bytes: most results are declined
-  // without being counted.
-  if (
-    text.length * 3 <= maxTokens ||
-    Buffer.byteLength(text, 'utf8') <= maxTokens ||
-    count(text, maxTokens) <= maxTokens
-  )
-    return { action: 'declined', reason: 'below_max_tokens' };
+  if (fits(text, maxTokens, count)) return { action: 'declined', reason: 'below_max_tokens' };
 
   // The id is the original's hash, known before anything is stored, so every window is
   // measured with the real marker; the stash itself is written before the marker is returned.
