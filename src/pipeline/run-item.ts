@@ -40,8 +40,6 @@ export interface RunItem extends StageItem {
    * text that merely looks like a marker is content like any other.
    */
   cameMarked(): Promise<boolean>;
-  /** UTF-8 bytes of `content`, measured once per content. */
-  bytes(): number;
   /** Replaces the content, with its size when already known. */
   setContent(content: Content, bytes?: number): void;
 }

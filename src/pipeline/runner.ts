@@ -138,7 +138,7 @@ function apply(stage: Stage, item: RunItem, decision: Decision | Error, s: Stage
   }
   // Sizes are measured once per content (a 15 MB original is not re-measured by every stage).
   const beforeBytes = item.bytes();
-  const afterBytes = contentBytes(decision.content);
+  const afterBytes = decision.bytes ?? contentBytes(decision.content);
   const cause: RevertCause | undefined =
     afterBytes > beforeBytes
       ? 'grew'

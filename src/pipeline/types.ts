@@ -58,6 +58,11 @@ export type Decision =
       fallback?: 'stash_failed';
       /** Stage-specific facts for reports (collapse: window, ids). */
       detail?: Record<string, string | number>;
+      /**
+       * UTF-8 bytes of `content` (of its JSON for blocks), when the stage knows them without
+       * measuring: a cleaned megabyte log is not measured again.
+       */
+      bytes?: number;
     }
   | { action: 'declined'; reason: DeclineReason };
 
@@ -78,6 +83,8 @@ export interface StageItem {
   originalHash(): string;
   /** Bytes of the original as stored (its UTF-8), measured once: the bytes its hash is made of. */
   originalBytes(): number;
+  /** UTF-8 bytes of `content` (of its JSON for blocks), measured once per content. */
+  bytes(): number;
   /**
    * Stashes the original (once per run, however many stages ask) and returns its recall id;
    * throws when the store cannot take it.

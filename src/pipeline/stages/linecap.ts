@@ -4,7 +4,7 @@ import { textOf, withText } from '../../text/blocks.js';
 import { linecapMarker } from '../../text/markers.js';
 import { codePointCeil, codePointFloor, codePointLength } from '../../text/measure.js';
 import type { Stage } from '../types.js';
-import { perItem } from './per-item.js';
+import { perItem, sizeAfter } from './per-item.js';
 
 /** linecap's options. */
 export const LinecapOptionsSchema = z.strictObject({
@@ -89,17 +89,26 @@ export function linecapStage(options: LinecapOptions = {}): Stage {
       if (!sawLong) return { action: 'declined', reason: 'no_long_lines' };
       if (cuts.length === 0) return { action: 'declined', reason: 'only_protected_lines' };
       const id = await item.stashOriginal();
-      let out = '';
+      const kept: string[] = [];
       let at = 0;
+      // Bytes cut out less the markers' bytes: the output's size without measuring it whole.
+      let delta = 0;
       for (const [start, end] of cuts) {
         const headEnd = codePointFloor(text, start + headChars);
         const tailStart = codePointCeil(text, end - tailChars);
-        const omitted = codePointLength(text.slice(headEnd, tailStart));
-        out += text.slice(at, headEnd) + linecapMarker(omitted, id);
+        const middle = text.slice(headEnd, tailStart);
+        const marker = linecapMarker(codePointLength(middle), id);
+        delta += Buffer.byteLength(marker) - Buffer.byteLength(middle);
+        kept.push(text.slice(at, headEnd), marker);
         at = tailStart;
       }
-      out += text.slice(at);
-      return { action: 'acted', content: withText(item.content, out), stashId: id };
+      kept.push(text.slice(at));
+      return {
+        action: 'acted',
+        content: withText(item.content, kept.join('')),
+        stashId: id,
+        ...sizeAfter(item, delta),
+      };
     }),
   };
 }

@@ -2,6 +2,18 @@ import { toError } from '../../errors.js';
 import type { Decision, StageContext, StageItem } from '../types.js';
 
 /**
+ * The size of a result's new content when a stage changed its text by `delta` UTF-8 bytes, for
+ * the decision's `bytes`: known for a string without measuring megabytes again; left for the
+ * runner to measure for blocks, whose JSON escapes the text differently.
+ *
+ * @example
+ * return { action: 'acted', content: withText(item.content, clean), ...sizeAfter(item, -removedBytes) };
+ */
+export function sizeAfter(item: StageItem, delta: number): { bytes?: number } {
+  return typeof item.content === 'string' ? { bytes: item.bytes() + delta } : {};
+}
+
+/**
  * A stage body that decides each result on its own; an exception on one result reverts only
  * that result.
  *

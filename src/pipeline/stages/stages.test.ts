@@ -2,14 +2,16 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { recallAll } from '../../store/recall.js';
 import { result, runOne, testContext } from '../../test-support/pipeline.js';
+import { contentBytes } from '../../text/blocks.js';
 import { markerIds } from '../../text/markers.js';
 import { runPipeline } from '../runner.js';
-import type { StageItem } from '../types.js';
+import type { Stage, StageItem } from '../types.js';
 import { dedupStage } from './dedup.js';
 import { compactJson, formatStage } from './format.js';
 import { isProtectedLine, linecapStage } from './linecap.js';
 import { maskStage } from './mask.js';
-import { cleanTerminalText, textcleanStage } from './textclean.js';
+import { perItem } from './per-item.js';
+import { cleanTerminal, cleanTerminalText, textcleanStage } from './textclean.js';
 
 describe('textclean', () => {
   it('removes ANSI escapes and keeps the last frame of \\r redraws', async () => {
@@ -50,6 +52,94 @@ describe('textclean on carriage returns', () => {
       }),
       { numRuns: 2000 },
     );
+  });
+});
+
+// The regex the escapes were once removed with in one pass; the search from ESC to ESC must agree.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching terminal escapes is the point
+const ANSI = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]/g;
+
+describe('textclean on escapes', () => {
+  it('property: the same text as one regex pass and line by line resolution, and the exact bytes removed', () => {
+    const unit = fc.constantFrom(
+      '\x1b',
+      '[',
+      ']',
+      '0',
+      '1',
+      ';',
+      'm',
+      'K',
+      '\x07',
+      '\\',
+      '\r',
+      '\n',
+      'a',
+      'é',
+      '😀',
+    );
+    fc.assert(
+      fc.property(fc.string({ unit, maxLength: 60 }), (text) => {
+        const clean = cleanTerminal(text);
+        expect(clean.text).toBe(resolveEveryLine(text.replace(ANSI, '')));
+        expect(clean.removedBytes).toBe(Buffer.byteLength(text) - Buffer.byteLength(clean.text));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});
+
+/** A stage after the one under test, recording the size the runner holds for each result. */
+function sizeProbe(seen: number[]): Stage {
+  return {
+    name: 'format',
+    lossy: false,
+    pure: true,
+    run: perItem((item) => {
+      seen.push(item.bytes());
+      return { action: 'declined', reason: 'not_json' };
+    }),
+  };
+}
+
+describe('stages that know the size of what they kept', () => {
+  it('textclean hands the runner the exact size, for text and for blocks', async () => {
+    const seen: number[] = [];
+    const text = '\x1b]8;;https://é.example\x07link\x1b]8;;\x07 \x1b[31mrød\x1b[0m\r\n50%\r100%\n';
+    const blocks = [{ type: 'text' as const, text }];
+    const run = await runPipeline(
+      [result(text), result(blocks)],
+      [textcleanStage(), sizeProbe(seen)],
+      testContext(),
+    );
+    expect(run.results.map((r) => r.content)).toEqual([
+      'link rød\r\n100%\n',
+      [{ type: 'text', text: 'link rød\r\n100%\n' }],
+    ]);
+    expect(seen).toEqual(run.results.map((r) => contentBytes(r.content)));
+  });
+
+  it('property: linecap hands the runner the exact size of the text it cut', async () => {
+    let acted = 0;
+    const line = fc.string({ unit: fc.constantFrom('a', 'é', '😀', ' '), maxLength: 600, size: 'max' });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(line, { minLength: 1, maxLength: 5 }),
+        fc.boolean(),
+        async (lines, asBlocks) => {
+          const seen: number[] = [];
+          const text = lines.join('\n');
+          const content = asBlocks ? [{ type: 'text' as const, text }] : text;
+          const stages = [linecapStage({ maxLineChars: 100, headChars: 10, tailChars: 5 }), sizeProbe(seen)];
+          const run = await runPipeline([result(content)], stages, testContext());
+          expect(seen).toEqual([contentBytes(run.results[0]?.content ?? '')]);
+          if (run.outcomes[0]?.status === 'changed') acted++;
+        },
+      ),
+      { numRuns: 300 },
+    );
+    // Most runs cut a line: the size came from the stage, not from measuring.
+    expect(acted).toBeGreaterThan(100);
   });
 });
 
