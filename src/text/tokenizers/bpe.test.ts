@@ -1,13 +1,15 @@
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import fc from 'fast-check';
 import { countTokens as cl100kCount } from 'gpt-tokenizer/encoding/cl100k_base';
 import { countTokens as o200kCount } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
 import { trickyString } from '../../test-support/arbitraries.js';
 import { CORPUS_MISSING, corpusAvailable, corpusFiles } from '../../test-support/corpus.js';
-import { cl100kTokenizer, o200kTokenizer } from './bpe.js';
+import { cl100kTokenizer, MAX_TOKEN_BYTES, o200kTokenizer } from './bpe.js';
 import { nextChunkEnd } from './pretoken-chunks.js';
 
+const require = createRequire(import.meta.url);
 const PLAIN = { disallowedSpecial: new Set<string>() };
 const ENCODINGS = [
   { name: 'o200k', ours: o200kTokenizer, lib: (s: string) => o200kCount(s, PLAIN) },
@@ -93,6 +95,27 @@ const pathological = fc
   });
 
 describe('BPE tokenizers', () => {
+  it('no token of either encoding is longer than MAX_TOKEN_BYTES, and some are that long', () => {
+    for (const encoding of ['o200k_base', 'cl100k_base']) {
+      const ranks = require(`gpt-tokenizer/bpeRanks/${encoding}`).default as (string | number[])[];
+      const longest = ranks.reduce(
+        (max, t) => Math.max(max, typeof t === 'string' ? Buffer.byteLength(t) : t.length),
+        0,
+      );
+      expect(longest).toBe(MAX_TOKEN_BYTES);
+    }
+  });
+
+  it('countUpTo answers a text far over the limit without reading it, with a number over the limit', () => {
+    for (const tokenizer of [o200kTokenizer, cl100kTokenizer]) {
+      // Every character its own token: the count is the length, the bound is far below it.
+      const text = '\u{1F600}'.repeat(200_000);
+      const over = tokenizer.countUpTo(text, 1000);
+      expect(over).toBeGreaterThan(1000);
+      expect(over).toBeLessThanOrEqual(tokenizer.count(text));
+    }
+  });
+
   for (const { name, ours, lib } of ENCODINGS) {
     it(`${name}: cutting at safe pre-token boundaries never changes the count`, () => {
       fc.assert(

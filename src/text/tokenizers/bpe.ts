@@ -27,6 +27,13 @@ const MAX_MERGE_BYTES = 4 << 20;
 const require = createRequire(import.meta.url);
 
 /**
+ * The longest token of both encodings, in UTF-8 bytes (a test reads it off their tables). A text
+ * is at least one token per this many bytes, and has at least as many bytes as UTF-16 units: so
+ * a text longer than `limit` times this is over any `limit` without being read.
+ */
+export const MAX_TOKEN_BYTES = 128;
+
+/**
  * The library keeps an LRU cache of 100,000 merged pieces whose eviction gets slower the more it
  * evicts (7 s per MiB of minified code once full, against 1.3 s). A count never feeds it more
  * than one entry per two characters, so clearing it every 190,000 characters means it never fills.
@@ -108,6 +115,7 @@ function chunkedTokenizer(name: TokenizerName, encoding: EncodingName): Tokenize
   const countTokens = lazyCount(encoding);
   const linear = lazyLinear(encoding);
   const countUpTo = (text: string, limit: number): number => {
+    if (text.length > limit * MAX_TOKEN_BYTES) return Math.ceil(text.length / MAX_TOKEN_BYTES);
     let total = 0;
     let start = 0;
     while (start < text.length) {
