@@ -9,15 +9,16 @@ export function utf8Length(text: string): number {
 }
 
 /**
- * Number of Unicode code points (a surrogate pair counts once, unlike `text.length`).
+ * Number of Unicode code points (a surrogate pair counts once, unlike `text.length`). A caller
+ * that has measured the text's UTF-8 bytes passes them, so megabytes are not measured twice.
  *
  * @example
  * codePointLength('a😀'); // 2
  */
-export function codePointLength(text: string): number {
+export function codePointLength(text: string, utf8Bytes = Buffer.byteLength(text, 'utf8')): number {
   // Pure ASCII (the common case for logs and JSON) is answered by the native byte count;
   // otherwise a native regex scan counts the surrogate pairs (3x faster than a JS loop).
-  if (Buffer.byteLength(text, 'utf8') === text.length) return text.length;
+  if (utf8Bytes === text.length) return text.length;
   SURROGATE_PAIR.lastIndex = 0;
   let pairs = 0;
   // test(), not exec(): no match array per emoji.

@@ -57,6 +57,32 @@ export function isProtectedLine(line: string): boolean {
 }
 
 /**
+ * Where each line longer than `max` characters starts and ends (`[start, end)`, the end at its
+ * `\n` or the text's end). It jumps `max` characters at a time to the last line end before
+ * there, so a log of short lines is crossed in a few calls per `max` characters, not one per line.
+ *
+ * @example
+ * longLines('ok\n' + 'x'.repeat(10) + '\nok', 5); // [[3, 13]]
+ */
+export function longLines(text: string, max: number): [number, number][] {
+  const out: [number, number][] = [];
+  let start = 0;
+  while (text.length - start > max) {
+    const lineEnd = text.lastIndexOf('\n', start + max);
+    if (lineEnd >= start) {
+      start = lineEnd + 1;
+      continue;
+    }
+    // No line end within max characters: the line from `start` is longer than that.
+    let end = text.indexOf('\n', start + max + 1);
+    if (end < 0) end = text.length;
+    out.push([start, end]);
+    start = end + 1;
+  }
+  return out;
+}
+
+/**
  * linecap: cuts single lines over `maxLineChars`, keeping their start and end around a
  * recallable marker, except lines that must stay whole (see {@link NEVER_TRUNCATE}).
  *
@@ -74,19 +100,11 @@ export function linecapStage(options: LinecapOptions = {}): Stage {
     run: perItem(async (item) => {
       const text = textOf(item.content);
       if (text === null) return { action: 'declined', reason: 'non_text_blocks' };
-      // One pass over line ends; only the long lines are ever sliced out.
-      const cuts: [number, number][] = [];
-      let sawLong = false;
-      for (let start = 0; start <= text.length; ) {
-        let end = text.indexOf('\n', start);
-        if (end < 0) end = text.length;
-        if (end - start > maxLineChars) {
-          sawLong = true;
-          if (!isProtectedLine(text.slice(start, Math.min(end, start + 8193)))) cuts.push([start, end]);
-        }
-        start = end + 1;
-      }
-      if (!sawLong) return { action: 'declined', reason: 'no_long_lines' };
+      const long = longLines(text, maxLineChars);
+      if (long.length === 0) return { action: 'declined', reason: 'no_long_lines' };
+      const cuts = long.filter(
+        ([start, end]) => !isProtectedLine(text.slice(start, Math.min(end, start + 8193))),
+      );
       if (cuts.length === 0) return { action: 'declined', reason: 'only_protected_lines' };
       const id = await item.stashOriginal();
       const kept: string[] = [];
@@ -97,8 +115,9 @@ export function linecapStage(options: LinecapOptions = {}): Stage {
         const headEnd = codePointFloor(text, start + headChars);
         const tailStart = codePointCeil(text, end - tailChars);
         const middle = text.slice(headEnd, tailStart);
-        const marker = linecapMarker(codePointLength(middle), id);
-        delta += Buffer.byteLength(marker) - Buffer.byteLength(middle);
+        const middleBytes = Buffer.byteLength(middle);
+        const marker = linecapMarker(codePointLength(middle, middleBytes), id);
+        delta += Buffer.byteLength(marker) - middleBytes;
         kept.push(text.slice(at, headEnd), marker);
         at = tailStart;
       }

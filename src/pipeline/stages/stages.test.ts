@@ -8,7 +8,7 @@ import { runPipeline } from '../runner.js';
 import type { Stage, StageItem } from '../types.js';
 import { dedupStage } from './dedup.js';
 import { compactJson, formatStage } from './format.js';
-import { isProtectedLine, linecapStage } from './linecap.js';
+import { isProtectedLine, linecapStage, longLines } from './linecap.js';
 import { maskStage } from './mask.js';
 import { perItem } from './per-item.js';
 import { cleanTerminal, cleanTerminalText, textcleanStage } from './textclean.js';
@@ -228,6 +228,26 @@ describe('dedup', () => {
 });
 
 describe('linecap', () => {
+  it('property: finds the same long lines as splitting the text into lines', () => {
+    const text = fc.string({
+      unit: fc.constantFrom('a', 'b', '😀', '\n', '\r'),
+      maxLength: 300,
+      size: 'max',
+    });
+    fc.assert(
+      fc.property(text, fc.integer({ min: 1, max: 40 }), (t, max) => {
+        const expected: [number, number][] = [];
+        let start = 0;
+        for (const line of t.split('\n')) {
+          if (line.length > max) expected.push([start, start + line.length]);
+          start += line.length + 1;
+        }
+        expect(longLines(t, max)).toEqual(expected);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
   it('cuts long lines around a recallable marker and keeps short ones', async () => {
     const long = 'x'.repeat(10_000);
     const text = `short line\n${long}\nend`;
