@@ -70,7 +70,10 @@ describe('boundary-safe cuts', () => {
         expect(codePointLength(s.slice(0, codePointPrefixEnd(s, max)))).toBe(n);
         expect(codePointLength(s.slice(codePointSuffixStart(s, max)))).toBe(n);
         expect(isInsidePair(s, codePointPrefixEnd(s, max))).toBe(false);
+        // The cut after n code points is the cut before the last (length - n): either end finds it.
+        expect(codePointSuffixStart(s, codePointLength(s) - n)).toBe(codePointPrefixEnd(s, n));
       }),
+      { numRuns: 1000 },
     );
   });
 

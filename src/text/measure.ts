@@ -139,13 +139,22 @@ export function utf8SuffixStart(text: string, maxBytes: number): number {
  * 'a😀b'.slice(0, codePointPrefixEnd('a😀b', 2)); // 'a😀'
  */
 export function codePointPrefixEnd(text: string, maxChars: number): number {
-  let i = 0;
-  let n = 0;
-  while (i < text.length && n < maxChars) {
-    i += utf8Width(text, i).units;
-    n++;
+  // As many units as code points, plus one for each surrogate pair that starts before the end.
+  // Pairs are found by a native search over the stretch just added, never past it: a short
+  // prefix of a megabyte text with no emoji is not searched to the end.
+  let end = maxChars > 0 ? Math.ceil(maxChars) : 0;
+  let from = 0;
+  while (end < text.length) {
+    // One unit past the end, so a pair whose high half is the last unit is seen whole.
+    const stretch = text.slice(from, end + 1);
+    SURROGATE_PAIR.lastIndex = 0;
+    let pairs = 0;
+    while (SURROGATE_PAIR.test(stretch) && SURROGATE_PAIR.lastIndex - 1 < end - from) pairs++;
+    if (pairs === 0) break;
+    from = end;
+    end += pairs;
   }
-  return i;
+  return Math.min(end, text.length);
 }
 
 /**

@@ -4,7 +4,7 @@ import { SpillwayError } from '../errors.js';
 import { type Content, type ContentBlock, isTextBlock, type TextBlock } from './blocks.js';
 import { graphemeBoundaryAtOrAfter, graphemeBoundaryAtOrBefore } from './grapheme.js';
 import { pruneMarker } from './markers.js';
-import { codePointLength, codePointPrefixEnd } from './measure.js';
+import { codePointLength, codePointPrefixEnd, codePointSuffixStart } from './measure.js';
 
 /** Character budgets of {@link pruneContent}, in Unicode code points; every key optional. */
 export const PruneConfigSchema = z.strictObject({
@@ -69,9 +69,20 @@ export function measureContent(content: Content): number {
   return n;
 }
 
-/** The code-unit index in `text` after `points` code points, moved to a grapheme boundary when asked. */
-function cutIndex(text: string, points: number, graphemes: boolean, direction: 'before' | 'after'): number {
-  const at = codePointPrefixEnd(text, points);
+/**
+ * The code-unit index in `text` (of `length` code points) after `points` code points, found
+ * from the nearer end, moved to a grapheme boundary when asked: a cut near the end of a
+ * megabyte text walks back from the end, not forward from the start.
+ */
+function cutIndex(
+  text: string,
+  points: number,
+  length: number,
+  graphemes: boolean,
+  direction: 'before' | 'after',
+): number {
+  const at =
+    points * 2 > length ? codePointSuffixStart(text, length - points) : codePointPrefixEnd(text, points);
   if (!graphemes) return at;
   return direction === 'before' ? graphemeBoundaryAtOrBefore(text, at) : graphemeBoundaryAtOrAfter(text, at);
 }
@@ -116,10 +127,14 @@ export function pruneContent(
   config: Readonly<PruneConfig> = DEFAULT_PRUNE_CONFIG,
   stashId?: string,
 ): { content: Content; removed: number; middle: string } | null {
-  const total = measureContent(content);
-  if (total <= config.thresholdChars) return null;
   const blocks: ContentBlock[] =
     typeof content === 'string' ? [{ type: 'text', text: content }] : [...content];
+  // Never more code points than UTF-16 units: content that short is within the threshold unmeasured.
+  const units = blocks.reduce((n, b) => n + (isTextBlock(b) ? b.text.length : 0), 0);
+  if (units <= config.thresholdChars) return null;
+  const lengths = blocks.map((b) => (isTextBlock(b) ? codePointLength(b.text) : 0));
+  const total = lengths.reduce((a, b) => a + b, 0);
+  if (total <= config.thresholdChars) return null;
   // A larger input, or a recall id, makes the marker wider than the config was checked with:
   // the head and tail give it room, so the result never exceeds the threshold.
   const { head, tail, marked } = fitWindow(total, config, stashId);
@@ -130,13 +145,13 @@ export function pruneContent(
   let removed = 0;
   let middle = '';
   let markerAt: { block: number; index: number } | null = null;
-  for (const block of blocks) {
+  for (const [k, block] of blocks.entries()) {
     if (!isTextBlock(block)) {
       out.push(block);
       continue;
     }
     const text = block.text;
-    const length = codePointLength(text);
+    const length = lengths[k] as number;
     const start = offset;
     const end = offset + length;
     offset = end;
@@ -147,10 +162,11 @@ export function pruneContent(
     // This block overlaps the cut: keep what lies before cutStart and after cutEnd.
     const keepHead = Math.max(0, cutStart - start);
     const keepTailFrom = Math.min(length, cutEnd - start);
-    const headEnd = cutIndex(text, keepHead, config.graphemes, 'before');
-    const tailStart = Math.max(headEnd, cutIndex(text, keepTailFrom, config.graphemes, 'after'));
+    const headEnd = cutIndex(text, keepHead, length, config.graphemes, 'before');
+    const tailStart = Math.max(headEnd, cutIndex(text, keepTailFrom, length, config.graphemes, 'after'));
     const cutText = text.slice(headEnd, tailStart);
-    removed += codePointLength(cutText);
+    // Cuts at code points remove exactly the points between them; grapheme snapping moves them.
+    removed += config.graphemes ? codePointLength(cutText) : keepTailFrom - keepHead;
     middle += cutText;
     const kept = text.slice(0, headEnd) + text.slice(tailStart);
     markerAt ??= { block: out.length, index: headEnd };
