@@ -42,3 +42,36 @@ export async function timeAsync(
   samples.sort((a, b) => a - b);
   return samples[Math.floor(samples.length / 2)] as number;
 }
+
+/**
+ * Runs every case once per round, in turn (A B C A B C ...), after one warm-up round, so a
+ * machine whose speed drifts during the run slows all of them alike. Returns each case's
+ * times in round order (ms), for {@link median} and {@link medianRatio}.
+ */
+export async function interleaved<K extends string>(
+  cases: Record<K, (round: number) => unknown>,
+  rounds = 5,
+): Promise<Record<K, number[]>> {
+  const names = Object.keys(cases) as K[];
+  const samples = Object.fromEntries(names.map((name) => [name, [] as number[]])) as Record<K, number[]>;
+  for (let round = -1; round < rounds; round++) {
+    for (const name of names) {
+      collect();
+      const t = performance.now();
+      await cases[name](round);
+      if (round >= 0) samples[name].push(performance.now() - t);
+    }
+  }
+  return samples;
+}
+
+/** The median of some samples. */
+export function median(xs: readonly number[]): number {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] as number;
+}
+
+/** The median over rounds of `of(round) / to(round)`: the ratio each round measured, not a ratio of medians. */
+export function medianRatio(of: readonly number[], to: readonly number[]): number {
+  return median(of.map((x, i) => x / (to[i] as number)));
+}

@@ -10,7 +10,7 @@ import { resolvePipeline } from '../src/pipeline/config.js';
 import { startProxy } from '../src/proxy/server.js';
 import { FileStore } from '../src/store/file-store.js';
 import { MB, multiLineLog, oneLineJson } from './inputs.js';
-import { ms, ratio, timeAsync } from './measure.js';
+import { interleaved, median, medianRatio, ms, ratio, timeAsync } from './measure.js';
 
 const SSE_EVENTS = 2000;
 
@@ -85,20 +85,29 @@ export async function benchProxy(): Promise<void> {
 
     const big = body([oneLineJson(7 * MB).text, multiLineLog(7.5 * MB).text, 'small result'], 'big');
     const bytes = Buffer.byteLength(big);
-    const direct = await timeAsync((i) => post(up.url, big, `D${i}`), 7);
-    // A new session each time: the results are seen for the first time, collapsed and stashed.
-    const first = await timeAsync((i) => post(proxy.url, big, `F${i}`), 7);
-    // The same session again: decisions are frozen and replayed.
-    const replay = await timeAsync(() => post(proxy.url, big, 'R'), 7);
-    const parseStringify = await timeAsync(async () => JSON.stringify(JSON.parse(big)), 7);
-    console.log(`\n(b) ${(bytes / MB).toFixed(1)} MB request with two large tool results:`);
-    console.log(`  direct                          ${ms(direct).padStart(9)}`);
+    // A new session each round for first sight (the results are collapsed and stashed); the same
+    // session every round for replay (its decisions are frozen). Interleaved, medians of 7.
+    const runs = await interleaved(
+      {
+        direct: (i) => post(up.url, big, `D${i}`),
+        first: (i) => post(proxy.url, big, `F${i}`),
+        replay: () => post(proxy.url, big, 'R'),
+        parseStringify: () => JSON.stringify(JSON.parse(big)),
+      },
+      7,
+    );
+    const added = (of: number[]) => of.map((x, i) => x - (runs.direct[i] as number));
+    const parseStringify = median(runs.parseStringify);
+    console.log(
+      `\n(b) ${(bytes / MB).toFixed(1)} MB request with two large tool results (interleaved, medians of 7):`,
+    );
+    console.log(`  direct                          ${ms(median(runs.direct)).padStart(9)}`);
     console.log(`  JSON.parse + JSON.stringify     ${ms(parseStringify).padStart(9)}`);
     console.log(
-      `  spillway, first sight           ${ms(first).padStart(9)}  added ${ms(first - direct)}, ${ratio(first - direct, parseStringify)} of parse+stringify`,
+      `  spillway, first sight           ${ms(median(runs.first)).padStart(9)}  added ${ms(median(added(runs.first)))}, ${medianRatio(added(runs.first), runs.parseStringify).toFixed(2)}x of parse+stringify`,
     );
     console.log(
-      `  spillway, frozen replay         ${ms(replay).padStart(9)}  added ${ms(replay - direct)}, ${ratio(replay - direct, parseStringify)} of parse+stringify`,
+      `  spillway, frozen replay         ${ms(median(runs.replay)).padStart(9)}  added ${ms(median(added(runs.replay)))}, ${medianRatio(added(runs.replay), runs.parseStringify).toFixed(2)}x of parse+stringify`,
     );
 
     const stream = JSON.stringify({
