@@ -1,11 +1,16 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 // Every temporary folder a test (or a process it starts) makes goes under one root, which the
 // global teardown removes: a run leaves nothing in the system temp folder, even a failed one.
-process.env.SPILLWAY_TEST_TMP ??= mkdtempSync(join(tmpdir(), 'spillway-test-'));
+if (!process.env.SPILLWAY_TEST_TMP) {
+  const root = mkdtempSync(join(tmpdir(), 'spillway-test-'));
+  process.env.SPILLWAY_TEST_TMP = root;
+  // A run that finds no test file never reaches the teardown: the root goes when vitest exits.
+  process.on('exit', () => rmSync(root, { recursive: true, force: true }));
+}
 
 export default defineConfig({
   test: {
