@@ -10,7 +10,7 @@ import { resolvePipeline } from '../src/pipeline/config.js';
 import { startProxy } from '../src/proxy/server.js';
 import { FileStore } from '../src/store/file-store.js';
 import { MB, multiLineLog, oneLineJson } from './inputs.js';
-import { interleaved, median, medianRatio, ms, ratio, timeAsync } from './measure.js';
+import { interleaved, median, medianRatio, ms, timeAsync } from './measure.js';
 
 const SSE_EVENTS = 2000;
 
@@ -245,7 +245,10 @@ async function concurrentLarge(upstreamUrl: string, root: string): Promise<void>
     const inFlight = (files.length * Buffer.byteLength(body([log], 'x'))) / MB;
     console.log(
       `\n(e) 20 concurrent 10 MB requests (${inFlight.toFixed(0)} MB in flight): direct ${ms(med(direct.map((d) => d.ms)))}, ` +
-        `through spillway ${ms(med(through.map((d) => d.ms)))} (${ratio(med(through.map((d) => d.ms)), med(direct.map((d) => d.ms)))}); ` +
+        `through spillway ${ms(med(through.map((d) => d.ms)))} (${medianRatio(
+          through.map((d) => d.ms),
+          direct.map((d) => d.ms),
+        ).toFixed(2)}x, the median of each round's ratio); ` +
         `proxy process RSS grew ${med(through.map((d) => d.grewMb)).toFixed(0)} MB at peak (direct: ${med(direct.map((d) => d.grewMb)).toFixed(0)} MB), ` +
         `${(med(through.map((d) => d.grewMb)) / inFlight).toFixed(2)}x the bytes in flight`,
     );
