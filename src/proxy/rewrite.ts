@@ -5,6 +5,7 @@ import { breatheBefore } from '../pipeline/breathe.js';
 import type { StageStats } from '../pipeline/stage-stats.js';
 import type { StageName } from '../pipeline/types.js';
 import type { Content } from '../text/blocks.js';
+import { decodeUtf8 } from '../text/measure.js';
 import { bodyWith } from './body-with.js';
 import { fitRequest, type GuardReport } from './guard-request.js';
 import { requestWindow } from './request-window.js';
@@ -76,7 +77,7 @@ export async function rewriteRequest(
   let parsed: unknown;
   // Decoding and parsing a large body are each tens of milliseconds: other requests (and
   // health checks) get the event loop between them.
-  const text = raw.toString('utf8');
+  const text = decodeUtf8(raw);
   await breatheBefore(raw.length);
   try {
     parsed = JSON.parse(text);

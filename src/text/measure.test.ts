@@ -6,6 +6,7 @@ import {
   codePointLength,
   codePointPrefixEnd,
   codePointSuffixStart,
+  decodeUtf8,
   isInsidePair,
   utf8Length,
   utf8PrefixEnd,
@@ -95,5 +96,19 @@ describe('boundary-safe cuts', () => {
     const s = `${'x'.repeat(100_000)}👩‍👩‍👧‍👦${'y'.repeat(100_000)}`;
     expect(graphemeBoundaryAtOrBefore(s, 100_003)).toBe(100_000);
     expect(graphemeBoundaryAtOrAfter(s, 100_003)).toBe(100_011);
+  });
+
+  it('property: decodeUtf8 gives what toString gives, for any bytes, valid or not, short or long', () => {
+    // Long inputs (over 64 KiB, where the transcoder is used) are a generated piece repeated.
+    const long = (piece: Uint8Array) =>
+      Buffer.concat(Array(Math.ceil(70_000 / Math.max(1, piece.length))).fill(Buffer.from(piece)));
+    fc.assert(
+      fc.property(trickyString(), fc.uint8Array({ maxLength: 64 }), (text, bytes) => {
+        for (const input of [Buffer.from(text), long(Buffer.from(text)), Buffer.from(bytes), long(bytes)]) {
+          expect(decodeUtf8(input)).toBe(input.toString('utf8'));
+        }
+      }),
+      { numRuns: 200 },
+    );
   });
 });

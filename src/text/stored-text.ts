@@ -1,4 +1,4 @@
-import { utf8Bytes } from './measure.js';
+import { decodeUtf8, utf8Bytes } from './measure.js';
 
 const REPLACEMENT = Buffer.from('\uFFFD', 'utf8');
 
@@ -49,7 +49,7 @@ const isSurrogateAt = (buf: Buffer, i: number) =>
 export function storedText(buf: Buffer, start = 0, end = buf.length): string {
   let at = buf.indexOf(0xed, start);
   while (at >= 0 && at < end && !isSurrogateAt(buf, at)) at = buf.indexOf(0xed, at + 1);
-  if (at < 0 || at >= end) return buf.toString('utf8', start, end);
+  if (at < 0 || at >= end) return decodeUtf8(buf.subarray(start, end));
   let out = '';
   let from = start;
   for (let i = at; i + 2 < end; i++) {
