@@ -99,7 +99,7 @@ describe('boundary-safe cuts', () => {
   });
 
   it('property: decodeUtf8 gives what toString gives, for any bytes, valid or not, short or long', () => {
-    // Long inputs (over 64 KiB, where the transcoder is used) are a generated piece repeated.
+    // Long inputs (over 4 KiB, where the transcoder is used) are a generated piece repeated.
     const long = (piece: Uint8Array) =>
       Buffer.concat(Array(Math.ceil(70_000 / Math.max(1, piece.length))).fill(Buffer.from(piece)));
     fc.assert(
