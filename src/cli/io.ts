@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { SpillwayError } from '../errors.js';
+import { decodeUtf8 } from '../text/measure.js';
 
 /** Where a command reads and writes; tests pass their own. */
 export interface CliIo {
@@ -45,7 +46,7 @@ export async function readInputBytes(io: CliIo, file: string | undefined): Promi
 
 /** FILE or standard input as UTF-8 text. */
 export async function readInputText(io: CliIo, file: string | undefined): Promise<string> {
-  return (await readInputBytes(io, file)).toString('utf8');
+  return decodeUtf8(await readInputBytes(io, file));
 }
 
 /** Writes and waits until the stream has taken it, so large outputs are not cut at exit. */

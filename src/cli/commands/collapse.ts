@@ -2,6 +2,7 @@ import { SpillwayError } from '../../errors.js';
 import { resolvePipeline } from '../../pipeline/config.js';
 import { ConversationEngine } from '../../pipeline/conversation.js';
 import { DEFAULT_COLLAPSE_MAX_TOKENS, DEFAULT_WINDOW_LINES } from '../../pipeline/stages/collapse/index.js';
+import { decodeUtf8 } from '../../text/measure.js';
 import { getTokenizer } from '../../text/tokenizers/index.js';
 import { intOption, parseCommandArgs } from '../args.js';
 import { type CliIo, readInputBytes, write } from '../io.js';
@@ -58,7 +59,7 @@ export async function collapseCommand(argv: string[], io: CliIo): Promise<number
   const input = {
     id: 'stdin',
     tool: '',
-    content: raw.toString('utf8'),
+    content: decodeUtf8(raw),
     position: 0,
     // The stash keeps the bytes as read, even where they are not valid UTF-8.
     originalBytes: raw,
