@@ -11,15 +11,17 @@ import { compactJson, formatStage } from './format.js';
 import { isProtectedLine, linecapStage, longLines } from './linecap.js';
 import { maskStage } from './mask.js';
 import { perItem } from './per-item.js';
-import { cleanTerminal, cleanTerminalText, textcleanStage } from './textclean.js';
+import { cleanTerminal, textcleanStage } from './textclean.js';
+
+const cleanText = (text: string) => cleanTerminal(text).text;
 
 describe('textclean', () => {
   it('removes ANSI escapes and keeps the last frame of \\r redraws', async () => {
-    expect(cleanTerminalText('\x1b[1;32mPASS\x1b[0m tests\n')).toBe('PASS tests\n');
-    expect(cleanTerminalText('\x1b]0;title\x07after')).toBe('after');
-    expect(cleanTerminalText('progress 10%\rprogress 50%\rprogress 100%\ndone')).toBe('progress 100%\ndone');
-    expect(cleanTerminalText('spinner /\r\rfinal\r')).toBe('final\r');
-    expect(cleanTerminalText('windows\r\nlines\r\n')).toBe('windows\r\nlines\r\n');
+    expect(cleanText('\x1b[1;32mPASS\x1b[0m tests\n')).toBe('PASS tests\n');
+    expect(cleanText('\x1b]0;title\x07after')).toBe('after');
+    expect(cleanText('progress 10%\rprogress 50%\rprogress 100%\ndone')).toBe('progress 100%\ndone');
+    expect(cleanText('spinner /\r\rfinal\r')).toBe('final\r');
+    expect(cleanText('windows\r\nlines\r\n')).toBe('windows\r\nlines\r\n');
     const { content, outcome } = await runOne(textcleanStage(), '\x1b[31merror\x1b[0m: x');
     expect(content).toBe('error: x');
     expect(outcome?.actedBy).toEqual(['textclean']);
@@ -29,7 +31,7 @@ describe('textclean', () => {
   });
 });
 
-/** Every line resolved one by one, as cleanTerminalText did before it learnt to skip CRLF text. */
+/** Every line resolved one by one, as textclean did before it learnt to skip CRLF text. */
 function resolveEveryLine(text: string): string {
   return text
     .split('\n')
@@ -48,7 +50,7 @@ describe('textclean on carriage returns', () => {
   it('property: skipping text whose every \\r ends a line changes nothing', () => {
     fc.assert(
       fc.property(fc.string({ unit: fc.constantFrom('a', 'b', '\r', '\n', ' ') }), (text) => {
-        expect(cleanTerminalText(text)).toBe(resolveEveryLine(text));
+        expect(cleanText(text)).toBe(resolveEveryLine(text));
       }),
       { numRuns: 2000 },
     );

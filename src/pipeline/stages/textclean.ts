@@ -26,16 +26,6 @@ export function cleanTerminal(text: string): CleanText {
   return hasRedraw(stripped.text) ? resolveRedraws(stripped) : stripped;
 }
 
-/**
- * {@link cleanTerminal}'s text.
- *
- * @example
- * cleanTerminalText('\x1b[32mok\x1b[0m 10%\r 50%\r100%\n'); // '100%\n'
- */
-export function cleanTerminalText(text: string): string {
-  return cleanTerminal(text).text;
-}
-
 function stripEscapes(text: string): CleanText {
   let at = text.indexOf('\x1b');
   if (at < 0) return { text, removedBytes: 0 };

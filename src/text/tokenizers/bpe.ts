@@ -14,8 +14,6 @@ type RankDecoder = readonly (string | readonly number[])[];
 interface LinearEncoding {
   readonly pieces: RegExp;
   readonly ranks: ByteRanks;
-  /** The longest token in bytes: a piece of b bytes is at least b / this many tokens. */
-  readonly maxTokenBytes: number;
 }
 
 /**
@@ -78,15 +76,13 @@ function lazyLinear(encoding: EncodingName): () => LinearEncoding {
     const split = regexes[encoding === 'o200k_base' ? 'O200K_TOKEN_SPLIT_REGEX' : 'CL100K_TOKEN_SPLIT_REGEX'];
     if (!split) throw new Error(`gpt-tokenizer has no pre-token regex for ${encoding}`);
     const ranks = new Map<string, number>();
-    let maxTokenBytes = 1;
     decoder.forEach((token, rank) => {
       const key = (typeof token === 'string' ? Buffer.from(token, 'utf8') : Buffer.from(token)).toString(
         'latin1',
       );
       ranks.set(key, rank);
-      maxTokenBytes = Math.max(maxTokenBytes, key.length);
     });
-    built = { pieces: new RegExp(split.source, split.flags), ranks, maxTokenBytes };
+    built = { pieces: new RegExp(split.source, split.flags), ranks };
     return built;
   };
 }
@@ -100,7 +96,8 @@ function countLinear(text: string, limit: number, enc: LinearEncoding): number {
     if (enc.ranks.has(bytes) && piece.isWellFormed()) {
       total++;
     } else {
-      const floor = Math.ceil(bytes.length / enc.maxTokenBytes);
+      // A piece of b bytes is at least b / MAX_TOKEN_BYTES tokens.
+      const floor = Math.ceil(bytes.length / MAX_TOKEN_BYTES);
       if (total + floor > limit) return total + floor;
       for (let at = 0; at < bytes.length; at += MAX_MERGE_BYTES) {
         total += mergeCount(bytes.slice(at, at + MAX_MERGE_BYTES), enc.ranks);
