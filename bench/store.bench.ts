@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cap } from '../src/store/cap.js';
 import { FileStore } from '../src/store/file-store.js';
+import { MemoryStore } from '../src/store/memory-store.js';
 import { MB, multiLineLog, oneLineJson } from './inputs.js';
 import { ms, ratio, timeAsync } from './measure.js';
 
@@ -66,6 +67,7 @@ export async function benchStores(): Promise<void> {
       'file store (fsync)',
       new FileStore({ base: join(root, 'tool-results'), pruneOnFirstSpill: false }),
     );
+    await benchMemoryStoreGrowth();
     if (spawnSync('redis-server', ['--version']).status !== 0) {
       console.log('  redis: skipped (no redis-server on this machine)');
       return;
@@ -98,4 +100,35 @@ export async function benchStores(): Promise<void> {
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
+}
+
+/**
+ * The memory store's writes against what it already holds: an append into a store of 10,000
+ * sessions against one of 100, and an append to a log of 5,000 records against one of 50 (it
+ * once recounted every entry on each write and copied the whole log on each append).
+ */
+async function benchMemoryStoreGrowth(): Promise<void> {
+  const store = new MemoryStore();
+  const record = Buffer.alloc(300, 'r');
+  let sessions = 0;
+  const intoStoreOf = async (held: number) => {
+    for (; sessions < held; sessions++) await store.append({ dir: `s${sessions}`, name: 'fz_log' }, record);
+    const t = performance.now();
+    for (let i = 0; i < 200; i++) await store.append({ dir: `n${held}_${i}`, name: 'fz_log' }, record);
+    return (performance.now() - t) / 200;
+  };
+  let records = 0;
+  const ontoLogOf = async (held: number) => {
+    for (; records < held; records++) await store.append({ dir: 'long', name: 'fz_log' }, record);
+    const t = performance.now();
+    for (let i = 0; i < 50; i++) await store.append({ dir: 'long', name: 'fz_log' }, record);
+    records += 50;
+    return (performance.now() - t) / 50;
+  };
+  const [few, many] = [await intoStoreOf(100), await intoStoreOf(10_000)];
+  const [short, long] = [await ontoLogOf(50), await ontoLogOf(5_000)];
+  const us = (x: number) => `${(x * 1000).toFixed(1)} µs`;
+  console.log(
+    `  memory store append: into 10,000 sessions ${us(many)} vs 100 ${us(few)} (${ratio(many, few)}); onto a log of 5,000 records ${us(long)} vs 50 ${us(short)} (${ratio(long, short)})`,
+  );
 }
