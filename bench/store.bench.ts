@@ -67,7 +67,7 @@ export async function benchStores(): Promise<void> {
       'file store (fsync)',
       new FileStore({ base: join(root, 'tool-results'), pruneOnFirstSpill: false }),
     );
-    await benchMemoryStoreGrowth();
+    await appendGrowth('memory', new MemoryStore());
     if (spawnSync('redis-server', ['--version']).status !== 0) {
       console.log('  redis: skipped (no redis-server on this machine)');
       return;
@@ -93,6 +93,7 @@ export async function benchStores(): Promise<void> {
       console.log(
         `  redis put into a session of 4,000 entries ${ms(at4k)}, of 12,000 ${ms(at12k)} (${ratio(at12k, at4k)})`,
       );
+      await appendGrowth('redis', store);
     } finally {
       await store.close();
       await redis.stop();
@@ -103,12 +104,12 @@ export async function benchStores(): Promise<void> {
 }
 
 /**
- * The memory store's writes against what it already holds: an append into a store of 10,000
- * sessions against one of 100, and an append to a log of 5,000 records against one of 50 (it
- * once recounted every entry on each write and copied the whole log on each append).
+ * A store's appends against what it already holds: into a store of 10,000 sessions against one
+ * of 100, and onto a log of 5,000 records against one of 50 (the memory store once recounted
+ * every entry on each write and copied the whole log on each append; the Redis store summed
+ * every session's usage on each write).
  */
-async function benchMemoryStoreGrowth(): Promise<void> {
-  const store = new MemoryStore();
+async function appendGrowth(name: string, store: import('../src/store/store.js').Store): Promise<void> {
   const record = Buffer.alloc(300, 'r');
   let sessions = 0;
   const intoStoreOf = async (held: number) => {
@@ -129,6 +130,6 @@ async function benchMemoryStoreGrowth(): Promise<void> {
   const [short, long] = [await ontoLogOf(50), await ontoLogOf(5_000)];
   const us = (x: number) => `${(x * 1000).toFixed(1)} µs`;
   console.log(
-    `  memory store append: into 10,000 sessions ${us(many)} vs 100 ${us(few)} (${ratio(many, few)}); onto a log of 5,000 records ${us(long)} vs 50 ${us(short)} (${ratio(long, short)})`,
+    `  ${name} store append: into 10,000 sessions ${us(many)} vs 100 ${us(few)} (${ratio(many, few)}); onto a log of 5,000 records ${us(long)} vs 50 ${us(short)} (${ratio(long, short)})`,
   );
 }

@@ -6,14 +6,39 @@
  *   p:dirs        ZSET session dir -> last write (ms); the stash ("pruned") is not a session
  *   p:use         HASH dir -> bytes held
  *   p:sz:pruned   HASH stash id -> bytes (stash entries expire one by one)
+ *   p:total       the sum of p:use, kept as it changes; it expires within an hour and is then
+ *                 summed again, so a writer that did not keep it (an older spillway) is
+ *                 corrected within the hour
  * Keys are built inside the scripts, so the store is for a single Redis (not Redis Cluster).
  */
 
+// The store's total, without summing every session's usage on each write, and the one way
+// usage changes: a dir's count and the total move together.
+const USAGE = `
+local function storeTotal(p)
+  local t = redis.call('GET', p..':total')
+  if t then return tonumber(t) end
+  local sum = 0
+  for _, v in ipairs(redis.call('HVALS', p..':use')) do sum = sum + tonumber(v) end
+  redis.call('SET', p..':total', sum, 'PX', 3600000)
+  return sum
+end
+local function addUse(p, d, n)
+  storeTotal(p)
+  redis.call('HINCRBY', p..':use', d, n)
+  redis.call('INCRBY', p..':total', n)
+end
+local function dropUse(p, d)
+  addUse(p, d, -tonumber(redis.call('HGET', p..':use', d) or '0'))
+  redis.call('HDEL', p..':use', d)
+end
+`;
+
 // Forgets what has expired: whole sessions idle past the keep age, and old stash entries.
-const PURGE = `
+const PURGE = `${USAGE}
 local function dropStash(p, n)
   local size = tonumber(redis.call('HGET', p..':sz:pruned', n) or '0')
-  redis.call('HINCRBY', p..':use', 'pruned', -size)
+  addUse(p, 'pruned', -size)
   redis.call('HDEL', p..':sz:pruned', n)
   redis.call('ZREM', p..':n:pruned', n)
   redis.call('DEL', p..':b:pruned:'..n)
@@ -23,7 +48,7 @@ local function purge(p, now, keep)
   for _, d in ipairs(redis.call('ZRANGEBYSCORE', p..':dirs', '-inf', now - keep)) do
     for _, n in ipairs(redis.call('ZRANGE', p..':n:'..d, 0, -1)) do redis.call('DEL', p..':b:'..d..':'..n) end
     redis.call('DEL', p..':n:'..d)
-    redis.call('HDEL', p..':use', d)
+    dropUse(p, d)
     redis.call('ZREM', p..':dirs', d)
   end
   for _, n in ipairs(redis.call('ZRANGEBYSCORE', p..':n:pruned', '-inf', now - keep)) do dropStash(p, n) end
@@ -54,8 +79,7 @@ end
 local stash = dir == 'pruned'
 local held = tonumber(redis.call('HGET', p..':use', dir) or '0')
 if not stash and held - replaced + len > maxSession then return {-1, held} end
-local total = 0
-for _, v in ipairs(redis.call('HVALS', p..':use')) do total = total + tonumber(v) end
+local total = storeTotal(p)
 if total - replaced + len > maxTotal then
   for _, d in ipairs(redis.call('ZRANGEBYSCORE', p..':dirs', '-inf', now - active)) do
     if total - replaced + len <= maxTotal then break end
@@ -63,7 +87,7 @@ if total - replaced + len > maxTotal then
       total = total - tonumber(redis.call('HGET', p..':use', d) or '0')
       for _, n in ipairs(redis.call('ZRANGE', p..':n:'..d, 0, -1)) do redis.call('DEL', p..':b:'..d..':'..n) end
       redis.call('DEL', p..':n:'..d)
-      redis.call('HDEL', p..':use', d)
+      dropUse(p, d)
       redis.call('ZREM', p..':dirs', d)
     end
   end
@@ -93,7 +117,7 @@ if append then
 else
   redis.call('SET', key, body, 'PX', keep)
 end
-redis.call('HINCRBY', p..':use', dir, len - replaced)
+addUse(p, dir, len - replaced)
 redis.call('ZADD', p..':n:'..dir, now, name)
 if stash then
   redis.call('HSET', p..':sz:pruned', name, len)
@@ -112,13 +136,13 @@ return {1, len}
 `;
 
 /** ARGV: prefix, dir, name. Returns 1 when something was deleted. */
-export const DELETE_SCRIPT = `
+export const DELETE_SCRIPT = `${USAGE}
 local p, dir, name = ARGV[1], ARGV[2], ARGV[3]
 local key = p..':b:'..dir..':'..name
 if redis.call('EXISTS', key) == 0 then return 0 end
 local len = redis.call('STRLEN', key)
 redis.call('DEL', key)
-redis.call('HINCRBY', p..':use', dir, -len)
+addUse(p, dir, -len)
 redis.call('ZREM', p..':n:'..dir, name)
 if dir == 'pruned' then redis.call('HDEL', p..':sz:pruned', name) end
 return 1

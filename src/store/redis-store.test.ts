@@ -1,3 +1,5 @@
+import fc from 'fast-check';
+import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REDIS_MISSING, REDIS_SERVER, startRedis, type TestRedis } from '../test-support/redis.js';
 import { storeContract } from '../test-support/store-contract.js';
@@ -72,6 +74,84 @@ if (shared || REDIS_SERVER) {
       await expect(store.put({ dir: 'newest', name: 'a' }, Buffer.alloc(50))).rejects.toThrow(
         /total quota of 100 bytes/,
       );
+    });
+
+    it('lists a store whose stash holds 200,000 entries', async () => {
+      const prefix = `big${process.pid}_${n++}`;
+      const store = await RedisStore.connect(url, { prefix });
+      stores.push(store);
+      await store.put({ dir: 'pruned', name: 'newest' }, Buffer.from('x'));
+      const raw = createClient({ url });
+      await raw.connect();
+      try {
+        for (let at = 0; at < 200_000; at += 10_000) {
+          const members = Array.from({ length: 10_000 }, (_, i) => ({ score: 1, value: `e${at + i}` }));
+          await raw.zAdd(`${prefix}:n:pruned`, members);
+        }
+      } finally {
+        await raw.quit();
+      }
+      const [stash] = await store.list();
+      expect(stash?.name).toBe('pruned');
+      expect(stash?.mtimeMs).toBeGreaterThan(1);
+    });
+
+    it('keeps the store total equal to the sum of every session usage, and recounts it once it expires', async () => {
+      const raw = createClient({ url });
+      await raw.connect();
+      try {
+        const sum = async (prefix: string) =>
+          Object.values(await raw.hGetAll(`${prefix}:use`)).reduce((a, v) => a + Number(v), 0);
+        const write = fc.record({
+          kind: fc.constantFrom('put', 'append', 'delete'),
+          dir: fc.constantFrom('a', 'b', 'pruned'),
+          name: fc.constantFrom('x', 'y'),
+          size: fc.integer({ min: 0, max: 60 }),
+        });
+        await fc.assert(
+          fc.asyncProperty(fc.array(write, { maxLength: 20 }), async (ops) => {
+            const prefix = `sum${process.pid}_${n++}`;
+            // A small total and no session counted as active, so that writes also make room by
+            // removing other sessions and stash entries.
+            const store = await RedisStore.connect(url, {
+              prefix,
+              maxTotalBytes: 150,
+              maxSessionBytes: 100,
+              activeAgeMs: 0,
+            });
+            try {
+              for (const o of ops) {
+                const key = { dir: o.dir, name: o.name };
+                const body = Buffer.alloc(o.size, 'v');
+                const done =
+                  o.kind === 'delete'
+                    ? store.delete(key)
+                    : o.kind === 'put'
+                      ? store.put(key, body)
+                      : store.append(key, body);
+                await done.catch((e) => expect(e.code).toBe('SPILLWAY_QUOTA'));
+              }
+              const total = await raw.get(`${prefix}:total`);
+              if (total !== null) expect(Number(total)).toBe(await sum(prefix));
+            } finally {
+              await store.close();
+            }
+          }),
+          { numRuns: 25 },
+        );
+        // A total some other writer left wrong holds only until it expires; then it is summed again.
+        const prefix = `stale${process.pid}_${n++}`;
+        const store = await RedisStore.connect(url, { prefix, maxTotalBytes: 100 });
+        stores.push(store);
+        await store.put({ dir: 's', name: 'a' }, Buffer.alloc(40));
+        await raw.set(`${prefix}:total`, '1000', { PX: 50 });
+        await new Promise((r) => setTimeout(r, 80));
+        await store.put({ dir: 's', name: 'b' }, Buffer.alloc(40));
+        expect(Number(await raw.get(`${prefix}:total`))).toBe(80);
+        expect(await sum(prefix)).toBe(80);
+      } finally {
+        await raw.quit();
+      }
     });
   });
 } else {

@@ -14,6 +14,9 @@ import {
   type StoreLimits,
 } from './store.js';
 
+/** Entries whose size a listing asks for at once. */
+const LIST_BATCH = 1000;
+
 export interface RedisStoreOptions extends Partial<StoreLimits> {
   /** Key prefix, so several deployments can share one Redis (default "spillway"). */
   prefix?: string;
@@ -248,21 +251,28 @@ export class RedisStore implements Store {
         const dirs = await this.#client.zRangeWithScores(`${this.#prefix}:dirs`, 0, -1);
         const out = dirs.map((d) => ({ name: d.value, bytes: Number(use[d.value] ?? 0), mtimeMs: d.score }));
         const stash = await this.#client.zRangeWithScores(`${this.#prefix}:n:${STASH_DIR}`, 0, -1);
+        // A loop, not Math.max(...scores): a stash of a few hundred thousand entries would
+        // overflow the call stack as arguments.
+        let newest = -Infinity;
+        for (const s of stash) newest = Math.max(newest, s.score);
         if (stash.length > 0)
-          out.push({
-            name: STASH_DIR,
-            bytes: Number(use[STASH_DIR] ?? 0),
-            mtimeMs: Math.max(...stash.map((s) => s.score)),
-          });
+          out.push({ name: STASH_DIR, bytes: Number(use[STASH_DIR] ?? 0), mtimeMs: newest });
         return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
       }
       assertIdPart('directory', dir);
       const names = await this.#client.zRangeWithScores(`${this.#prefix}:n:${dir}`, 0, -1);
+      // Asked a thousand at a time, so the client pipelines them: a round trip per thousand
+      // entries, not two per entry.
       const out: EntryInfo[] = [];
-      for (const n of names) {
-        const k = `${this.#prefix}:b:${dir}:${n.value}`;
-        if (await this.#client.exists(k))
-          out.push({ name: n.value, bytes: await this.#client.strLen(k), mtimeMs: n.score });
+      for (let at = 0; at < names.length; at += LIST_BATCH) {
+        const batch = await Promise.all(
+          names.slice(at, at + LIST_BATCH).map(async (n) => {
+            const k = `${this.#prefix}:b:${dir}:${n.value}`;
+            const [exists, bytes] = await Promise.all([this.#client.exists(k), this.#client.strLen(k)]);
+            return exists ? { name: n.value, bytes, mtimeMs: n.score } : undefined;
+          }),
+        );
+        for (const e of batch) if (e) out.push(e);
       }
       return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     } catch (err) {
