@@ -1,4 +1,4 @@
-import { appendFileSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -75,6 +75,20 @@ describe('spillway session', () => {
     expect(rows[2]).toMatchObject({ seq: 2, shadowedBy: 4 });
     expect(rows[4]).toMatchObject({ seq: 4, role: 'tool', op: 'replace 2-3', shadowedBy: null });
     expect((await prune()).stdout).toBe('nothing to prune\n');
+  });
+
+  it('shows a session of 150,000 events (more rows than a call can take as arguments)', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'sw-cli-session-')), 'long.jsonl');
+    const events = Array.from(
+      { length: 150_000 },
+      (_, seq) => `{"seq":${seq},"op":{"type":"append"},"data":{"role":"user","content":"turn ${seq}"}}\n`,
+    );
+    writeFileSync(path, events.join(''));
+    const shown = await cli(['session', 'show', path]);
+    expect(shown.stderr).toBe('');
+    expect(shown.code).toBe(0);
+    expect(shown.stdout.trimEnd().split('\n')).toHaveLength(150_001);
+    expect(shown.stdout).toMatch(/^149999 +user +/m);
   });
 
   it('says what is wrong with bad usage or a bad file', async () => {

@@ -63,7 +63,8 @@ export async function scanDir(path: string, name: string): Promise<DirScan | nul
     }
   }
   const bytes = files.reduce((n, f) => n + f.bytes, 0);
-  const newestMs = files.length ? Math.max(...files.map((f) => f.mtimeMs)) : own.mtimeMs;
+  // reduce, not Math.max(...): a stash of 130,000 files would overflow the stack as arguments.
+  const newestMs = files.length ? files.reduce((m, f) => Math.max(m, f.mtimeMs), -Infinity) : own.mtimeMs;
   return { name, path, files, bytes, newestMs };
 }
 

@@ -106,7 +106,9 @@ async function showSession(session: Session, values: SessionValues, io: CliIo): 
       r.shadowedBy === null ? '' : String(r.shadowedBy),
     ]),
   ];
-  const widths = lines[0]?.map((_, i) => Math.max(...lines.map((l) => (l[i] as string).length))) ?? [];
+  // reduce, not Math.max(...): a session of 130,000 events would overflow the stack as arguments.
+  const widths =
+    lines[0]?.map((_, i) => lines.reduce((m, l) => Math.max(m, (l[i] as string).length), 0)) ?? [];
   await write(
     io.stdout,
     `${lines
