@@ -24,6 +24,8 @@ local function storeTotal(p)
   return sum
 end
 local function addUse(p, d, n)
+  -- Nothing to count; and -0 (an empty entry removed) would reach Redis as "-0", not an integer.
+  if n == 0 then return end
   storeTotal(p)
   redis.call('HINCRBY', p..':use', d, n)
   redis.call('INCRBY', p..':total', n)

@@ -57,6 +57,11 @@ export function storeContract(name: string, make: StoreFactory): void {
       expect(await store.putIfAbsent(k(STASH_DIR, 'h1'), Buffer.from('stashed'))).toBe(true);
       expect(await store.delete(k('s', 'c'))).toBe(true);
       expect(await store.get(k('s', 'c'))).toBeNull();
+      // An empty entry is an entry like any other.
+      await store.put(k('s', 'empty'), Buffer.alloc(0));
+      expect(await store.get(k('s', 'empty'))).toEqual(Buffer.alloc(0));
+      expect(await store.delete(k('s', 'empty'))).toBe(true);
+      expect(await store.stat(k('s', 'empty'))).toBeNull();
     });
 
     it('lists directories and their entries', async () => {
