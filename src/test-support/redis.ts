@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 
@@ -68,8 +68,10 @@ export async function startRedis(): Promise<TestRedis> {
       await exited;
       child = undefined;
     },
+    /** Kills it for good and removes its folder (the benchmark runs outside the tests' temp root). */
     async stop() {
       await redis.kill();
+      rmSync(dir, { recursive: true, force: true });
     },
   };
   await redis.start();
