@@ -113,3 +113,44 @@ export async function benchUnsaved(): Promise<void> {
     );
   }
 }
+
+/**
+ * A turn's cost against the length of its session: one new result in a session of 2,000 results
+ * against one of 100, per result the session holds (a turn reads every earlier result; the
+ * supersede stage once compared each with every later one, so a long session's turn grew with
+ * the square of its length).
+ */
+export async function benchLongSession(): Promise<void> {
+  console.log('\n## a turn in a long session: one new result in a session of 2,000 results vs 100');
+  const { ConversationEngine } = await import('../src/pipeline/conversation.js');
+  const { resolvePipeline } = await import('../src/pipeline/index.js');
+  const result = (i: number) => ({
+    id: `toolu_${i}`,
+    tool: i % 2 ? 'Bash' : 'Read',
+    input: i % 2 ? { command: `grep -rn symbol${i} src/` } : { file_path: `/repo/src/module${i}/index.ts` },
+    content: `output of call ${i}\n`.repeat(12),
+    position: 2 * i + 2,
+  });
+  const turnIn = async (length: number) => {
+    const engine = new ConversationEngine({
+      pipeline: resolvePipeline(),
+      store: new MemoryStore(),
+      session: `long${length}`,
+    });
+    const results = Array.from({ length: length - 1 }, (_, i) => result(i));
+    await engine.turn({ results, messageCount: 2 * length });
+    const times: number[] = [];
+    for (let t = 0; t < 7; t++) {
+      results.push(result(results.length));
+      const start = performance.now();
+      await engine.turn({ results, messageCount: 2 * results.length + 2 });
+      times.push(performance.now() - start);
+    }
+    return times.sort((a, b) => a - b)[3] as number;
+  };
+  const short = await turnIn(100);
+  const long = await turnIn(2000);
+  console.log(
+    `  a turn in a session of 100 results ${ms(short)}, of 2,000 ${ms(long)}; per result held: ${ratio(long / 2000, short / 100)} (linear: about 1x)`,
+  );
+}

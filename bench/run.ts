@@ -1,5 +1,5 @@
 import { benchFidelity } from './fidelity.bench.js';
-import { benchCollapse, benchUnsaved } from './pipeline.bench.js';
+import { benchCollapse, benchLongSession, benchUnsaved } from './pipeline.bench.js';
 import { benchProxy } from './proxy.bench.js';
 import { benchRecall } from './recall.bench.js';
 import { benchReplay } from './replay.bench.js';
@@ -16,6 +16,7 @@ const suites: Record<string, () => void | Promise<void>> = {
   cap: benchCap,
   collapse: benchCollapse,
   unsaved: benchUnsaved,
+  turns: benchLongSession,
   fidelity: benchFidelity,
   proxy: benchProxy,
   recall: benchRecall,

@@ -135,10 +135,25 @@ export function callKeyOf(
   return undefined;
 }
 
-/** Two paths name one file when they are equal or one ends with the other (`./a.ts`, `/repo/a.ts`). */
+/**
+ * A path as {@link samePath} compares it: without a leading `./`.
+ *
+ * @example
+ * cleanPath('./src/a.ts'); // 'src/a.ts'
+ */
+export function cleanPath(path: string): string {
+  return path.startsWith('./') ? path.slice(2) : path;
+}
+
+/**
+ * Two paths name one file when they are equal or one ends with the other after a '/'
+ * (`./a.ts`, `/repo/a.ts`).
+ *
+ * @example
+ * samePath('./a.ts', '/repo/a.ts'); // true
+ */
 export function samePath(a: string, b: string): boolean {
-  const clean = (p: string) => p.replace(/^\.\//, '');
-  const x = clean(a);
-  const y = clean(b);
+  const x = cleanPath(a);
+  const y = cleanPath(b);
   return x === y || x.endsWith(`/${y}`) || y.endsWith(`/${x}`);
 }

@@ -5,6 +5,7 @@ import { contentBytes, textOf } from '../../text/blocks.js';
 import { SUPERSEDED_PREFIX, supersededPlaceholder } from '../../text/markers.js';
 import { type CallKey, callKeyOf, samePath } from '../call-keys.js';
 import type { Decision, Stage, StageItem } from '../types.js';
+import { LaterCalls } from './later-calls.js';
 
 /** supersede's options. */
 export const SupersedeOptionsSchema = z.strictObject({
@@ -33,6 +34,28 @@ export function supersedes(earlier: CallKey, later: CallKey): string | undefined
   return undefined;
 }
 
+/**
+ * The results a later call made stale, each with why and the id of the latest such call: the
+ * conversation is read from its end, each call looked up among the ones after it.
+ */
+function staleResults(
+  order: readonly StageItem[],
+  readTools: readonly string[],
+): Map<StageItem, { reason: string; later: string }> {
+  const why = new Map<StageItem, { reason: string; later: string }>();
+  const later = new LaterCalls();
+  for (let i = order.length - 1; i >= 0; i--) {
+    const item = order[i] as StageItem;
+    const key = callKeyOf(item.result, readTools);
+    if (!key) continue;
+    const latest = later.latestSuperseding(key);
+    const reason = latest && supersedes(key, latest.key);
+    if (latest && reason) why.set(item, { reason, later: latest.id });
+    later.add(key, item.result.id);
+  }
+  return why;
+}
+
 function isMasked(item: StageItem): boolean {
   return (textOf(item.content) ?? '').startsWith(SUPERSEDED_PREFIX);
 }
@@ -58,23 +81,7 @@ export function supersedeStage(options: SupersedeOptions = {}): Stage {
     actsOnPrefix: true,
     async run(items, ctx, conversation) {
       const order = [...conversation].sort((a, b) => a.result.position - b.result.position);
-      const keys = new Map(order.map((item) => [item, callKeyOf(item.result, readTools)]));
-      const why = new Map<StageItem, { reason: string; later: string }>();
-      // The latest call for each key decides: scan from the end, remembering what came later.
-      const later: { key: CallKey; id: string }[] = [];
-      for (let i = order.length - 1; i >= 0; i--) {
-        const item = order[i] as StageItem;
-        const key = keys.get(item);
-        if (!key) continue;
-        for (const l of later) {
-          const reason = supersedes(key, l.key);
-          if (reason) {
-            why.set(item, { reason, later: l.id });
-            break;
-          }
-        }
-        later.push({ key, id: item.result.id });
-      }
+      const why = staleResults(order, readTools);
       const waiting = order.filter(
         (item) => why.has(item) && !isMasked(item) && item.result.position < ctx.cachedPrefix,
       ).length;
