@@ -9,7 +9,7 @@ import type { Tokenizer } from './tokenizer.js';
 const SHARED_COUNTS = new Map<string, Map<string, number>>();
 const MAX_COUNTS = 50_000;
 /** Shorter texts are counted again: hashing them costs about as much. */
-const MIN_REMEMBERED = 256;
+const MIN_REMEMBERED = 32;
 
 /**
  * The tokenizer with a memory: `count` remembers the counts of texts it has seen (by hash, in a
