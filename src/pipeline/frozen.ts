@@ -44,6 +44,8 @@ function recordOf(text: string): [string, FrozenEntry][] {
 // those are still read.
 const LOG_NAME = `${FROZEN_PREFIX}log`;
 const BATCH_PREFIX = `${FROZEN_PREFIX}batch_`;
+/** Decision names a session remembers; past this many (a session of that many results) it starts over. */
+const MAX_NAMES = 100_000;
 
 // Flushes under way, per store and session: a new FrozenDecisions for the same session (a new
 // engine in this process) waits for them before it loads, so it sees every decision made here.
@@ -86,8 +88,18 @@ export class FrozenDecisions {
     this.#session = session;
   }
 
+  /** Names already made: every turn looks up every earlier result, each name is a SHA-256. */
+  readonly #names = new Map<string, string>();
+
   #name(callId: string, originalHash: string): string {
-    return `${FROZEN_PREFIX}${stashId(`${callId}\0${originalHash}`)}`;
+    const key = `${callId}\0${originalHash}`;
+    let name = this.#names.get(key);
+    if (name === undefined) {
+      name = `${FROZEN_PREFIX}${stashId(key)}`;
+      if (this.#names.size >= MAX_NAMES) this.#names.clear();
+      this.#names.set(key, name);
+    }
+    return name;
   }
 
   /** Reads the session's decisions once, after the flushes of this process still under way. */

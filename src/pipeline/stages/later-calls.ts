@@ -14,8 +14,9 @@ function suffixes(path: string): string[] {
   return out;
 }
 
-/** One name per path and part, whatever characters either holds (a model writes both). */
-const readName = (path: string, part: string) => JSON.stringify([path, part]);
+/** One name per path and part, whatever characters either holds (a model writes both): the
+ * path's length says where it ends. */
+const readName = (path: string, part: string) => `${path.length}:${path}${part}`;
 
 /**
  * The calls of a conversation added from its end backwards, indexed so that finding the latest
