@@ -30,6 +30,13 @@ function stringEnd(raw: Buffer, at: number): number {
 
 type Frame = { node: Located; array: boolean; key: string | number | undefined; next: number };
 
+/** An object member's name from its quoted bytes: decoded directly unless it holds an escape. */
+function keyOf(raw: Buffer, start: number, end: number): string {
+  for (let at = start + 1; at < end - 1; at++)
+    if (raw[at] === BACKSLASH) return JSON.parse(raw.toString('utf8', start, end)) as string;
+  return raw.toString('utf8', start + 1, end - 1);
+}
+
 /**
  * Every value's byte range in a JSON text already known to be valid (JSON.parse took it). An
  * explicit stack, so nesting depth costs no recursion; strings are skipped with indexOf, so a
@@ -68,7 +75,7 @@ function locate(raw: Buffer): Located | undefined {
       if (b !== QUOTE) return undefined;
       const end = stringEnd(raw, i);
       if (end < 0) return undefined;
-      top.key = JSON.parse(raw.toString('utf8', i, end)) as string;
+      top.key = keyOf(raw, i, end);
       i = end;
       continue;
     }
