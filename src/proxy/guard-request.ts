@@ -55,7 +55,7 @@ async function guardRequest(
   const { view, window } = at;
   const ratio = conversation.calibration.ratio(window.model);
   if (body.length * ratio <= window.limit) return { body };
-  const raw = requestTokens().count(view.api, body);
+  const raw = requestTokens().count(view.api, body, conversation);
   if (raw * ratio <= window.limit) return { body };
   const fit = await conversation.fitWindow(view.results, results, {
     requestTokens: raw,
@@ -104,7 +104,11 @@ export async function fitRequest(
   // guard will need the factor; before that the prior serves.
   const learn = sent.length * conversation.calibration.ratio(window.model) >= window.limit / 4;
   const calibrate = (providerTokens: number) =>
-    conversation.calibration.observe(window.model, requestTokens().count(view.api, sent), providerTokens);
+    conversation.calibration.observe(
+      window.model,
+      requestTokens().count(view.api, sent, conversation),
+      providerTokens,
+    );
   return {
     body: sent,
     ...(guarded.report ? { guard: guarded.report } : {}),

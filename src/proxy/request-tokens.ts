@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import type { ApiName } from '../formats/types.js';
-import { arrayItemSpans } from '../text/json-splice.js';
+import { arrayItemSpans, arrayItemSpansAfter } from '../text/json-splice.js';
 import type { Tokenizer } from '../text/tokenizers/tokenizer.js';
 
 /** Where each API keeps the conversation: counted item by item, so old items are counted once. */
@@ -12,20 +12,37 @@ const CONVERSATION_KEY: Record<ApiName, string> = {
 };
 
 /**
+ * What was counted of a conversation's last body: its bytes up to the end of its last message
+ * (their hash) and their tokens. A client that keeps the prompt cache sends those bytes again,
+ * first, in its next body; only what follows them is read then.
+ */
+interface CountedPrefix {
+  key: string;
+  end: number;
+  digest: Buffer;
+  tokens: number;
+}
+
+/**
  * Counts the tokens of whole request bodies of one conversation, remembering the count of each
  * message it has seen (by the hash of its bytes): each turn repeats the turns before it, so a
- * turn costs about the count of what is new in it. The count is of the JSON as sent, which the
- * provider's own count differs from by a near-constant factor (see Calibration).
+ * turn costs about the count of what is new in it. Given the conversation, it also remembers
+ * where its last body's messages ended: a next body that starts with the same bytes is read
+ * only after them (one hash of the prefix, instead of finding and hashing every message). The
+ * count is of the JSON as sent, which the provider's own count differs from by a near-constant
+ * factor (see Calibration).
  *
  * @example
  * const tokens = new RequestTokens(getTokenizer('o200k'));
- * tokens.count('anthropic', body); // counts every message
- * tokens.count('anthropic', nextBody); // counts the new messages only
+ * tokens.count('anthropic', body, conversation); // counts every message
+ * tokens.count('anthropic', nextBody, conversation); // reads and counts the new messages only
  */
 export class RequestTokens {
   readonly #tokenizer: Tokenizer;
   readonly #memo = new Map<string, number>();
   readonly #max: number;
+  /** Per conversation (gone with it): where its last body's messages ended. */
+  readonly #prefixes = new WeakMap<object, CountedPrefix>();
 
   /** `max` bounds the memory: that many messages' counts at most (a Map entry each). */
   constructor(tokenizer: Tokenizer, max = 50_000) {
@@ -33,16 +50,43 @@ export class RequestTokens {
     this.#max = max;
   }
 
-  count(api: ApiName, body: Buffer): number {
-    const spans = arrayItemSpans(body, CONVERSATION_KEY[api]);
+  count(api: ApiName, body: Buffer, conversation?: object): number {
+    const key = CONVERSATION_KEY[api];
+    const known = conversation && this.#prefixes.get(conversation);
+    const resumed = known ? this.#after(known, key, body) : undefined;
+    const spans = resumed?.spans ?? arrayItemSpans(body, key);
     if (!spans) return this.#countBytes(body, 0, body.length);
-    let total = 0;
-    let at = 0;
+    const from = resumed ?? { end: 0, tokens: 0, hash: createHash('sha256') };
+    let total = from.tokens;
+    let at = from.end;
     for (const span of spans) {
       total += this.#countBytes(body, at, span.start) + this.#countBytes(body, span.start, span.end);
       at = span.end;
     }
+    if (conversation && at > 0) {
+      const digest = from.hash.update(body.subarray(from.end, at)).digest();
+      this.#prefixes.set(conversation, { key, end: at, digest, tokens: total });
+    }
     return total + this.#countBytes(body, at, body.length);
+  }
+
+  /**
+   * Where to go on from in `body` when it starts with the bytes counted last time (up to the end
+   * of their last message) and nothing after its messages array could replace it (a second
+   * array under the same name, which JSON.parse would take): the messages after those, and the
+   * prefix's tokens and hash so far.
+   */
+  #after(
+    known: CountedPrefix,
+    key: string,
+    body: Buffer,
+  ): { end: number; tokens: number; hash: Hash; spans: { start: number; end: number }[] } | undefined {
+    if (known.key !== key || body.length <= known.end) return undefined;
+    const hash = createHash('sha256').update(body.subarray(0, known.end));
+    if (!hash.copy().digest().equals(known.digest)) return undefined;
+    const after = arrayItemSpansAfter(body, known.end);
+    if (!after || body.indexOf(`"${key}"`, after.close) >= 0) return undefined;
+    return { end: known.end, tokens: known.tokens, hash, spans: after.spans };
   }
 
   #countBytes(body: Buffer, start: number, end: number): number {

@@ -108,15 +108,22 @@ function locate(raw: Buffer): Located | undefined {
 /** Finds the located node of each holder by walking the parsed body beside its locations. */
 function locateHolders(parsed: unknown, root: Located, holders: Set<object>): Map<object, Located> {
   const found = new Map<object, Located>();
-  const todo: [unknown, Located][] = [[parsed, root]];
-  while (todo.length > 0 && found.size < holders.size) {
-    const [value, at] = todo.pop() as [unknown, Located];
-    if (typeof value !== 'object' || value === null || !at.members) continue;
+  // Two stacks side by side, so the walk allocates nothing per value.
+  const values: unknown[] = [parsed];
+  const nodes: Located[] = [root];
+  const visit = (v: unknown, at: Located | undefined) => {
+    if (at?.members && typeof v === 'object' && v !== null) {
+      values.push(v);
+      nodes.push(at);
+    }
+  };
+  while (values.length > 0 && found.size < holders.size) {
+    const value = values.pop() as object;
+    const at = nodes.pop() as Located;
+    const members = at.members as Map<string | number, Located>;
     if (holders.has(value)) found.set(value, at);
-    const entries: [string | number, unknown][] = Array.isArray(value)
-      ? value.map((v, k) => [k, v])
-      : Object.entries(value);
-    for (const [k, v] of entries) if (at.members.has(k)) todo.push([v, at.members.get(k) as Located]);
+    if (Array.isArray(value)) for (let k = 0; k < value.length; k++) visit(value[k], members.get(k));
+    else for (const k in value) visit((value as Record<string, unknown>)[k], members.get(k));
   }
   return found;
 }
@@ -166,4 +173,55 @@ export function arrayItemSpans(raw: Buffer, key: string): { start: number; end: 
   const array = locate(raw)?.members?.get(key);
   if (!array?.members) return undefined;
   return [...array.members.values()].map(({ start, end }) => ({ start, end }));
+}
+
+/** The end of the JSON value that starts at `at` in bytes JSON.parse took, or -1. */
+function valueEnd(raw: Buffer, at: number): number {
+  const first = raw[at];
+  if (first === QUOTE) return stringEnd(raw, at);
+  if (first !== 0x7b && first !== 0x5b) {
+    let end = at + 1;
+    while (!isEnd(raw[end])) end++;
+    return end;
+  }
+  let depth = 0;
+  for (let i = at; i < raw.length; i++) {
+    const b = raw[i] as number;
+    if (b === QUOTE) {
+      i = stringEnd(raw, i) - 1;
+      if (i < 0) return -1;
+    } else if (b === 0x7b || b === 0x5b) depth++;
+    else if ((b === 0x7d || b === 0x5d) && --depth === 0) return i + 1;
+  }
+  return -1;
+}
+
+const skipSpace = (raw: Buffer, at: number) => {
+  let i = at;
+  while (isSpace(raw[i] as number)) i++;
+  return i;
+};
+
+/**
+ * The byte ranges of the items that follow `at` in an array, where `at` is just after one of its
+ * items (what a conversation's next body adds to the messages of the last), and where the array
+ * closes; undefined when the bytes there are not that.
+ *
+ * @example
+ * arrayItemSpansAfter(Buffer.from('{"m":[1,22,3]}'), 7); // { spans: [{ start: 8, end: 10 }, { start: 11, end: 12 }], close: 12 }
+ */
+export function arrayItemSpansAfter(
+  raw: Buffer,
+  at: number,
+): { spans: { start: number; end: number }[]; close: number } | undefined {
+  const spans: { start: number; end: number }[] = [];
+  let i = skipSpace(raw, at);
+  while (raw[i] === 0x2c) {
+    const start = skipSpace(raw, i + 1);
+    const end = valueEnd(raw, start);
+    if (end < 0) return undefined;
+    spans.push({ start, end });
+    i = skipSpace(raw, end);
+  }
+  return raw[i] === 0x5d ? { spans, close: i } : undefined;
 }
