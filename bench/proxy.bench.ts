@@ -15,7 +15,7 @@ import { interleaved, median, medianRatio, ms, timeAsync } from './measure.js';
 const SSE_EVENTS = 2000;
 
 /** A minimal upstream: answers JSON, or SSE_EVENTS small events for a streaming request. */
-async function upstream(): Promise<{ url: string; close: () => void }> {
+export async function upstream(): Promise<{ url: string; close: () => void }> {
   const server = createServer(async (req, res) => {
     let stream = false;
     for await (const chunk of req) if (!stream && (chunk as Buffer).includes('"stream":true')) stream = true;
@@ -41,7 +41,19 @@ async function upstream(): Promise<{ url: string; close: () => void }> {
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() };
 }
 
-async function post(url: string, body: string, session: string): Promise<void> {
+/** A proxy on a free loopback port to `upstreamUrl`, stashing under `base`, logging nothing. */
+export function benchProxyTo(upstreamUrl: string, base: string): ReturnType<typeof startProxy> {
+  return startProxy({
+    pipeline: resolvePipeline(),
+    store: new FileStore({ base, pruneOnFirstSpill: false }),
+    port: 0,
+    upstreams: { anthropic: upstreamUrl },
+    log: () => {},
+  });
+}
+
+/** Sends one Messages request and reads its answer whole. */
+export async function post(url: string, body: string, session: string): Promise<void> {
   const res = await request(`${url}/v1/messages`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-spillway-session': session },
@@ -69,13 +81,7 @@ export async function benchProxy(): Promise<void> {
   );
   const up = await upstream();
   const root = mkdtempSync(join(tmpdir(), 'spillway-bench-'));
-  const proxy = await startProxy({
-    pipeline: resolvePipeline(),
-    store: new FileStore({ base: join(root, 'tool-results'), pruneOnFirstSpill: false }),
-    port: 0,
-    upstreams: { anthropic: up.url },
-    log: () => {},
-  });
+  const proxy = await benchProxyTo(up.url, join(root, 'tool-results'));
   try {
     const listing = Array.from(
       { length: 24 },

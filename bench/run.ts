@@ -1,5 +1,6 @@
 import { benchFidelity } from './fidelity.bench.js';
-import { benchCollapse, benchLongSession, benchUnsaved } from './pipeline.bench.js';
+import { benchLongSession } from './long-session.bench.js';
+import { benchCollapse, benchUnsaved } from './pipeline.bench.js';
 import { benchProxy } from './proxy.bench.js';
 import { benchRecall } from './recall.bench.js';
 import { benchReplay } from './replay.bench.js';
