@@ -6,8 +6,47 @@ import { expand } from './expand.js';
 import { stashKey } from './ids.js';
 import { MemoryStore } from './memory-store.js';
 import { stash, stashOriginal } from './stash.js';
+import type { Store } from './store.js';
 
 describe('stash', () => {
+  it('writes the stashes asked for in one turn together, each recallable once its promise resolves', async () => {
+    const batches: number[] = [];
+    const store: Store = new MemoryStore();
+    store.putAllIfAbsent = async (entries) => {
+      batches.push(entries.length);
+      let written = 0;
+      for (const { key, body } of entries) if (await store.putIfAbsent(key, body)) written++;
+      return written;
+    };
+    const texts = ['one', 'two', 'three', 'two'];
+    const ids = await Promise.all(texts.map((t) => stashOriginal(store, originalOf(t))));
+    expect(batches).toEqual([3]);
+    expect(ids).toEqual(texts.map((t) => originalOf(t).id()));
+    for (const [i, id] of ids.entries()) expect((await store.get(stashKey(id)))?.toString()).toBe(texts[i]);
+    // Asked for in a later turn: a batch of its own; one alone is a plain put.
+    await stashOriginal(store, originalOf('four'));
+    await Promise.all([stashOriginal(store, originalOf('five')), stashOriginal(store, originalOf('six'))]);
+    expect(batches).toEqual([3, 2]);
+  });
+
+  it('decides each stash of a failed batch on its own: one failure fails only its own', async () => {
+    const refused = originalOf('refused');
+    const store: Store = new MemoryStore();
+    store.putAllIfAbsent = async () => {
+      throw new Error('the batch failed');
+    };
+    const putIfAbsent = store.putIfAbsent.bind(store);
+    store.putIfAbsent = async (key, body) => {
+      if (key.name === refused.id()) throw new Error('this one cannot be written');
+      return putIfAbsent(key, body);
+    };
+    const texts = ['kept', 'refused', 'also kept'];
+    const settled = await Promise.allSettled(texts.map((t) => stashOriginal(store, originalOf(t))));
+    expect(settled.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((settled[1] as PromiseRejectedResult).reason.message).toBe('this one cannot be written');
+    expect((await store.get(stashKey(originalOf('also kept').id())))?.toString()).toBe('also kept');
+  });
+
   it('keeps an original whole or not at all: over maxFileBytes it refuses and writes nothing', async () => {
     const store = new MemoryStore({ maxFileBytes: 1000 });
     const fits = 'x'.repeat(1000);

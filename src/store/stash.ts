@@ -1,22 +1,72 @@
 import { SpillwayError } from '../errors.js';
 import { type Original, originalOf } from '../text/content-hash.js';
 import { stashKey } from './ids.js';
-import { putAllIfAbsent, type Store } from './store.js';
+import { putAllIfAbsent, type Store, type StoreEntry } from './store.js';
 
 /**
  * Stashes an original under its content address (once: an existing entry is left as it is) and
- * returns the id a marker names. Whole or not at all: over the store's `maxFileBytes` it throws
- * `SPILLWAY_QUOTA`. The one way anything is stashed: stages, session pruning and
- * the CLI all come here.
+ * returns the id a marker names, once it is durable. Whole or not at all: over the store's
+ * `maxFileBytes` it throws `SPILLWAY_QUOTA`. The stashes asked for in one turn of the event loop
+ * are written together (one lock, their flushes side by side); when that fails each is tried on
+ * its own, so a failure is only ever its own. The one way anything is stashed: stages, session
+ * pruning and the CLI all come here.
  *
  * @example
  * const id = await stashOriginal(store, originalOf(hugeLog));
  */
-export async function stashOriginal(store: Store, original: Original): Promise<string> {
-  const body = stashableBody(store, original);
-  const key = stashKey(original.id());
-  await store.putIfAbsent(key, body);
-  return key.name;
+export function stashOriginal(store: Store, original: Original): Promise<string> {
+  let body: Uint8Array;
+  try {
+    body = stashableBody(store, original);
+  } catch (err) {
+    return Promise.reject(err);
+  }
+  const id = original.id();
+  let queue = queued.get(store);
+  if (!queue) {
+    const fresh = new Map<string, Queued>();
+    queued.set(store, fresh);
+    queue = fresh;
+    setImmediate(() => void writeQueued(store, fresh));
+  }
+  const entry = queue.get(id) ?? { key: stashKey(id), body, waiters: [] };
+  queue.set(id, entry);
+  return new Promise((resolve, reject) => entry.waiters.push({ resolve: () => resolve(id), reject }));
+}
+
+/** A stash asked for and not written yet, and who waits for it. */
+interface Queued extends StoreEntry {
+  waiters: { resolve: () => void; reject: (err: unknown) => void }[];
+}
+
+// Stashes asked for in one turn of the event loop, per store: a turn that stashes several
+// originals (a mask batch, several large results) writes them together, under one lock with
+// their flushes side by side, instead of one locked and flushed put after another.
+const queued = new WeakMap<Store, Map<string, Queued>>();
+
+async function writeQueued(store: Store, queue: Map<string, Queued>): Promise<void> {
+  if (queued.get(store) === queue) queued.delete(store);
+  const entries = [...queue.values()];
+  const settle = (entry: Queued, err?: unknown) => {
+    for (const w of entry.waiters) err === undefined ? w.resolve() : w.reject(err);
+  };
+  try {
+    if (entries.length === 1)
+      await store.putIfAbsent((entries[0] as Queued).key, (entries[0] as Queued).body);
+    else await putAllIfAbsent(store, entries);
+    for (const entry of entries) settle(entry);
+  } catch (err) {
+    if (entries.length === 1) return settle(entries[0] as Queued, err);
+    // One by one: each stash succeeds or fails on its own (a quota that takes some, not all).
+    await Promise.all(
+      entries.map((entry) =>
+        store.putIfAbsent(entry.key, entry.body).then(
+          () => settle(entry),
+          (e: unknown) => settle(entry, e),
+        ),
+      ),
+    );
+  }
 }
 
 /**

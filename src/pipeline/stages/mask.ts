@@ -43,6 +43,15 @@ export function maskStage(options: MaskOptions = {}): Stage {
       const old = Math.max(0, order.length - keepRecent);
       const recent = new Set(order.slice(old));
       const due = new Set(order.slice(0, Math.floor(old / batch) * batch));
+      // The batch's originals are asked for at once, so the store writes them together (a
+      // failure is answered when its item's turn comes below).
+      const stashes = new Map<StageItem, Promise<string>>();
+      for (const item of items)
+        if (!recent.has(item) && due.has(item) && !isMasked(item)) {
+          const stash = item.stashOriginal();
+          stash.catch(() => {});
+          stashes.set(item, stash);
+        }
       const out: (Decision | Error)[] = [];
       for (const item of items) {
         try {
@@ -52,7 +61,7 @@ export function maskStage(options: MaskOptions = {}): Stage {
           else {
             const text = textOf(item.content);
             const tokens = text === null ? 0 : ctx.tokenizer.count(text);
-            const id = await item.stashOriginal();
+            const id = await (stashes.get(item) ?? item.stashOriginal());
             out.push({
               action: 'acted',
               content: maskPlaceholder(item.result.tool, item.result.id, tokens, id),

@@ -85,31 +85,40 @@ export function supersedeStage(options: SupersedeOptions = {}): Stage {
       const waiting = order.filter(
         (item) => why.has(item) && !isMasked(item) && item.result.position < ctx.cachedPrefix,
       ).length;
-      const out: (Decision | Error)[] = [];
-      for (const item of items) {
+      // Decided first, then every placeholder's original is asked for at once, so the store
+      // writes a batch together; a failed stash reverts only its own result.
+      const decided = items.map((item): Decision | Error | { stash: Promise<string>; content: string } => {
         try {
           const stale = why.get(item);
-          if (!stale) out.push({ action: 'declined', reason: 'not_superseded' });
-          else if (isMasked(item)) out.push({ action: 'declined', reason: 'already_marked' });
-          else if (item.result.position < ctx.cachedPrefix && waiting < batch)
-            out.push({ action: 'declined', reason: 'batch_not_full' });
-          else {
-            const id = item.originalId();
-            const content = supersededPlaceholder(
-              item.result.tool,
-              item.result.id,
-              stale.reason,
-              stale.later,
-              id,
-            );
-            // A placeholder longer than the result saves nothing.
-            if (contentBytes(item.content) <= Buffer.byteLength(content)) {
-              out.push({ action: 'declined', reason: 'below_min_size' });
-              continue;
-            }
-            await item.stashOriginal();
-            out.push({ action: 'acted', content, stashId: id });
-          }
+          if (!stale) return { action: 'declined', reason: 'not_superseded' };
+          if (isMasked(item)) return { action: 'declined', reason: 'already_marked' };
+          if (item.result.position < ctx.cachedPrefix && waiting < batch)
+            return { action: 'declined', reason: 'batch_not_full' };
+          const content = supersededPlaceholder(
+            item.result.tool,
+            item.result.id,
+            stale.reason,
+            stale.later,
+            item.originalId(),
+          );
+          // A placeholder longer than the result saves nothing.
+          if (contentBytes(item.content) <= Buffer.byteLength(content))
+            return { action: 'declined', reason: 'below_min_size' };
+          const stash = item.stashOriginal();
+          stash.catch(() => {});
+          return { stash, content };
+        } catch (err) {
+          return toError(err);
+        }
+      });
+      const out: (Decision | Error)[] = [];
+      for (const d of decided) {
+        if (d instanceof Error || !('stash' in d)) {
+          out.push(d);
+          continue;
+        }
+        try {
+          out.push({ action: 'acted', content: d.content, stashId: await d.stash });
         } catch (err) {
           out.push(toError(err));
         }
