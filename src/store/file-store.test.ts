@@ -336,5 +336,11 @@ describe('FileStore batches', () => {
     expect(await store.stat({ dir: 's', name: 'a' })).toBeNull();
     expect(JSON.parse(readFileSync(join(base, '.usage.json'), 'utf8'))).toMatchObject({ total: 200 });
     expect(readdirSync(join(base, 'pruned')).filter((f) => !f.endsWith('.txt'))).toEqual([]);
+    // A batch of entries all there already (content-addressed stashes seen before) writes
+    // nothing, the ledger included.
+    const ledger = statSync(join(base, '.usage.json'));
+    expect(await store.putAllIfAbsent(entries.slice(0, 5))).toBe(0);
+    const after = statSync(join(base, '.usage.json'));
+    expect([after.ino, after.mtimeMs]).toEqual([ledger.ino, ledger.mtimeMs]);
   });
 });

@@ -168,18 +168,22 @@ export class FileStore implements Store {
    * Nothing over quota is written; an entry that fails to write is left out of the ledger.
    */
   async putAllIfAbsent(entries: readonly StoreEntry[]): Promise<number> {
-    if (entries.length === 0) return 0;
     for (const { key } of entries) this.pathOf(key);
+    // Content-addressed entries are often there already: then there is nothing to lock for.
+    const missing: StoreEntry[] = [];
+    for (const entry of entries) if (!(await this.stat(entry.key))) missing.push(entry);
+    if (missing.length === 0) return 0;
     await ensurePrivateDir(this.base, { parents: true, allowLink: true });
     return withLock(
       this.lockPath,
       async () => {
         const fresh = new Map<string, { key: StoreKey; body: Uint8Array }>();
-        for (const { key, body } of entries) {
+        for (const { key, body } of missing) {
           const path = this.pathOf(key);
           if (fresh.has(path) || (await this.stat(key))) continue;
           fresh.set(path, { key, body: cutAtUtf8Boundary(body, this.limits.maxFileBytes) });
         }
+        if (fresh.size === 0) return 0;
         const byDir = new Map<string, number>();
         for (const { key, body } of fresh.values())
           byDir.set(key.dir, (byDir.get(key.dir) ?? 0) + body.length);
