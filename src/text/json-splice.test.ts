@@ -28,6 +28,22 @@ describe('spliceJson', () => {
     expect(out?.includes(Buffer.from([0xff, 0xfe]))).toBe(true);
   });
 
+  it('edits the value JSON.parse kept of a name given twice, and several values at once', () => {
+    const raw = Buffer.from(
+      '{"m":[{"c":"old1"},{"c":"x","c":"old2"}],"m2":1,"m":[{"c":"keep"},{"c":"y","c" : "z"}], "t":{"c":1}}',
+    );
+    const parsed = JSON.parse(raw.toString());
+    parsed.m[1].c = 'NEW';
+    parsed.t.c = 'T';
+    const out = spliceJson(raw, parsed, [
+      { holder: parsed.m[1], field: 'c', value: 'NEW' },
+      { holder: parsed.t, field: 'c', value: 'T' },
+    ]);
+    expect(out?.toString()).toBe(
+      '{"m":[{"c":"old1"},{"c":"x","c":"old2"}],"m2":1,"m":[{"c":"keep"},{"c":"y","c" : "NEW"}], "t":{"c":"T"}}',
+    );
+  });
+
   it('answers undefined when the field was not in the bytes (the caller serialises)', () => {
     const raw = Buffer.from('{"a":{}}');
     const parsed = JSON.parse(raw.toString());
