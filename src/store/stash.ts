@@ -47,22 +47,25 @@ const queued = new WeakMap<Store, Map<string, Queued>>();
 async function writeQueued(store: Store, queue: Map<string, Queued>): Promise<void> {
   if (queued.get(store) === queue) queued.delete(store);
   const entries = [...queue.values()];
-  const settle = (entry: Queued, err?: unknown) => {
-    for (const w of entry.waiters) err === undefined ? w.resolve() : w.reject(err);
+  const written = (entry: Queued) => {
+    for (const w of entry.waiters) w.resolve();
+  };
+  const failed = (entry: Queued, err: unknown) => {
+    for (const w of entry.waiters) w.reject(err);
   };
   try {
     if (entries.length === 1)
       await store.putIfAbsent((entries[0] as Queued).key, (entries[0] as Queued).body);
     else await putAllIfAbsent(store, entries);
-    for (const entry of entries) settle(entry);
+    for (const entry of entries) written(entry);
   } catch (err) {
-    if (entries.length === 1) return settle(entries[0] as Queued, err);
+    if (entries.length === 1) return failed(entries[0] as Queued, err);
     // One by one: each stash succeeds or fails on its own (a quota that takes some, not all).
     await Promise.all(
       entries.map((entry) =>
         store.putIfAbsent(entry.key, entry.body).then(
-          () => settle(entry),
-          (e: unknown) => settle(entry, e),
+          () => written(entry),
+          (e: unknown) => failed(entry, e),
         ),
       ),
     );
