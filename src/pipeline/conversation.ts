@@ -95,12 +95,12 @@ export class ConversationEngine {
     this.#store = options.store;
     this.#frozen =
       options.session === undefined ? undefined : new FrozenDecisions(options.store, options.session);
+    const memo = memoTokenizer(options.pipeline.tokenizer);
     // Every turn counts every result of the conversation for its statistics: a result is
     // counted once, then remembered by its hash.
-    this.#statsTokenizer = memoTokenizer(options.statsTokenizer ?? options.pipeline.tokenizer);
+    this.#statsTokenizer = options.statsTokenizer ? memoTokenizer(options.statsTokenizer) : memo;
     this.#cacheTtlMs = options.cacheTtlMs ?? CACHE_TTL_MS;
     this.calibration = new Calibration(options.calibrationPrior);
-    const memo = memoTokenizer(options.pipeline.tokenizer);
     this.count = (text) => memo.count(text);
   }
 

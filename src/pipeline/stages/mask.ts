@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { wholeNumber } from '../../config-schema.js';
-import { toError } from '../../errors.js';
 import { textOf } from '../../text/blocks.js';
 import { MASK_PREFIX, maskPlaceholder } from '../../text/markers.js';
-import type { Decision, Stage, StageItem } from '../types.js';
+import type { Stage, StageItem } from '../types.js';
+import { decideThenStash } from './per-item.js';
 
 /** mask's options. */
 export const MaskOptionsSchema = z.strictObject({
@@ -43,36 +43,21 @@ export function maskStage(options: MaskOptions = {}): Stage {
       const old = Math.max(0, order.length - keepRecent);
       const recent = new Set(order.slice(old));
       const due = new Set(order.slice(0, Math.floor(old / batch) * batch));
-      // The batch's originals are asked for at once, so the store writes them together (a
-      // failure is answered when its item's turn comes below).
-      const stashes = new Map<StageItem, Promise<string>>();
-      for (const item of items)
-        if (!recent.has(item) && due.has(item) && !isMasked(item)) {
-          const stash = item.stashOriginal();
-          stash.catch(() => {});
-          stashes.set(item, stash);
-        }
-      const out: (Decision | Error)[] = [];
-      for (const item of items) {
-        try {
-          if (recent.has(item)) out.push({ action: 'declined', reason: 'recent' });
-          else if (isMasked(item)) out.push({ action: 'declined', reason: 'already_marked' });
-          else if (!due.has(item)) out.push({ action: 'declined', reason: 'batch_not_full' });
-          else {
-            const text = textOf(item.content);
-            const tokens = text === null ? 0 : ctx.tokenizer.count(text);
-            const id = await (stashes.get(item) ?? item.stashOriginal());
-            out.push({
-              action: 'acted',
-              content: maskPlaceholder(item.result.tool, item.result.id, tokens, id),
-              stashId: id,
-            });
-          }
-        } catch (err) {
-          out.push(toError(err));
-        }
-      }
-      return out;
+      return decideThenStash(items, (item) => {
+        if (recent.has(item)) return { action: 'declined', reason: 'recent' };
+        if (isMasked(item)) return { action: 'declined', reason: 'already_marked' };
+        if (!due.has(item)) return { action: 'declined', reason: 'batch_not_full' };
+        const text = textOf(item.content);
+        const tokens = text === null ? 0 : ctx.tokenizer.count(text);
+        return {
+          stash: item.stashOriginal(),
+          acted: (id) => ({
+            action: 'acted',
+            content: maskPlaceholder(item.result.tool, item.result.id, tokens, id),
+            stashId: id,
+          }),
+        };
+      });
     },
   };
 }

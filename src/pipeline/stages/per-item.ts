@@ -45,3 +45,42 @@ export function perItem(
       }),
     );
 }
+
+/** A decision that waits on its result's stash: the placeholder names the id the stash returns. */
+export interface AwaitingStash {
+  stash: Promise<string>;
+  acted: (id: string) => Decision;
+}
+
+/**
+ * Decides every result of a stage first, then waits on the stashes asked for while deciding:
+ * they are all under way by then, so the store writes them together (see `stashOriginal`), not
+ * one after another. A throw, or a failed stash, reverts only its own result.
+ *
+ * @example
+ * return decideThenStash(items, (item) => ({ stash: item.stashOriginal(), acted: (id) => ({ action: 'acted', content: `[gone ${id}]`, stashId: id }) }));
+ */
+export async function decideThenStash(
+  items: readonly StageItem[],
+  decide: (item: StageItem) => Decision | AwaitingStash,
+): Promise<(Decision | Error)[]> {
+  const decided = items.map((item) => {
+    try {
+      const d = decide(item);
+      // Waited on below, in order: a stash that fails first must not count as unhandled.
+      if ('stash' in d) d.stash.catch(() => {});
+      return d;
+    } catch (err) {
+      return toError(err);
+    }
+  });
+  const out: (Decision | Error)[] = [];
+  for (const d of decided) {
+    try {
+      out.push(d instanceof Error || !('stash' in d) ? d : d.acted(await d.stash));
+    } catch (err) {
+      out.push(toError(err));
+    }
+  }
+  return out;
+}

@@ -1,8 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { recallAll } from '../../store/recall.js';
+import type { Store } from '../../store/store.js';
 import { result, runOne, testContext } from '../../test-support/pipeline.js';
 import { contentBytes } from '../../text/blocks.js';
+import { originalOf } from '../../text/content-hash.js';
 import { markerIds } from '../../text/markers.js';
 import { runPipeline } from '../runner.js';
 import type { Stage, StageItem } from '../types.js';
@@ -326,6 +328,31 @@ describe('mask', () => {
     );
     const id = markerIds(masked[0]?.content as string)[0] as string;
     expect((await recallAll(id, { store: ctx.store })).toString()).toBe('output of call 0 '.repeat(20));
+  });
+
+  it("asks for a batch's originals together, and a stash that fails reverts only its own result", async () => {
+    const ctx = testContext();
+    const store: Store = ctx.store;
+    const batches: number[] = [];
+    store.putAllIfAbsent = async (entries) => {
+      batches.push(entries.length);
+      throw new Error('the batch was refused');
+    };
+    const refused = originalOf('output of call 1 '.repeat(20)).id();
+    const putIfAbsent = store.putIfAbsent.bind(store);
+    store.putIfAbsent = async (key, body) => {
+      if (key.name === refused) throw new Error('no room for this one');
+      return putIfAbsent(key, body);
+    };
+    const run = await runPipeline(results(7), [maskStage({ keepRecent: 3, batch: 4 })], ctx);
+    expect(batches).toEqual([4]);
+    expect(run.outcomes.filter((o) => o.status === 'changed').map((o) => o.id)).toEqual([
+      'call_0',
+      'call_2',
+      'call_3',
+    ]);
+    expect(run.stats.mask?.reverted).toEqual({ threw: 1 });
+    expect(run.results[1]?.content).toBe('output of call 1 '.repeat(20));
   });
 });
 

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { wholeNumber } from '../../config-schema.js';
-import { toError } from '../../errors.js';
 import { contentBytes, textOf } from '../../text/blocks.js';
 import { SUPERSEDED_PREFIX, supersededPlaceholder } from '../../text/markers.js';
 import { type CallKey, callKeyOf, samePath } from '../call-keys.js';
-import type { Decision, Stage, StageItem } from '../types.js';
+import type { Stage, StageItem } from '../types.js';
 import { LaterCalls } from './later-calls.js';
+import { decideThenStash } from './per-item.js';
 
 /** supersede's options. */
 export const SupersedeOptionsSchema = z.strictObject({
@@ -85,45 +85,24 @@ export function supersedeStage(options: SupersedeOptions = {}): Stage {
       const waiting = order.filter(
         (item) => why.has(item) && !isMasked(item) && item.result.position < ctx.cachedPrefix,
       ).length;
-      // Decided first, then every placeholder's original is asked for at once, so the store
-      // writes a batch together; a failed stash reverts only its own result.
-      const decided = items.map((item): Decision | Error | { stash: Promise<string>; content: string } => {
-        try {
-          const stale = why.get(item);
-          if (!stale) return { action: 'declined', reason: 'not_superseded' };
-          if (isMasked(item)) return { action: 'declined', reason: 'already_marked' };
-          if (item.result.position < ctx.cachedPrefix && waiting < batch)
-            return { action: 'declined', reason: 'batch_not_full' };
-          const content = supersededPlaceholder(
-            item.result.tool,
-            item.result.id,
-            stale.reason,
-            stale.later,
-            item.originalId(),
-          );
-          // A placeholder longer than the result saves nothing.
-          if (contentBytes(item.content) <= Buffer.byteLength(content))
-            return { action: 'declined', reason: 'below_min_size' };
-          const stash = item.stashOriginal();
-          stash.catch(() => {});
-          return { stash, content };
-        } catch (err) {
-          return toError(err);
-        }
+      return decideThenStash(items, (item) => {
+        const stale = why.get(item);
+        if (!stale) return { action: 'declined', reason: 'not_superseded' };
+        if (isMasked(item)) return { action: 'declined', reason: 'already_marked' };
+        if (item.result.position < ctx.cachedPrefix && waiting < batch)
+          return { action: 'declined', reason: 'batch_not_full' };
+        const content = supersededPlaceholder(
+          item.result.tool,
+          item.result.id,
+          stale.reason,
+          stale.later,
+          item.originalId(),
+        );
+        // A placeholder longer than the result saves nothing.
+        if (contentBytes(item.content) <= Buffer.byteLength(content))
+          return { action: 'declined', reason: 'below_min_size' };
+        return { stash: item.stashOriginal(), acted: (id) => ({ action: 'acted', content, stashId: id }) };
       });
-      const out: (Decision | Error)[] = [];
-      for (const d of decided) {
-        if (d instanceof Error || !('stash' in d)) {
-          out.push(d);
-          continue;
-        }
-        try {
-          out.push({ action: 'acted', content: d.content, stashId: await d.stash });
-        } catch (err) {
-          out.push(toError(err));
-        }
-      }
-      return out;
     },
   };
 }
