@@ -48,6 +48,11 @@ export interface TurnInput {
   advance?: boolean;
   /** The time of the request (default: now); decides whether the cache went cold. */
   now?: number;
+  /**
+   * The turn's decisions are written to the store once this settles (default: right after the
+   * turn). The proxy passes the end of the request's answer: the write then never delays it.
+   */
+  writeDecisionsAfter?: PromiseLike<unknown>;
 }
 
 /** What one turn did: the pipeline's run, and the cache policy it ran under. */
@@ -192,6 +197,7 @@ export class ConversationEngine {
                 cachedPrefix,
                 coldCache,
                 ...(this.#frozen ? { frozen: this.#frozen } : {}),
+                ...(input.writeDecisionsAfter ? { writeDecisionsAfter: input.writeDecisionsAfter } : {}),
                 ...windowOf(input),
               },
               { tools: this.pipeline.tools },

@@ -57,6 +57,30 @@ describe('frozen decisions', () => {
     expect((await new FrozenDecisions(store, 'sess').get('c', 'h'))?.content).toBe('x');
   });
 
+  it('holds a turn record until its answer is out, unless a flush or a new engine needs it', async () => {
+    const { store, counts } = countingStore();
+    const frozen = new FrozenDecisions(store, 'sess');
+    let answered = () => {};
+    const answer = new Promise<void>((resolve) => {
+      answered = resolve;
+    });
+    await frozen.set('c1', 'h1', { content: 'one' }, answer);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(counts.writes).toBe(0);
+    answered();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(counts.writes).toBe(1);
+
+    // An answer that never ends does not hold the record from a flush (a clean shutdown)...
+    await frozen.set('c2', 'h2', { content: 'two' }, new Promise(() => {}));
+    await frozen.flush();
+    expect(counts.writes).toBe(2);
+    // ... nor from a new engine of the session in this process, which sees it at once.
+    await frozen.set('c3', 'h3', { content: 'three' }, new Promise(() => {}));
+    expect((await new FrozenDecisions(store, 'sess').get('c3', 'h3'))?.content).toBe('three');
+    expect(counts.writes).toBe(3);
+  });
+
   it('retries a record the store refused, and reports the failure once', async () => {
     const { store, inner, counts } = countingStore();
     const frozen = new FrozenDecisions(store, 'sess');

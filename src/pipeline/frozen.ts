@@ -47,9 +47,19 @@ const BATCH_PREFIX = `${FROZEN_PREFIX}batch_`;
 /** Decision names a session remembers; past this many (a session of that many results) it starts over. */
 const MAX_NAMES = 100_000;
 
-// Flushes under way, per store and session: a new FrozenDecisions for the same session (a new
-// engine in this process) waits for them before it loads, so it sees every decision made here.
-const inFlight = new WeakMap<Store, Map<string, Promise<void>>>();
+/**
+ * Runs `fn` once the event loop has handled the I/O that is ready now (an immediate queued from
+ * an immediate waits for the next poll): writing decisions is the least urgent work there is,
+ * and an answer just written, or a request just arrived, goes first.
+ */
+function afterReadyIo(fn: () => void): void {
+  setImmediate(() => setImmediate(fn));
+}
+
+// The decision logs of this process with decisions not written yet, per store and session: a new
+// FrozenDecisions for the same session (a new engine in this process) has them written before
+// it loads, so it sees every decision made here, even one held back until an answer ends.
+const unwritten = new WeakMap<Store, Map<string, Set<FrozenDecisions>>>();
 
 /**
  * Frozen decisions of one session, keyed by (tool call id, hash of the original), kept in the
@@ -57,7 +67,7 @@ const inFlight = new WeakMap<Store, Map<string, Promise<void>>>();
  * with an in-memory cache in front.
  *
  * Writing is off the request's path: `set` records the decision in memory and queues it; after
- * the turn, the queue is appended to the session's decisions log as one record (one small
+ * the turn (in the proxy, after the request's answer), the queue is appended to the session's decisions log as one record (one small
  * append per turn however many results: no lock, no rewrite, no flush to disk), and a refused
  * append is retried with the next turn. A record starts on a line of its own, so one cut short
  * by a crash costs only its own decisions. What a crash can lose is the decisions of the turns
@@ -105,7 +115,8 @@ export class FrozenDecisions {
   /** Reads the session's decisions once, after the flushes of this process still under way. */
   #load(): Promise<void> {
     this.#loaded ??= (async () => {
-      await inFlight.get(this.#store)?.get(this.#session);
+      const others = unwritten.get(this.#store)?.get(this.#session) ?? [];
+      await Promise.all([...others].filter((other) => other !== this).map((other) => other.flush()));
       let names: string[];
       try {
         names = (await this.#store.list(this.#session)).map((e) => e.name);
@@ -151,31 +162,55 @@ export class FrozenDecisions {
     return entry;
   }
 
-  /** Records a decision now (this process replays it at once) and queues it for the store. */
-  async set(callId: string, originalHash: string, entry: FrozenEntry): Promise<void> {
+  /**
+   * Records a decision now (this process replays it at once) and queues it for the store. The
+   * queue is written after the turn, or once `after` settles when it is given: the proxy passes
+   * the end of the request's answer, so the write never delays an answer.
+   */
+  async set(
+    callId: string,
+    originalHash: string,
+    entry: FrozenEntry,
+    after?: PromiseLike<unknown>,
+  ): Promise<void> {
     const name = this.#name(callId, originalHash);
     this.#cache.set(name, entry);
     this.#pending.set(name, entry);
+    this.#register();
     if (this.#scheduled) return;
     this.#scheduled = true;
     // After the turn (its other decisions are queued by then), all of them go out in one record.
-    const turn = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
-      this.#scheduled = false;
-      return this.#write();
-    });
-    this.#track(turn);
+    const write = () =>
+      afterReadyIo(() => {
+        this.#scheduled = false;
+        void this.#enqueueWrite();
+      });
+    if (after) after.then(write, write);
+    else write();
   }
 
-  /** Chains a write after the ones under way, and lets a new loader of the session wait for it. */
-  #track(write: Promise<void>): void {
-    this.#writes = this.#writes.then(() => write);
-    const sessions = inFlight.get(this.#store) ?? new Map<string, Promise<void>>();
-    inFlight.set(this.#store, sessions);
-    const all = Promise.all([sessions.get(this.#session), this.#writes]).then(() => {});
-    sessions.set(this.#session, all);
-    void all.then(() => {
-      if (sessions.get(this.#session) === all) sessions.delete(this.#session);
+  /** Writes what is pending, after the writes under way. */
+  #enqueueWrite(): Promise<void> {
+    const mine = this.#writes.then(() => this.#write());
+    this.#writes = mine;
+    void mine.then(() => {
+      if (this.#writes === mine && this.#pending.size === 0 && !this.#scheduled) this.#unregister();
     });
+    return mine;
+  }
+
+  #register(): void {
+    const sessions = unwritten.get(this.#store) ?? new Map<string, Set<FrozenDecisions>>();
+    unwritten.set(this.#store, sessions);
+    const logs = sessions.get(this.#session) ?? new Set<FrozenDecisions>();
+    sessions.set(this.#session, logs.add(this));
+  }
+
+  #unregister(): void {
+    const sessions = unwritten.get(this.#store);
+    const logs = sessions?.get(this.#session);
+    logs?.delete(this);
+    if (logs?.size === 0) sessions?.delete(this.#session);
   }
 
   /** How many records failed to be written since the last call (their decisions are retried). */
@@ -185,13 +220,12 @@ export class FrozenDecisions {
     return failures;
   }
 
-  /** Resolves when every decision set so far is in the store (or its write has failed). */
-  async flush(): Promise<void> {
-    await this.#writes;
-    if (this.#pending.size > 0 && !this.#scheduled) {
-      this.#track(this.#write());
-      await this.#writes;
-    }
+  /**
+   * Resolves when every decision set so far is in the store (or its write has failed), without
+   * waiting for a write held back until an answer ends.
+   */
+  flush(): Promise<void> {
+    return this.#enqueueWrite();
   }
 
   async #write(): Promise<void> {

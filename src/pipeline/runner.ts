@@ -186,7 +186,7 @@ async function freeze(items: readonly RunItem[], ctx: StageContext): Promise<num
           }
         : {};
     try {
-      await ctx.frozen.set(item.result.id, item.originalHash(), entry);
+      await ctx.frozen.set(item.result.id, item.originalHash(), entry, ctx.writeDecisionsAfter);
     } catch {
       failures++;
     }

@@ -106,6 +106,8 @@ export interface StageContext {
   frozen?: FrozenDecisions;
   /** Counts tokens for the statistics (default: `tokenizer`). */
   statsTokenizer?: Tokenizer;
+  /** New decisions are written to the store once this settles (default: right after the turn). */
+  writeDecisionsAfter?: PromiseLike<unknown>;
 }
 
 /**

@@ -258,6 +258,26 @@ describe('proxy with the official SDKs', () => {
     }
   });
 
+  it("writes a request's decisions after its answer is out, never while it streams", async () => {
+    upstream.eventGapMs = 40;
+    const log = { dir: 'after-the-answer', name: 'fz_log' };
+    try {
+      const stream = await anthropic().messages.create(
+        { ...anthropicBody('short output'), stream: true },
+        { headers: { 'x-spillway-session': log.dir } },
+      );
+      const events = stream[Symbol.asyncIterator]();
+      await events.next();
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      expect(await store.stat(log)).toBeNull();
+      while (!(await events.next()).done);
+      for (let i = 0; i < 100 && !(await store.stat(log)); i++) await new Promise((r) => setTimeout(r, 10));
+      expect(await store.stat(log)).not.toBeNull();
+    } finally {
+      upstream.eventGapMs = 0;
+    }
+  });
+
   it('serves /expand and /healthz, /stats and /metrics', async () => {
     await anthropic().messages.create(anthropicBody(`${bigLog}\nexpand me`));
     const toolResult = sentToolResult();

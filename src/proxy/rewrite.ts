@@ -71,7 +71,12 @@ export async function rewriteRequest(
   raw: Buffer,
   headers: { spillway?: string | undefined; client?: string | undefined; beta?: string | undefined },
   deps: RewriteDeps,
-  options: { updateBoundary: boolean; model?: string },
+  options: {
+    updateBoundary: boolean;
+    model?: string;
+    /** The request's new decisions are written once this settles (the end of its answer). */
+    writeDecisionsAfter?: PromiseLike<unknown>;
+  },
 ): Promise<RewriteOutcome> {
   const unchanged = (extra: Partial<RewriteOutcome> = {}) => unchangedOutcome(raw, extra);
   let parsed: unknown;
@@ -105,6 +110,7 @@ export async function rewriteRequest(
       advance: options.updateBoundary,
       now,
       ...(typeof model === 'string' ? { model } : {}),
+      ...(options.writeDecisionsAfter ? { writeDecisionsAfter: options.writeDecisionsAfter } : {}),
     });
     const contents = new Map<number, Content>();
     turn.results.forEach((result, i) => {

@@ -79,6 +79,26 @@ async function rewriteAdmitted({ ctx, req, res, call, started }: Call, release: 
     });
     return;
   }
+  // The request's decisions are written once its answer is out (or failed): the client never
+  // waits for them, and a crash before then loses only them (their results are decided again).
+  let answered = () => {};
+  const answer = new Promise<void>((resolve) => {
+    answered = resolve;
+  });
+  try {
+    return await rewriteAndForward({ ctx, req, res, call, started }, raw, release, answer);
+  } finally {
+    answered();
+  }
+}
+
+async function rewriteAndForward(
+  { ctx, req, res, call, started }: Call,
+  raw: Buffer,
+  release: () => void,
+  answer: Promise<void>,
+): Promise<void> {
+  const { api } = call;
   const first = (name: string) => {
     const value = req.headers[name];
     return Array.isArray(value) ? value[0] : value;
@@ -94,7 +114,11 @@ async function rewriteAdmitted({ ctx, req, res, call, started }: Call, release: 
     },
     { sessions: ctx.sessions, observe: ctx.observe, ...(ctx.window ? { window: ctx.window } : {}) },
     // count_tokens asks about a request without sending it: the conversation does not move on.
-    { updateBoundary: call.advances, ...(call.model ? { model: call.model } : {}) },
+    {
+      updateBoundary: call.advances,
+      writeDecisionsAfter: answer,
+      ...(call.model ? { model: call.model } : {}),
+    },
   );
   recordRewrite(ctx.stats, out);
   return forward(ctx, req, res, {
