@@ -67,9 +67,9 @@ const unwritten = new WeakMap<Store, Map<string, Set<FrozenDecisions>>>();
  * with an in-memory cache in front.
  *
  * Writing is off the request's path: `set` records the decision in memory and queues it; after
- * the turn (in the proxy, after the request's answer), the queue is appended to the session's decisions log as one record (one small
- * append per turn however many results: no lock, no rewrite, no flush to disk), and a refused
- * append is retried with the next turn. A record starts on a line of its own, so one cut short
+ * the turn (in the proxy, after the request's answer), the queue is appended to the session's
+ * decisions log as one record (one small append per turn however many results: no lock, no
+ * rewrite, no flush to disk), and a refused append is retried with the next turn. A record starts on a line of its own, so one cut short
  * by a crash costs only its own decisions. What a crash can lose is the decisions of the turns
  * whose record was not written yet: their results are decided again on the next turn. The
  * originals their markers name are stashed (and durable) before any marker is sent, so no
