@@ -91,6 +91,7 @@ export class ConversationEngine {
   readonly calibration: Calibration;
   /** The pipeline tokenizer with a memory: the guard weighs the same results turn after turn. */
   readonly count: (text: string) => number;
+  readonly #countUpTo: (text: string, limit: number) => number;
   #boundary = 0;
   #lastSeen: number | undefined;
 
@@ -107,6 +108,7 @@ export class ConversationEngine {
     this.#cacheTtlMs = options.cacheTtlMs ?? CACHE_TTL_MS;
     this.calibration = new Calibration(options.calibrationPrior);
     this.count = (text) => memo.count(text);
+    this.#countUpTo = (text, limit) => memo.countUpTo(text, limit);
   }
 
   /** The message count results must reach to be decided anew: the previous turn's end. */
@@ -155,7 +157,7 @@ export class ConversationEngine {
       frozen: this.#frozen,
       collapse: this.pipeline.specs.find((s) => s.name === 'collapse') as CollapseOptions | undefined,
       isExempt: (tool) => this.isExempt(tool),
-      count: this.count,
+      countUpTo: this.#countUpTo,
     };
     return fitWindow(deps, originals, results, request);
   }

@@ -8,14 +8,23 @@ import type { ToolResult } from '../text/tool-result.js';
 import type { FrozenDecisions } from './frozen.js';
 import type { CollapseOptions } from './stages/collapse/index.js';
 import { collapseText } from './stages/collapse/text.js';
-import { type GuardCandidate, type GuardPlan, planWindowGuard } from './window-guard.js';
+import {
+  cappedCount,
+  type GuardCandidate,
+  type GuardPlan,
+  planWindowGuard,
+  windowCap,
+} from './window-guard.js';
 
 /** The research default (masking keeps the 10 most recent observations). */
 export const DEFAULT_PROTECT_RECENT = 10;
 
 /** What the whole request holds, and what it may hold. */
 export interface WindowRequest {
-  /** Raw tokens of the whole request as it would go out, its tool results included. */
+  /**
+   * Raw tokens of the whole request as it would go out, its tool results included, each message
+   * counted as {@link cappedCount} counts it with {@link windowCap} of this limit and ratio.
+   */
   requestTokens: number;
   /** The most the calibrated request may hold: window - output tokens - margin. */
   limit: number;
@@ -40,8 +49,8 @@ export interface FitDeps {
   frozen?: FrozenDecisions | undefined;
   collapse?: CollapseOptions | undefined;
   isExempt: (tool: string) => boolean;
-  /** Counts with a memory, for results seen turn after turn. */
-  count: (text: string) => number;
+  /** Counts with a memory (for results seen turn after turn), reading no further than `limit`. */
+  countUpTo: (text: string, limit: number) => number;
 }
 
 /**
@@ -60,20 +69,27 @@ export async function fitWindow(
   request: WindowRequest,
 ): Promise<WindowFit> {
   const protect = request.protectRecent ?? DEFAULT_PROTECT_RECENT;
-  const candidates: GuardCandidate[] = results.map((result, index) => {
-    const text = contentText(result.content);
-    const original = originals[index] as ToolResult;
-    return {
-      index,
-      tokens: deps.count(text),
-      recent: index >= results.length - protect,
-      movable:
-        !deps.isExempt(result.tool) && !text.startsWith(MASK_PREFIX) && !text.startsWith(SUPERSEDED_PREFIX),
-      collapsible: textOf(original.content) !== null,
-    };
-  });
-  const maskTokens = deps.count(
+  const cap = windowCap(request.limit, request.ratio);
+  const texts = results.map((result) => contentText(result.content));
+  const movable = results.map(
+    (result, i) =>
+      !deps.isExempt(result.tool) &&
+      !texts[i]?.startsWith(MASK_PREFIX) &&
+      !texts[i]?.startsWith(SUPERSEDED_PREFIX),
+  );
+  // Nothing the guard may touch: it cannot fit, and its results need not be counted to know it.
+  const candidates: GuardCandidate[] = !movable.includes(true)
+    ? []
+    : texts.map((text, index) => ({
+        index,
+        tokens: cappedCount(deps.countUpTo, text, cap),
+        recent: index >= results.length - protect,
+        movable: movable[index] === true,
+        collapsible: textOf((originals[index] as ToolResult).content) !== null,
+      }));
+  const maskTokens = deps.countUpTo(
     maskPlaceholder('tool_name', 'call_0123456789abcdef', 100_000, 'x'.repeat(22)),
+    Number.POSITIVE_INFINITY,
   );
   // What is not a tool result, from the request's own count: the results are counted once, here.
   const otherTokens = Math.max(0, request.requestTokens - candidates.reduce((n, c) => n + c.tokens, 0));

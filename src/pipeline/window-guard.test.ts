@@ -1,7 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { MemoryStore } from '../store/memory-store.js';
+import { recallAll } from '../store/recall.js';
+import { contentText } from '../text/blocks.js';
+import { markerIds } from '../text/markers.js';
+import { getTokenizer } from '../text/tokenizers/index.js';
+import type { Tokenizer } from '../text/tokenizers/tokenizer.js';
 import { Calibration } from './calibration.js';
-import { type GuardCandidate, MIN_COLLAPSE_BUDGET, planWindowGuard } from './window-guard.js';
+import { resolvePipeline } from './config.js';
+import { ConversationEngine } from './conversation.js';
+import { type GuardCandidate, MIN_COLLAPSE_BUDGET, planWindowGuard, windowCap } from './window-guard.js';
 
 const results = (tokens: number[], recent = 2): GuardCandidate[] =>
   tokens.map((t, index) => ({
@@ -97,6 +105,70 @@ describe('window guard plan', () => {
       ),
       { numRuns: 500 },
     );
+  });
+});
+
+describe('window guard on a result past the window', () => {
+  it('fits one result of many windows, reading about one window of it, and it stays recallable', async () => {
+    const o200k = getTokenizer('o200k');
+    // How far each count of a text of at least 100,000 characters was allowed to read.
+    const bigReads: number[] = [];
+    const watched: Tokenizer = {
+      name: 'o200k',
+      count: (text) => {
+        if (text.length >= 100_000) bigReads.push(Number.POSITIVE_INFINITY);
+        return o200k.count(text);
+      },
+      countUpTo: (text, limit) => {
+        if (text.length >= 100_000) bigReads.push(limit);
+        return o200k.countUpTo(text, limit);
+      },
+    };
+    // No stage shortens it first: the guard is all there is between it and the provider.
+    const pipeline = { ...resolvePipeline({ stages: [] }), tokenizer: watched };
+    const store = new MemoryStore();
+    const engine = new ConversationEngine({ pipeline, store, session: 'huge' });
+    const text = Array.from(
+      { length: 40_000 },
+      (_, i) => `[${i}] step ${i * 7919} done, checksum ${i * 104729}`,
+    ).join('\n');
+    const huge = { id: 'toolu_huge', tool: 'Bash', content: `${text}\nerror: the build failed`, position: 2 };
+    const limit = 8000;
+    const exact = o200k.count(huge.content);
+    expect(exact).toBeGreaterThan(40 * limit);
+    const fit = await engine.fitWindow([huge], [huge], {
+      requestTokens: windowCap(limit, 1) + 20,
+      limit,
+      ratio: 1,
+    });
+    // A quarter of its exact size would still be five windows: the guard collapses it to a
+    // quarter of the window instead, and says so.
+    expect(fit.plan.fits).toBe(true);
+    expect(fit.collapsed).toBe(1);
+    const out = contentText(fit.results[0]?.content ?? '');
+    expect(o200k.count(out)).toBeLessThanOrEqual(limit / 4 + 1);
+    expect(out).toContain('error: the build failed');
+    const [id] = markerIds(out);
+    expect((await recallAll(id ?? '', { store })).toString('utf8')).toBe(huge.content);
+    // It was counted up to the window, never read whole.
+    expect(bigReads.length).toBeGreaterThan(0);
+    for (const reach of bigReads) expect(reach).toBeLessThanOrEqual(windowCap(limit, 1));
+
+    // A tool the config exempts is left alone, and not even counted: nothing can make it fit.
+    bigReads.length = 0;
+    const exempt = new ConversationEngine({
+      pipeline: { ...resolvePipeline({ stages: [], tools: { Bash: { exempt: true } } }), tokenizer: watched },
+      store,
+      session: 'huge-exempt',
+    });
+    const left = await exempt.fitWindow([huge], [huge], {
+      requestTokens: windowCap(limit, 1) + 20,
+      limit,
+      ratio: 1,
+    });
+    expect(left.plan.fits).toBe(false);
+    expect(left.results[0]).toBe(huge);
+    expect(bigReads).toEqual([]);
   });
 });
 

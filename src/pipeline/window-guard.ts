@@ -47,6 +47,35 @@ export const GUARD_TARGET = 0.75;
 export const MIN_COLLAPSE_BUDGET = 256;
 
 /**
+ * The most raw tokens the guard counts of any one piece of a request (a message, a tool
+ * result): a piece past it is over the window on its own, and how far past changes nothing the
+ * guard can do (mask it, collapse it to a quarter of the window, or not fit). Every count the
+ * guard makes is capped the same way, `min(exact, cap + 1)`, so a 10 MB result costs counting
+ * one window of it, not seconds of counting all of it. (At least 1,024: a window with no room
+ * left still gets counts that say how far over it is.)
+ *
+ * @example
+ * windowCap(180_000, 1.2); // 150000
+ */
+export function windowCap(limit: number, ratio: number): number {
+  return Math.max(1024, Math.ceil(limit / ratio));
+}
+
+/**
+ * A count for the guard: exact up to `cap`, else `cap + 1` (see {@link windowCap}).
+ *
+ * @example
+ * cappedCount(getTokenizer('o200k').countUpTo, hugeLog, 150_000); // 150001, after reading about 150,000 tokens of it
+ */
+export function cappedCount(
+  countUpTo: (text: string, limit: number) => number,
+  text: string,
+  cap: number,
+): number {
+  return Math.min(countUpTo(text, cap), cap + 1);
+}
+
+/**
  * Masks the oldest results outside the protected recent ones first, then collapses the largest
  * remaining ones to a quarter of their size (recent results last), until the calibrated total
  * is within {@link GUARD_TARGET} of the limit (or as near as the results allow; it fits when it

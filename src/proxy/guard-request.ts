@@ -1,6 +1,7 @@
 import type { RequestView } from '../formats/types.js';
 import type { CalibrationSample } from '../pipeline/calibration.js';
 import type { ConversationEngine } from '../pipeline/conversation.js';
+import { windowCap } from '../pipeline/window-guard.js';
 import type { Content } from '../text/blocks.js';
 import { getTokenizer } from '../text/tokenizers/index.js';
 import type { ToolResult } from '../text/tool-result.js';
@@ -12,7 +13,10 @@ import type { RequestWindow } from './request-window.js';
 export interface GuardReport {
   model: string;
   limit: number;
-  /** Calibrated estimates of the request before and after the guard. */
+  /**
+   * Calibrated estimates of the request before and after the guard (a message or result past
+   * the window counted as one token more than the window: see `windowCap`).
+   */
   before: number;
   after: number;
   masked: number;
@@ -55,7 +59,7 @@ async function guardRequest(
   const { view, window } = at;
   const ratio = conversation.calibration.ratio(window.model);
   if (body.length * ratio <= window.limit) return { body };
-  const raw = requestTokens().count(view.api, body, conversation);
+  const raw = requestTokens().count(view.api, body, conversation, windowCap(window.limit, ratio));
   if (raw * ratio <= window.limit) return { body };
   const fit = await conversation.fitWindow(view.results, results, {
     requestTokens: raw,
@@ -103,12 +107,13 @@ export async function fitRequest(
   // reach of its window (a quarter of it in bytes, the most tokens it can hold), where the
   // guard will need the factor; before that the prior serves.
   const learn = sent.length * conversation.calibration.ratio(window.model) >= window.limit / 4;
-  const calibrate = (providerTokens: number) =>
-    conversation.calibration.observe(
-      window.model,
-      requestTokens().count(view.api, sent, conversation),
-      providerTokens,
-    );
+  const calibrate = (providerTokens: number) => {
+    // A request the provider took at over four windows says its window is not the one we know;
+    // counting all of it would cost seconds for a sample of nothing.
+    const cap = 4 * windowCap(window.window, conversation.calibration.ratio(window.model));
+    const raw = requestTokens().count(view.api, sent, conversation, cap);
+    return raw > cap ? undefined : conversation.calibration.observe(window.model, raw, providerTokens);
+  };
   return {
     body: sent,
     ...(guarded.report ? { guard: guarded.report } : {}),

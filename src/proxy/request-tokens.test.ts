@@ -26,6 +26,8 @@ const turn = fc.record({
   rewrite: fc.option(fc.nat(), { nil: undefined }),
   spacing: fc.constantFrom(0, 0, 1),
   trailing: fc.constantFrom('', '', ',"tools":[]', ',"messages":[]'),
+  // The guard's cap on any one message (none, or one that long messages pass).
+  cap: fc.constantFrom(Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY, 4, 30),
 });
 
 describe('RequestTokens', () => {
@@ -43,13 +45,39 @@ describe('RequestTokens', () => {
             messages[t.rewrite % messages.length] = { role: 'user', content: '[masked]' };
           const json = JSON.stringify({ model: 'm', system: t.system, messages }, null, t.spacing);
           const body = Buffer.from(`${json.slice(0, -1)}${t.trailing}}`);
-          const whole = new RequestTokens(tokenizer).count('anthropic', body);
-          expect(resuming.count('anthropic', body, conversation)).toBe(whole);
+          const whole = new RequestTokens(tokenizer).count('anthropic', body, undefined, t.cap);
+          expect(resuming.count('anthropic', body, conversation, t.cap)).toBe(whole);
           // The same body again (counted after the answer, for calibration): the same count.
-          expect(resuming.count('anthropic', body, conversation)).toBe(whole);
+          expect(resuming.count('anthropic', body, conversation, t.cap)).toBe(whole);
         }
       }),
       { numRuns: 300 },
     );
+  });
+
+  it('counts a message past the cap as the cap + 1, reading no further than the cap', () => {
+    const reaches: number[] = [];
+    const watched = {
+      ...tokenizer,
+      count: (text: string) => {
+        if (text.length > 10_000) reaches.push(Number.POSITIVE_INFINITY);
+        return tokenizer.count(text);
+      },
+      countUpTo: (text: string, limit: number) => {
+        if (text.length > 10_000) reaches.push(limit);
+        return tokenizer.countUpTo(text, limit);
+      },
+    };
+    const huge = {
+      role: 'user',
+      content: Array.from({ length: 5000 }, (_, i) => `line ${i} of the log`).join('\n'),
+    };
+    const messages = [{ role: 'user', content: 'run it' }, huge, { role: 'assistant', content: 'done' }];
+    const body = Buffer.from(JSON.stringify({ model: 'm', messages }));
+    const exact = new RequestTokens(tokenizer).count('anthropic', body);
+    const hugeTokens = tokenizer.count(JSON.stringify(huge));
+    expect(hugeTokens).toBeGreaterThan(1000);
+    expect(new RequestTokens(watched).count('anthropic', body, {}, 1000)).toBe(exact - hugeTokens + 1001);
+    expect(reaches).toEqual([1000]);
   });
 });

@@ -1,6 +1,7 @@
 import { createHash, type Hash } from 'node:crypto';
 import type { ApiName } from '../formats/types.js';
 import { arrayItemSpans, arrayItemSpansAfter } from '../text/json-splice.js';
+import { knownCountUpTo, rememberedCount } from '../text/tokenizers/memo.js';
 import type { Tokenizer } from '../text/tokenizers/tokenizer.js';
 
 /** Where each API keeps the conversation: counted item by item, so old items are counted once. */
@@ -21,6 +22,8 @@ interface CountedPrefix {
   end: number;
   digest: Buffer;
   tokens: number;
+  /** The cap its count was made under (see `count`). */
+  cap: number;
 }
 
 /**
@@ -50,24 +53,29 @@ export class RequestTokens {
     this.#max = max;
   }
 
-  count(api: ApiName, body: Buffer, conversation?: object): number {
+  /**
+   * The body's tokens, each message counted exactly up to `cap` tokens and as `cap + 1` past it
+   * (the window guard's `cappedCount`: a message past the window is not read to its end).
+   */
+  count(api: ApiName, body: Buffer, conversation?: object, cap = Number.POSITIVE_INFINITY): number {
     const key = CONVERSATION_KEY[api];
     const known = conversation && this.#prefixes.get(conversation);
-    const resumed = known ? this.#after(known, key, body) : undefined;
+    const resumed = known && known.cap === cap ? this.#after(known, key, body) : undefined;
     const spans = resumed?.spans ?? arrayItemSpans(body, key);
-    if (!spans) return this.#countBytes(body, 0, body.length);
+    if (!spans) return this.#countBytes(body, 0, body.length, cap);
     const from = resumed ?? { end: 0, tokens: 0, hash: createHash('sha256') };
     let total = from.tokens;
     let at = from.end;
     for (const span of spans) {
-      total += this.#countBytes(body, at, span.start) + this.#countBytes(body, span.start, span.end);
+      total +=
+        this.#countBytes(body, at, span.start, cap) + this.#countBytes(body, span.start, span.end, cap);
       at = span.end;
     }
     if (conversation && at > 0) {
       const digest = from.hash.update(body.subarray(from.end, at)).digest();
-      this.#prefixes.set(conversation, { key, end: at, digest, tokens: total });
+      this.#prefixes.set(conversation, { key, end: at, digest, tokens: total, cap });
     }
-    return total + this.#countBytes(body, at, body.length);
+    return total + this.#countBytes(body, at, body.length, cap);
   }
 
   /**
@@ -89,15 +97,15 @@ export class RequestTokens {
     return { end: known.end, tokens: known.tokens, hash, spans: after.spans };
   }
 
-  #countBytes(body: Buffer, start: number, end: number): number {
+  #countBytes(body: Buffer, start: number, end: number, cap: number): number {
     if (end - start < 64) return end > start ? this.#tokenizer.count(body.toString('utf8', start, end)) : 0;
     const key = createHash('sha256').update(body.subarray(start, end)).digest('base64url');
-    let n = this.#memo.get(key);
+    let n = knownCountUpTo(this.#memo.get(key), cap);
     if (n === undefined) {
-      n = this.#tokenizer.count(body.toString('utf8', start, end));
+      n = this.#tokenizer.countUpTo(body.toString('utf8', start, end), cap);
       if (this.#memo.size >= this.#max) this.#memo.clear();
-      this.#memo.set(key, n);
+      this.#memo.set(key, rememberedCount(n, cap));
     }
-    return n;
+    return Math.min(n, cap + 1);
   }
 }

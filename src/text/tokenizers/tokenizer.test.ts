@@ -58,4 +58,47 @@ describe('tokenizer registry and heuristic', () => {
     a.count('short');
     expect(calls).toBe(3);
   });
+
+  it('memoTokenizer countUpTo keeps its contract whatever it remembered: exact up to the limit, over it past', () => {
+    const o200k = getTokenizer('o200k');
+    const limit = fc.oneof(fc.integer({ min: 0, max: 120 }), fc.constant(Number.POSITIVE_INFINITY));
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ text: fc.integer({ min: 0, max: 3 }), limit }), { maxLength: 12 }),
+        fc.string({ maxLength: 8 }),
+        (calls, salt) => {
+          const texts = [0, 1, 2, 3].map((k) => `${salt} memo ${k}: ${'word '.repeat(10 + k * 25)}`);
+          const memo = memoTokenizer(o200k);
+          for (const call of calls) {
+            const text = texts[call.text] as string;
+            const exact = o200k.count(text);
+            const n = memo.countUpTo(text, call.limit);
+            if (exact <= call.limit) expect(n).toBe(exact);
+            else expect(n).toBeGreaterThan(call.limit);
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('memoTokenizer remembers "more than the limit" and counts again only past it', () => {
+    let calls = 0;
+    const counting = {
+      ...heuristicTokenizer,
+      countUpTo: (t: string, limit: number) => {
+        calls++;
+        return heuristicTokenizer.countUpTo(t, limit);
+      },
+    };
+    const memo = memoTokenizer(counting);
+    const text = `${Math.random()} ${'y'.repeat(400)}`;
+    expect(memo.countUpTo(text, 10)).toBeGreaterThan(10);
+    expect(memo.countUpTo(text, 5)).toBeGreaterThan(5);
+    expect(calls).toBe(1);
+    expect(memo.countUpTo(text, 1000)).toBe(heuristicTokenizer.count(text));
+    expect(memo.count(text)).toBe(heuristicTokenizer.count(text));
+    expect(memo.countUpTo(text, 7)).toBe(heuristicTokenizer.count(text));
+    expect(calls).toBe(2);
+  });
 });
