@@ -129,6 +129,7 @@ export async function benchProxy(): Promise<void> {
     );
     await healthUnderLoad(up.url, root);
     await concurrentLarge(up.url, root);
+    await unshortened(up.url, root);
   } finally {
     await proxy.close();
     up.close();
@@ -260,6 +261,45 @@ async function concurrentLarge(upstreamUrl: string, root: string): Promise<void>
     );
   } finally {
     await proxy.close();
+  }
+}
+
+/**
+ * A 10 MB result no stage shortens, so only the window guard stands between it and the
+ * provider: the result of an exempt tool (left as it is), and the same with no stages (the
+ * guard collapses it). Each request holds a new result, so no count is remembered. Added time
+ * against direct, interleaved, medians of 5.
+ */
+async function unshortened(upstreamUrl: string, root: string): Promise<void> {
+  const proxyWith = (name: string, config: object) =>
+    startProxy({
+      pipeline: resolvePipeline(config),
+      store: new FileStore({ base: join(root, name), pruneOnFirstSpill: false }),
+      port: 0,
+      upstreams: { anthropic: upstreamUrl },
+      log: () => {},
+    });
+  const exempt = await proxyWith('exempt', { tools: { Bash: { exempt: true } } });
+  const bare = await proxyWith('bare', { stages: [] });
+  try {
+    const log = multiLineLog(10 * MB).text;
+    const request = (i: number) => body([`${log}\n${i}`], `unshortened-${i}`);
+    const runs = await interleaved(
+      {
+        direct: (i) => post(upstreamUrl, request(i), `ud-${i}`),
+        exempt: (i) => post(exempt.url, request(1000 + i), `ue-${i}`),
+        bare: (i) => post(bare.url, request(2000 + i), `ub-${i}`),
+      },
+      5,
+    );
+    const added = (of: number[]) => median(of.map((x, i) => x - (runs.direct[i] as number)));
+    console.log(
+      `\n(f) a new 10 MB result no stage shortens (medians of 5): direct ${ms(median(runs.direct))}; ` +
+        `exempt tool, sent as it is: added ${ms(added(runs.exempt))}; no stages, the window guard collapses it: added ${ms(added(runs.bare))}`,
+    );
+  } finally {
+    await exempt.close();
+    await bare.close();
   }
 }
 
