@@ -1,5 +1,6 @@
 import { toError } from '../errors.js';
 import { type Content, contentBytes, contentText } from '../text/blocks.js';
+import { statsTokens } from '../text/tokenizers/estimate.js';
 import type { Tokenizer } from '../text/tokenizers/tokenizer.js';
 import type { ToolResult } from '../text/tool-result.js';
 import { breatheBefore } from './breathe.js';
@@ -15,7 +16,10 @@ export interface PipelineRun {
   /** Frozen decisions replayed, and new ones that could not be persisted. */
   frozenReplayed: number;
   freezeFailures: number;
-  /** Tokens of every result, as they came in and as they go out (the statistics tokenizer). */
+  /**
+   * Tokens of every result, as they came in and as they go out (the statistics tokenizer; a
+   * text over 1 MiB estimated from samples of it).
+   */
   tokensBefore: number;
   tokensAfter: number;
 }
@@ -70,10 +74,15 @@ export async function runPipeline(
 
 type Count = (content: Content, bytes: number) => number;
 
-/** Tokens for the statistics; the heuristic is bytes / 4, and the bytes are already known. */
+/**
+ * Tokens for the statistics; the heuristic is bytes / 4, and the bytes are already known. A
+ * text over 1 MiB is estimated from samples ({@link statsTokens}), not counted whole.
+ */
 function statsCounter(tokenizer: Tokenizer): Count {
   return (content, bytes) =>
-    tokenizer.name === 'heuristic' ? Math.ceil(bytes / 4) : tokenizer.count(contentText(content));
+    tokenizer.name === 'heuristic'
+      ? Math.ceil(bytes / 4)
+      : statsTokens(tokenizer, contentText(content), typeof content === 'string' ? bytes : undefined);
 }
 
 /** Why a stage may not look at an item (undefined: it may; 'skip': silently not, a frozen result). */

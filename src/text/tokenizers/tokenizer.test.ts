@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { trickyString } from '../../test-support/arbitraries.js';
+import { statsTokens } from './estimate.js';
 import { getTokenizer, heuristicTokenizer, memoTokenizer, TOKENIZER_NAMES } from './index.js';
 
 describe('tokenizer registry and heuristic', () => {
@@ -100,5 +101,29 @@ describe('tokenizer registry and heuristic', () => {
     expect(memo.count(text)).toBe(heuristicTokenizer.count(text));
     expect(memo.countUpTo(text, 7)).toBe(heuristicTokenizer.count(text));
     expect(calls).toBe(2);
+  });
+
+  it('statsTokens counts a text up to 1 MiB whole, and estimates a larger one from samples of it', () => {
+    const o200k = getTokenizer('o200k');
+    const lines = Array.from(
+      { length: 60_000 },
+      (_, i) =>
+        `${i % 50 === 0 ? 'error' : 'info'} [worker ${i % 7}] step ${i * 7919} of the build took ${i % 997} ms`,
+    );
+    const small = lines.slice(0, 1000).join('\n');
+    expect(statsTokens(o200k, small)).toBe(o200k.count(small));
+    const large = lines.join('\n');
+    let longest = 0;
+    const watched = {
+      ...o200k,
+      count: (text: string) => {
+        longest = Math.max(longest, text.length);
+        return o200k.count(text);
+      },
+    };
+    const estimate = statsTokens(watched, large);
+    expect(Math.abs(estimate / o200k.count(large) - 1)).toBeLessThan(0.02);
+    expect(longest).toBeLessThanOrEqual(4096);
+    expect(statsTokens(o200k, large)).toBe(estimate);
   });
 });
