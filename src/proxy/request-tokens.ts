@@ -22,8 +22,15 @@ interface CountedPrefix {
   end: number;
   digest: Buffer;
   tokens: number;
-  /** The cap its count was made under (see `count`). */
+  /** The cap its count was made under (see `count`), whether a piece was past it, and the largest piece. */
   cap: number;
+  clamped: boolean;
+  largest: number;
+}
+
+/** True when a prefix counted under one cap holds the same count under `cap`. */
+function holdsUnder(prefix: CountedPrefix, cap: number): boolean {
+  return prefix.clamped ? prefix.cap === cap : prefix.largest <= cap;
 }
 
 /**
@@ -60,20 +67,25 @@ export class RequestTokens {
   count(api: ApiName, body: Buffer, conversation?: object, cap = Number.POSITIVE_INFINITY): number {
     const key = CONVERSATION_KEY[api];
     const known = conversation && this.#prefixes.get(conversation);
-    const resumed = known && known.cap === cap ? this.#after(known, key, body) : undefined;
+    // The guard counts under the window's cap, the calibration after the answer under a larger
+    // one: a prefix where no piece reached either serves both.
+    const resumed = known && holdsUnder(known, cap) ? this.#after(known, key, body) : undefined;
     const spans = resumed?.spans ?? arrayItemSpans(body, key);
     if (!spans) return this.#countBytes(body, 0, body.length, cap);
-    const from = resumed ?? { end: 0, tokens: 0, hash: createHash('sha256') };
-    let total = from.tokens;
+    const from = resumed ?? { end: 0, tokens: 0, hash: createHash('sha256'), clamped: false, largest: 0 };
+    let { tokens: total, clamped, largest } = from;
     let at = from.end;
     for (const span of spans) {
-      total +=
-        this.#countBytes(body, at, span.start, cap) + this.#countBytes(body, span.start, span.end, cap);
+      const between = this.#countBytes(body, at, span.start, cap);
+      const message = this.#countBytes(body, span.start, span.end, cap);
+      total += between + message;
+      largest = Math.max(largest, between, message);
+      clamped ||= largest > cap;
       at = span.end;
     }
     if (conversation && at > 0) {
       const digest = from.hash.update(body.subarray(from.end, at)).digest();
-      this.#prefixes.set(conversation, { key, end: at, digest, tokens: total, cap });
+      this.#prefixes.set(conversation, { key, end: at, digest, tokens: total, cap, clamped, largest });
     }
     return total + this.#countBytes(body, at, body.length, cap);
   }
@@ -88,13 +100,23 @@ export class RequestTokens {
     known: CountedPrefix,
     key: string,
     body: Buffer,
-  ): { end: number; tokens: number; hash: Hash; spans: { start: number; end: number }[] } | undefined {
+  ):
+    | {
+        end: number;
+        tokens: number;
+        hash: Hash;
+        clamped: boolean;
+        largest: number;
+        spans: { start: number; end: number }[];
+      }
+    | undefined {
     if (known.key !== key || body.length <= known.end) return undefined;
     const hash = createHash('sha256').update(body.subarray(0, known.end));
     if (!hash.copy().digest().equals(known.digest)) return undefined;
     const after = arrayItemSpansAfter(body, known.end);
     if (!after || body.indexOf(`"${key}"`, after.close) >= 0) return undefined;
-    return { end: known.end, tokens: known.tokens, hash, spans: after.spans };
+    const { end, tokens, clamped, largest } = known;
+    return { end, tokens, hash, clamped, largest, spans: after.spans };
   }
 
   #countBytes(body: Buffer, start: number, end: number, cap: number): number {
