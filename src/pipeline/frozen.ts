@@ -112,7 +112,7 @@ export class FrozenDecisions {
     return name;
   }
 
-  /** Reads the session's decisions once, after the flushes of this process still under way. */
+  /** Reads the session's decisions once, after other engines of it in this process wrote theirs. */
   #load(): Promise<void> {
     this.#loaded ??= (async () => {
       const others = unwritten.get(this.#store)?.get(this.#session) ?? [];
