@@ -108,7 +108,7 @@ export class ConversationEngine {
     this.#cacheTtlMs = options.cacheTtlMs ?? CACHE_TTL_MS;
     this.calibration = new Calibration(options.calibrationPrior);
     this.count = (text) => memo.count(text);
-    this.#countUpTo = (text, limit) => memo.countUpTo(text, limit);
+    this.#countUpTo = memo.countUpTo;
   }
 
   /** The message count results must reach to be decided anew: the previous turn's end. */

@@ -71,11 +71,11 @@ export async function fitWindow(
   const protect = request.protectRecent ?? DEFAULT_PROTECT_RECENT;
   const cap = windowCap(request.limit, request.ratio);
   const texts = results.map((result) => contentText(result.content));
-  const movable = results.map(
-    (result, i) =>
-      !deps.isExempt(result.tool) &&
-      !texts[i]?.startsWith(MASK_PREFIX) &&
-      !texts[i]?.startsWith(SUPERSEDED_PREFIX),
+  const movable = texts.map(
+    (text, i) =>
+      !deps.isExempt((results[i] as ToolResult).tool) &&
+      !text.startsWith(MASK_PREFIX) &&
+      !text.startsWith(SUPERSEDED_PREFIX),
   );
   // Nothing the guard may touch: it cannot fit, and its results need not be counted to know it.
   const candidates: GuardCandidate[] = !movable.includes(true)

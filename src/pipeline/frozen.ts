@@ -69,11 +69,12 @@ const unwritten = new WeakMap<Store, Map<string, Set<FrozenDecisions>>>();
  * Writing is off the request's path: `set` records the decision in memory and queues it; after
  * the turn (in the proxy, after the request's answer), the queue is appended to the session's
  * decisions log as one record (one small append per turn however many results: no lock, no
- * rewrite, no flush to disk), and a refused append is retried with the next turn. A record starts on a line of its own, so one cut short
- * by a crash costs only its own decisions. What a crash can lose is the decisions of the turns
- * whose record was not written yet: their results are decided again on the next turn. The
- * originals their markers name are stashed (and durable) before any marker is sent, so no
- * marker ever names something that cannot be recalled.
+ * rewrite, no flush to disk), and a refused append is retried with the next turn. A record
+ * starts on a line of its own, so one cut short by a crash costs only its own decisions. What a
+ * crash can lose is the decisions of the turns whose record was not written yet: their results
+ * are decided again on the next turn. The originals their markers name are stashed (and
+ * durable) before any marker is sent, so no marker ever names something that cannot be
+ * recalled.
  *
  * @example
  * const frozen = new FrozenDecisions(store, 'sess-1');
@@ -176,8 +177,10 @@ export class FrozenDecisions {
     const name = this.#name(callId, originalHash);
     this.#cache.set(name, entry);
     this.#pending.set(name, entry);
-    this.#register();
     if (this.#scheduled) return;
+    // Registered until its writes are done: pending decisions are only ever left unscheduled
+    // after a failed write, and that keeps the registration too.
+    this.#register();
     this.#scheduled = true;
     // After the turn (its other decisions are queued by then), all of them go out in one record.
     const write = () =>

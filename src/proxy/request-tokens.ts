@@ -22,15 +22,17 @@ interface CountedPrefix {
   end: number;
   digest: Buffer;
   tokens: number;
-  /** The cap its count was made under (see `count`), whether a piece was past it, and the largest piece. */
+  /** The cap its count was made under (see `count`), and its largest piece as counted. */
   cap: number;
-  clamped: boolean;
   largest: number;
 }
 
-/** True when a prefix counted under one cap holds the same count under `cap`. */
+/**
+ * True when a prefix counted under one cap holds the same count under `cap`: the same cap, or
+ * no piece past either (a piece past its cap counts as cap + 1).
+ */
 function holdsUnder(prefix: CountedPrefix, cap: number): boolean {
-  return prefix.clamped ? prefix.cap === cap : prefix.largest <= cap;
+  return prefix.largest > prefix.cap ? prefix.cap === cap : prefix.largest <= cap;
 }
 
 /**
@@ -72,20 +74,19 @@ export class RequestTokens {
     const resumed = known && holdsUnder(known, cap) ? this.#after(known, key, body) : undefined;
     const spans = resumed?.spans ?? arrayItemSpans(body, key);
     if (!spans) return this.#countBytes(body, 0, body.length, cap);
-    const from = resumed ?? { end: 0, tokens: 0, hash: createHash('sha256'), clamped: false, largest: 0 };
-    let { tokens: total, clamped, largest } = from;
+    const from = resumed ?? { end: 0, tokens: 0, hash: createHash('sha256'), largest: 0 };
+    let { tokens: total, largest } = from;
     let at = from.end;
     for (const span of spans) {
       const between = this.#countBytes(body, at, span.start, cap);
       const message = this.#countBytes(body, span.start, span.end, cap);
       total += between + message;
       largest = Math.max(largest, between, message);
-      clamped ||= largest > cap;
       at = span.end;
     }
     if (conversation && at > 0) {
       const digest = from.hash.update(body.subarray(from.end, at)).digest();
-      this.#prefixes.set(conversation, { key, end: at, digest, tokens: total, cap, clamped, largest });
+      this.#prefixes.set(conversation, { key, end: at, digest, tokens: total, cap, largest });
     }
     return total + this.#countBytes(body, at, body.length, cap);
   }
@@ -105,7 +106,6 @@ export class RequestTokens {
         end: number;
         tokens: number;
         hash: Hash;
-        clamped: boolean;
         largest: number;
         spans: { start: number; end: number }[];
       }
@@ -115,8 +115,8 @@ export class RequestTokens {
     if (!hash.copy().digest().equals(known.digest)) return undefined;
     const after = arrayItemSpansAfter(body, known.end);
     if (!after || body.indexOf(`"${key}"`, after.close) >= 0) return undefined;
-    const { end, tokens, clamped, largest } = known;
-    return { end, tokens, hash, clamped, largest, spans: after.spans };
+    const { end, tokens, largest } = known;
+    return { end, tokens, hash, largest, spans: after.spans };
   }
 
   #countBytes(body: Buffer, start: number, end: number, cap: number): number {
