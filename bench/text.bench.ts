@@ -1,8 +1,9 @@
+import { createRequire } from 'node:module';
 import { snipDetailed } from '../src/text/snip.js';
 import { getTokenizer, TOKENIZER_NAMES } from '../src/text/tokenizers/index.js';
 import type { Unit } from '../src/text/units.js';
 import { MB, multiLineLog, oneLineJson } from './inputs.js';
-import { ms, ratio, time } from './measure.js';
+import { median, medianRatio, ms, ratio, time } from './measure.js';
 
 /** snip of 15 MB to 32 KiB in each unit, against Buffer.byteLength of the same string. */
 export function benchSnip(): void {
@@ -58,6 +59,54 @@ export function benchTokens(): void {
     console.log(`  ${input.source}, ${(bytes / MB).toFixed(1)} MB: ${parts.join('; ')}`);
   }
   benchPathologicalTokens();
+  benchCountAfterCollections();
+}
+
+/**
+ * A short count (a gap marker) right after two full garbage collections, as in a proxy busy with
+ * large bodies: gpt-tokenizer's own countTokens, whose matchAll clones its pre-token regex (V8
+ * compiles a clone again once two collections have dropped its compilation cache), against
+ * spillway's o200k, which keeps one regex. Interleaved, median of 9 pairs.
+ */
+function benchCountAfterCollections(): void {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) {
+    console.log(
+      '\n(skipped: a short count after two full collections needs --expose-gc, which npm run bench passes)',
+    );
+    return;
+  }
+  const marker =
+    '... (lines 4-175316 of 175318 omitted: 2 more like the line above; full output: spillway_expand <<sw:DE9ykWPkdw7wb3pUBEcn-g>> or /tmp/spillway/tool-results/pruned/DE9ykWPkdw7wb3pUBEcn-g.txt) ...\n';
+  const lib = libraryO200kCount();
+  const ours = getTokenizer('o200k');
+  lib(marker);
+  ours.count(marker);
+  const timeAfterCollections = (count: (s: string) => number) => {
+    gc();
+    gc();
+    const t0 = performance.now();
+    count(marker);
+    return performance.now() - t0;
+  };
+  const libMs: number[] = [];
+  const oursMs: number[] = [];
+  for (let i = 0; i < 9; i++) {
+    libMs.push(timeAfterCollections(lib));
+    oursMs.push(timeAfterCollections((s) => ours.count(s)));
+  }
+  console.log(
+    `\n## a ${marker.length}-character count right after two full collections (median of 9, interleaved): ` +
+      `gpt-tokenizer countTokens ${ms(median(libMs))}, spillway o200k ${ms(median(oursMs))} (${medianRatio(oursMs, libMs).toFixed(3)}x)`,
+  );
+}
+
+/** gpt-tokenizer's own o200k countTokens, loaded as the tokenizer loads it. */
+function libraryO200kCount(): (text: string) => number {
+  const lib = createRequire(import.meta.url)('gpt-tokenizer/encoding/o200k_base') as {
+    countTokens: (text: string, options: object) => number;
+  };
+  return (text) => lib.countTokens(text, { disallowedSpecial: new Set() });
 }
 
 /** 1 MiB with no safe cut for the chunker, each kind against 1 MiB of ordinary log text, interleaved. */

@@ -134,7 +134,10 @@ export function importantLines(text: string, limit = 20_000, lineCount?: number)
           [0, IMPORTANCE_SCAN_CHARS / 4],
           [text.length - (IMPORTANCE_SCAN_CHARS * 3) / 4, text.length],
         ];
-  const finder = new RegExp(CANDIDATE.source, CANDIDATE.flags);
+  // The one regex object, not a copy per call: V8 compiles a copy again once garbage
+  // collections have dropped its compilation cache. The search is synchronous, so no other
+  // call can move its lastIndex meanwhile.
+  const finder = CANDIDATE;
   for (const [from, to] of windows) {
     // Line numbers count from the nearer end when the number of lines is known.
     let line = from === 0 || lineCount === undefined ? 0 : lineCount - 1 - newlines(text, from, text.length);

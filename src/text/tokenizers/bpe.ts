@@ -1,13 +1,10 @@
 import { createRequire } from 'node:module';
+import { eachMatch } from './each-match.js';
 import { type ByteRanks, mergeCount } from './heap-bpe.js';
 import { CHUNK_TARGET, mayHoldLongPretoken, nextChunkEnd } from './pretoken-chunks.js';
 import type { Tokenizer, TokenizerName } from './tokenizer.js';
 
-// Special-token strings such as <|endoftext|> inside a tool result are plain text to us.
-const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
-
 type EncodingName = 'o200k_base' | 'cl100k_base';
-type CountFn = (text: string, options: typeof PLAIN_TEXT) => number;
 type RankDecoder = readonly (string | readonly number[])[];
 
 /** What the heap merge needs of an encoding: its pre-token regex and its ranks by bytes. */
@@ -38,27 +35,46 @@ export const MAX_TOKEN_BYTES = 128;
  */
 const CLEAR_CACHE_EVERY = 190_000;
 
-interface LibraryEncoding {
-  countTokens: CountFn;
-  clearMergeCache: () => void;
+/** What a count needs of the library's encoder (the pinned version's, as the tests check). */
+interface LibraryCore {
+  readonly tokenSplitRegex: RegExp;
+  getBpeRankFromString(piece: string): number | undefined;
+  bytePairEncode(piece: string): readonly number[];
+  clearMergeCache(): void;
 }
 
 /**
  * The encoding's tables take about 200 ms and 50 MB to load, so they load on the first count,
  * not at import: a CLI command or an MCP server that never counts never pays for them. A
- * synchronous require keeps `Tokenizer.count` synchronous.
+ * synchronous require keeps `Tokenizer.count` synchronous. A count is the library's
+ * `countTokens` with no special tokens (`<|endoftext|>` in a tool result is plain text): each
+ * pre-token is one known token, or merged.
  */
 function lazyCount(encoding: EncodingName): (text: string) => number {
-  let lib: LibraryEncoding | undefined;
+  let core: LibraryCore | undefined;
+  let split: RegExp | undefined;
   let sinceClear = 0;
   return (text) => {
-    lib ??= require(`gpt-tokenizer/encoding/${encoding}`) as LibraryEncoding;
+    if (!core || !split) {
+      const lib = require(`gpt-tokenizer/encoding/${encoding}`) as {
+        default: { bytePairEncodingCoreProcessor: LibraryCore };
+      };
+      core = lib.default.bytePairEncodingCoreProcessor;
+      split = new RegExp(core.tokenSplitRegex.source, core.tokenSplitRegex.flags);
+    }
     sinceClear += text.length;
     if (sinceClear > CLEAR_CACHE_EVERY) {
-      lib.clearMergeCache();
+      core.clearMergeCache();
       sinceClear = text.length;
     }
-    return lib.countTokens(text, PLAIN_TEXT);
+    const known = core;
+    let total = 0;
+    // Not matchAll, as the library does: see eachMatch.
+    eachMatch(split, text, ([piece]) => {
+      total += known.getBpeRankFromString(piece) !== undefined ? 1 : known.bytePairEncode(piece).length;
+      return true;
+    });
+    return total;
   };
 }
 
@@ -90,7 +106,7 @@ function lazyLinear(encoding: EncodingName): () => LinearEncoding {
 /** Counts a stretch piece by piece with the heap merge; stops once past `limit`. */
 function countLinear(text: string, limit: number, enc: LinearEncoding): number {
   let total = 0;
-  for (const [piece] of text.matchAll(enc.pieces)) {
+  eachMatch(enc.pieces, text, ([piece]) => {
     const bytes = Buffer.from(piece, 'utf8').toString('latin1');
     // A string lookup in the library: a piece with a lone surrogate is not a whole token there.
     if (enc.ranks.has(bytes) && piece.isWellFormed()) {
@@ -98,13 +114,16 @@ function countLinear(text: string, limit: number, enc: LinearEncoding): number {
     } else {
       // A piece of b bytes is at least b / MAX_TOKEN_BYTES tokens.
       const floor = Math.ceil(bytes.length / MAX_TOKEN_BYTES);
-      if (total + floor > limit) return total + floor;
+      if (total + floor > limit) {
+        total += floor;
+        return false;
+      }
       for (let at = 0; at < bytes.length; at += MAX_MERGE_BYTES) {
         total += mergeCount(bytes.slice(at, at + MAX_MERGE_BYTES), enc.ranks);
       }
     }
-    if (total > limit) return total;
-  }
+    return total <= limit;
+  });
   return total;
 }
 

@@ -1,3 +1,5 @@
+import { eachMatch } from './each-match.js';
+
 /**
  * Positions where both o200k and cl100k pre-tokenizers always end one pre-token and start the
  * next, whatever comes before or after: the split regexes have no look-behind, and their
@@ -64,11 +66,12 @@ function lastSafeCut(text: string, lo: number, hi: number): number {
   const from = Math.max(0, lo - 2);
   const slice = text.slice(from, Math.min(text.length, hi + 2));
   let best = -1;
-  for (const m of slice.matchAll(SAFE_CUT)) {
+  eachMatch(SAFE_CUT, slice, (m) => {
     const at = from + m.index;
-    if (at > hi) break;
+    if (at > hi) return false;
     if (at > lo) best = at;
-  }
+    return true;
+  });
   return best;
 }
 
@@ -78,11 +81,13 @@ function firstSafeCut(text: string, lo: number): number {
     const to = Math.min(text.length, from + SEARCH_STEP);
     const offset = Math.max(0, from - 2);
     const slice = text.slice(offset, Math.min(text.length, to + 2));
-    for (const m of slice.matchAll(SAFE_CUT)) {
+    let found = -1;
+    eachMatch(SAFE_CUT, slice, (m) => {
       const at = offset + m.index;
-      if (at > to) break;
-      if (at > from) return at;
-    }
+      if (at > from && at <= to) found = at;
+      return at <= from;
+    });
+    if (found >= 0) return found;
   }
   return text.length;
 }
