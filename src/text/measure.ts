@@ -28,20 +28,59 @@ export function codePointLength(text: string, utf8Bytes = Buffer.byteLength(text
   return text.length - pairs;
 }
 
-const SURROGATE_PAIR = /[\uD800-\uDBFF](?=[\uDC00-\uDFFF])/g;
+// A pair consumed whole, not a high half with a lookahead: the scan is twice as fast.
+const SURROGATE_PAIR = /[\uD800-\uDBFF][\uDC00-\uDFFF]/g;
 
 /**
- * The UTF-8 bytes of a string, encoded straight into a buffer of the right size (for large
- * strings about twice as fast as Buffer.from).
+ * The UTF-8 bytes of a string (a lone surrogate as U+FFFD, as `Buffer.from` does). A string of
+ * a few kilobytes or more goes through ICU's transcoder, about three times as fast as V8's
+ * encoder, which also measures the string first; the rest is encoded straight into a buffer of
+ * the right size (for large strings about twice as fast as Buffer.from).
  *
  * @example
  * utf8Bytes('é'); // <Buffer c3 a9>
  */
 export function utf8Bytes(text: string): Buffer {
+  const transcoded = text.length >= TRANSCODE_MIN_CHARS ? icuUtf8(text) : undefined;
+  if (transcoded) return transcoded;
   const out = Buffer.allocUnsafe(Buffer.byteLength(text, 'utf8'));
   out.write(text, 'utf8');
   return out;
 }
+
+/** Strings this long or longer are encoded by ICU (below it V8's encoder is as fast). */
+export const TRANSCODE_MIN_CHARS = 4 * 1024;
+
+/**
+ * The UTF-8 of a well-formed string through ICU, a quarter of a million code units at a time
+ * (so the UTF-16 copy ICU reads stays small); undefined when the string holds a lone surrogate,
+ * which ICU refuses. A slice never ends between the halves of a pair.
+ *
+ * @example
+ * icuUtf8('é😀')?.length; // 6
+ * icuUtf8('a\ud800'); // undefined
+ */
+export function icuUtf8(text: string): Buffer | undefined {
+  const parts: Buffer[] = [];
+  let total = 0;
+  for (let from = 0; from < text.length; ) {
+    let to = Math.min(text.length, from + TRANSCODE_SLICE);
+    if (isInsidePair(text, to)) to--;
+    let part: Buffer;
+    try {
+      part = transcode(Buffer.from(text.slice(from, to), 'utf16le'), 'utf16le', 'utf8');
+    } catch {
+      return undefined;
+    }
+    parts.push(part);
+    total += part.length;
+    from = to;
+  }
+  return parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts, total);
+}
+
+/** Code units ICU is given at a time (a slice of a pair never is). */
+export const TRANSCODE_SLICE = 256 * 1024;
 
 /**
  * UTF-8 bytes to a string, exactly as `bytes.toString('utf8')` decodes them, about twice as
@@ -172,7 +211,8 @@ export function codePointPrefixEnd(text: string, maxChars: number): number {
     const stretch = text.slice(from, end + 1);
     SURROGATE_PAIR.lastIndex = 0;
     let pairs = 0;
-    while (SURROGATE_PAIR.test(stretch) && SURROGATE_PAIR.lastIndex - 1 < end - from) pairs++;
+    // A match ends past its low half: its high half is at lastIndex - 2.
+    while (SURROGATE_PAIR.test(stretch) && SURROGATE_PAIR.lastIndex - 2 < end - from) pairs++;
     if (pairs === 0) break;
     from = end;
     end += pairs;

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { TRANSCODE_MIN_CHARS, TRANSCODE_SLICE, utf8Bytes } from './measure.js';
 import { storedBytes, storedText } from './stored-text.js';
 
 describe('stored text', () => {
@@ -25,6 +26,29 @@ describe('stored text', () => {
         },
       ),
       { numRuns: 500 },
+    );
+  });
+
+  it('property: long text, encoded by ICU slice by slice, gives the bytes of the short path', () => {
+    // Any code units (lone surrogates too) placed around the first slice boundary, or at the
+    // length where ICU takes over, among ASCII or two-byte text.
+    const unit = fc.integer({ min: 0, max: 0xffff }).map((u) => String.fromCharCode(u));
+    fc.assert(
+      fc.property(
+        fc.constantFrom(TRANSCODE_SLICE, TRANSCODE_MIN_CHARS, 2 * TRANSCODE_SLICE),
+        fc.integer({ min: -4, max: 4 }),
+        fc.string({ unit, maxLength: 8 }),
+        fc.constantFrom('a', 'é', '😀'),
+        (at, shift, piece, filler) => {
+          const head = filler.repeat(Math.ceil((at + shift) / filler.length)).slice(0, at + shift);
+          const text = `${head}${piece}${filler.repeat(3)}`;
+          expect(utf8Bytes(text).equals(Buffer.from(text, 'utf8'))).toBe(true);
+          const stored = storedBytes(text);
+          expect(storedText(stored)).toBe(text);
+          if (text.isWellFormed()) expect(stored.equals(Buffer.from(text, 'utf8'))).toBe(true);
+        },
+      ),
+      { numRuns: 300 },
     );
   });
 });

@@ -1,4 +1,4 @@
-import { decodeUtf8, utf8Bytes } from './measure.js';
+import { decodeUtf8, icuUtf8, TRANSCODE_MIN_CHARS, utf8Bytes } from './measure.js';
 
 const REPLACEMENT = Buffer.from('\uFFFD', 'utf8');
 
@@ -11,11 +11,17 @@ const REPLACEMENT = Buffer.from('\uFFFD', 'utf8');
  * storedBytes('a\ud800b'); // <Buffer 61 ed a0 80 62>
  */
 export function storedBytes(text: string): Buffer {
+  if (text.length >= TRANSCODE_MIN_CHARS) {
+    // ICU encodes only well-formed text: what it gives needs no search for lone surrogates.
+    return icuUtf8(text) ?? withLoneSurrogates(text);
+  }
   const bytes = utf8Bytes(text);
-  // A lone surrogate is encoded as U+FFFD: only bytes holding one need the text checked (a scan
-  // of several milliseconds for a large text with any character past U+00FF).
-  if (bytes.indexOf(REPLACEMENT) < 0) return bytes;
-  if (text.isWellFormed()) return bytes;
+  // A lone surrogate is encoded as U+FFFD: only bytes holding one need the text checked.
+  if (bytes.indexOf(REPLACEMENT) < 0 || text.isWellFormed()) return bytes;
+  return withLoneSurrogates(text);
+}
+
+function withLoneSurrogates(text: string): Buffer {
   const parts: Buffer[] = [];
   let from = 0;
   for (let i = 0; i < text.length; i++) {
