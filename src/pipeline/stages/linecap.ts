@@ -106,7 +106,11 @@ export function linecapStage(options: LinecapOptions = {}): Stage {
         ([start, end]) => !isProtectedLine(text.slice(start, Math.min(end, start + 8193))),
       );
       if (cuts.length === 0) return { action: 'declined', reason: 'only_protected_lines' };
-      const id = await item.stashOriginal();
+      // The stash is written while the cuts are made; the marker is sent only once it is durable.
+      const stashed = item.stashOriginal();
+      // Awaited below; a cut that throws first must not leave its failure unhandled.
+      stashed.catch(() => {});
+      const id = item.originalId();
       const kept: string[] = [];
       let at = 0;
       // Bytes cut out less the markers' bytes: the output's size without measuring it whole.
@@ -122,6 +126,7 @@ export function linecapStage(options: LinecapOptions = {}): Stage {
         at = tailStart;
       }
       kept.push(text.slice(at));
+      await stashed;
       return {
         action: 'acted',
         content: withText(item.content, kept.join('')),
