@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { MemoryStore } from '../../store/memory-store.js';
 import { recallAll } from '../../store/recall.js';
 import type { Store } from '../../store/store.js';
 import { result, runOne, testContext } from '../../test-support/pipeline.js';
@@ -270,6 +271,44 @@ describe('linecap', () => {
     expect(
       (await recallAll(markerIds(content as string)[0] as string, { store: ctx.store })).toString(),
     ).toBe(text);
+  });
+
+  it('returns its marker only once the original is stored, and is reverted when the stash fails', async () => {
+    const text = `short line\n${'x'.repeat(10_000)}\nend`;
+    // A store whose writes finish only when the test says, then succeed or fail.
+    const gated = (outcome: 'stored' | 'failed') => {
+      const store = new MemoryStore();
+      const put = store.putIfAbsent.bind(store);
+      let open: () => void = () => {};
+      const gate = new Promise<void>((resolve) => {
+        open = resolve;
+      });
+      store.putIfAbsent = async (key, body) => {
+        await gate;
+        if (outcome === 'failed') throw new Error('disk full');
+        return put(key, body);
+      };
+      return { store, open };
+    };
+    const slow = gated('stored');
+    let done = false;
+    const run = runOne(linecapStage(), text, testContext({ store: slow.store })).then((r) => {
+      done = true;
+      return r;
+    });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(done).toBe(false);
+    slow.open();
+    const { content } = await run;
+    const id = markerIds(content as string)[0] as string;
+    expect((await recallAll(id, { store: slow.store })).toString()).toBe(text);
+
+    const failing = gated('failed');
+    const reverted = runOne(linecapStage(), text, testContext({ store: failing.store }));
+    failing.open();
+    const { content: kept, outcome } = await reverted;
+    expect(kept).toBe(text);
+    expect(outcome?.trail[0]?.outcome).toMatch(/^reverted/);
   });
 
   it('never cuts paths with line numbers, stack frames, errors, verdicts, diff headers or URLs', () => {
