@@ -12,15 +12,17 @@ export function utf8Length(text: string): number {
 
 /**
  * Number of Unicode code points (a surrogate pair counts once, unlike `text.length`). A caller
- * that has measured the text's UTF-8 bytes passes them, so megabytes are not measured twice.
+ * that knows the text's UTF-8 bytes passes them: when they equal its length the text is ASCII
+ * and nothing is scanned.
  *
  * @example
  * codePointLength('a😀'); // 2
  */
-export function codePointLength(text: string, utf8Bytes = Buffer.byteLength(text, 'utf8')): number {
-  // Pure ASCII (the common case for logs and JSON) is answered by the native byte count;
-  // otherwise a native regex scan counts the surrogate pairs (3x faster than a JS loop).
+export function codePointLength(text: string, utf8Bytes?: number): number {
   if (utf8Bytes === text.length) return text.length;
+  // A native regex scan counts the surrogate pairs (3x faster than a JS loop). It is not
+  // preceded by a byte count: V8 answers it at once for a string it stores one byte a unit, and
+  // for any other it takes as long as the scan.
   SURROGATE_PAIR.lastIndex = 0;
   let pairs = 0;
   // test(), not exec(): no match array per emoji.

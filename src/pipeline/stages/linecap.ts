@@ -111,28 +111,46 @@ export function linecapStage(options: LinecapOptions = {}): Stage {
       // Awaited below; a cut that throws first must not leave its failure unhandled.
       stashed.catch(() => {});
       const id = item.originalId();
-      const kept: string[] = [];
+      // A string's size is known (from hashing it, or from the stage before it): for an ASCII
+      // text every count is its length, and otherwise the lesser of what is cut and what stays
+      // is measured, never the megabytes of both.
+      const textBytes = typeof item.content === 'string' ? item.bytes() : undefined;
+      const ascii = textBytes === text.length;
+      const out: string[] = [];
+      const stays: string[] = [];
+      const middles: string[] = [];
       let at = 0;
-      // Bytes cut out less the markers' bytes: the output's size without measuring it whole.
-      let delta = 0;
+      let markerBytes = 0;
       for (const [start, end] of cuts) {
         const headEnd = codePointFloor(text, start + headChars);
         const tailStart = codePointCeil(text, end - tailChars);
         const middle = text.slice(headEnd, tailStart);
-        const middleBytes = Buffer.byteLength(middle);
-        const marker = linecapMarker(codePointLength(middle, middleBytes), id);
-        delta += Buffer.byteLength(marker) - middleBytes;
-        kept.push(text.slice(at, headEnd), marker);
+        const marker = linecapMarker(codePointLength(middle, ascii ? middle.length : undefined), id);
+        markerBytes += Buffer.byteLength(marker);
+        middles.push(middle);
+        stays.push(text.slice(at, headEnd));
+        out.push(stays.at(-1) as string, marker);
         at = tailStart;
       }
-      kept.push(text.slice(at));
+      stays.push(text.slice(at));
+      out.push(stays.at(-1) as string);
       await stashed;
       return {
         action: 'acted',
-        content: withText(item.content, kept.join('')),
+        content: withText(item.content, out.join('')),
         stashId: id,
-        ...sizeAfter(item, delta),
+        ...(textBytes === undefined
+          ? {}
+          : sizeAfter(item, markerBytes - cutBytes(textBytes, ascii, middles, stays))),
       };
     }),
   };
+}
+
+/** UTF-8 bytes of the middles cut out of a text of `textBytes` bytes, measuring the lesser side. */
+function cutBytes(textBytes: number, ascii: boolean, middles: string[], stays: string[]): number {
+  const length = (parts: string[]) => parts.reduce((n, part) => n + part.length, 0);
+  const bytes = (parts: string[]) => parts.reduce((n, part) => n + Buffer.byteLength(part), 0);
+  if (ascii) return length(middles);
+  return length(middles) <= length(stays) ? bytes(middles) : textBytes - bytes(stays);
 }
