@@ -1,6 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { IMPORTANCE_SCAN_CHARS, importantLines, type LineKind, lineKind } from './line-importance.js';
+import {
+  IMPORTANCE_SCAN_CHARS,
+  importantLines,
+  type LineKind,
+  lineKind,
+  scanLines,
+} from './line-importance.js';
 
 // Lines as real tools print them.
 const KINDS: [string, LineKind | undefined][] = [
@@ -83,14 +89,86 @@ describe('line importance', () => {
     for (const f of found) expect(text.slice(f.start, f.end)).toBe(lines[f.line]);
   });
 
-  it('numbers lines from the end beyond the scanned start of a text over the scan limit', () => {
+  it('in a text over the scan limit, finds the errors, failures and tracebacks of its middle, numbered', () => {
     const filler = `${'x'.repeat(99)}\n`;
-    const head = filler.repeat(Math.ceil(IMPORTANCE_SCAN_CHARS / 100));
-    const text = `${head}${filler.repeat(20_000)}error: late\n${filler.repeat(10)}`;
-    const count = text.split('\n').length;
-    const [found] = importantLines(text, undefined, count);
-    expect(found?.kind).toBe('error');
-    expect(text.split('\n')[found?.line as number]).toBe('error: late');
+    const stretch = filler.repeat(Math.ceil(IMPORTANCE_SCAN_CHARS / 100));
+    const middle = [
+      'warning: deprecated flag',
+      'Traceback (most recent call last):',
+      '  File "/srv/app/pay.py", line 12, in charge',
+      'ValueError: card declined',
+      'src/pay.c:12:5: error: expected ;',
+      'FAILED tests/test_pay.py::test_charge',
+    ];
+    const text = `${stretch}${stretch}${middle.join('\n')}\n${stretch}${stretch}done\n`;
+    const split = text.split('\n');
+    const scan = scanLines(text);
+    expect(scan.lines).toBe(split.length);
+    const found = scan.important.filter(
+      (f) => f.start > IMPORTANCE_SCAN_CHARS && f.end < text.length - IMPORTANCE_SCAN_CHARS,
+    );
+    // The middle is searched for what matters most; a warning there is not looked for, but the
+    // traceback's frame is read with it.
+    expect(found.map((f) => [split[f.line], f.kind])).toEqual([
+      ['Traceback (most recent call last):', 'exception'],
+      ['  File "/srv/app/pay.py", line 12, in charge', 'frame'],
+      ['ValueError: card declined', 'exception'],
+      ['src/pay.c:12:5: error: expected ;', 'error'],
+      ['FAILED tests/test_pay.py::test_charge', 'failure'],
+    ]);
+    for (const f of scan.important) expect(text.slice(f.start, f.end)).toBe(split[f.line]);
+  });
+
+  it('in the middle, looks past prose about errors, and past a stretch of candidates that are not', () => {
+    const prose = 'retried the request after an error\n'.repeat(100_000);
+    // Each of these has the mark of an error but is not one; they fill more than a stretch.
+    const lookalikes = 'xerror: 1\n'.repeat(40_000);
+    const text = `${prose}${lookalikes}${prose}error: disk full\n${prose}`;
+    expect(text.length).toBeGreaterThan(2 * IMPORTANCE_SCAN_CHARS);
+    const split = text.split('\n');
+    const scan = scanLines(text);
+    expect(scan.lines).toBe(split.length);
+    expect(scan.important.map((f) => [split[f.line], f.line])).toEqual([['error: disk full', 240_000]]);
+  });
+
+  it('property: over the scan limit, lines are counted and numbered exactly, and what matters is found where it is searched for', () => {
+    const filler = `${'x'.repeat(63)}\n`;
+    const block = filler.repeat(4096); // 256 Ki characters
+    const line = fc.constantFrom(
+      'error: x',
+      'ValueError: y',
+      'FAILED t::z',
+      'warning: w',
+      '  at f (a.js:1:2)',
+      'ok',
+      'Traceback (most recent call last):',
+    );
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: 11 }), line), { maxLength: 12 }), (placed) => {
+        const blocks = Array.from({ length: 12 }, () => [block]);
+        for (const [at, l] of placed) blocks[at]?.push(`${l}\n`);
+        const text = blocks.map((b) => b.join('')).join('');
+        const split = text.split('\n');
+        const scan = scanLines(text);
+        expect(scan.lines).toBe(split.length);
+        for (const f of scan.important) {
+          expect(text.slice(f.start, f.end)).toBe(split[f.line]);
+          expect(lineKind(split[f.line] as string)).toBe(f.kind);
+        }
+        // Everywhere: errors, failures and exceptions. In the first and last stretches: all.
+        const inEnds = (start: number) =>
+          start < IMPORTANCE_SCAN_CHARS / 4 || start >= text.length - (IMPORTANCE_SCAN_CHARS * 3) / 4;
+        const found = new Set(scan.important.map((f) => f.line));
+        let start = 0;
+        split.forEach((l, i) => {
+          const kind = lineKind(l);
+          if (kind && (inEnds(start) || ['error', 'failure', 'exception'].includes(kind)))
+            expect(found.has(i), `${i}: ${l}`).toBe(true);
+          start += l.length + 1;
+        });
+      }),
+      { numRuns: 25 },
+    );
   });
 
   it('property: the line numbers and offsets it reports agree with splitting the text', () => {

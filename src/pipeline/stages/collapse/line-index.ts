@@ -12,11 +12,12 @@ export class LineIndex {
   readonly #text: string;
   readonly #starts = new Map<number, number>();
 
-  constructor(text: string) {
+  /** `count`, when the caller has counted the lines already (`scanLines` does), is not counted again. */
+  constructor(text: string, count?: number) {
     this.#text = text;
     let n = 1;
-    for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) n++;
-    this.count = n;
+    if (count === undefined) for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) n++;
+    this.count = count ?? n;
     this.#starts.set(0, 0);
   }
 

@@ -1,3 +1,4 @@
+import { scanLines } from '../../../text/line-importance.js';
 import { lineGapMarker } from '../../../text/markers.js';
 import { codePointCeil, codePointFloor, codePointLength } from '../../../text/measure.js';
 import type { Tokenizer } from '../../../text/tokenizers/tokenizer.js';
@@ -69,9 +70,14 @@ function cutLongLine(line: string, limit: number): string {
  */
 export function selectLines(text: string, options: LineSelectionOptions): LineSelection | undefined {
   const { maxTokens, tokenizer } = options;
-  const index = new LineIndex(text);
+  // Fewer than three lines (two line ends) is a case for a character window.
+  const firstEnd = text.indexOf('\n');
+  if (firstEnd < 0 || text.indexOf('\n', firstEnd + 1) < 0) return undefined;
+  if (options.headLines + options.tailLines === 0) return undefined;
+  // One pass finds the lines that matter and counts the lines.
+  const scan = scanLines(text);
+  const index = new LineIndex(text, scan.lines);
   const lines = index.count;
-  if (lines < 3 || options.headLines + options.tailLines === 0) return undefined;
   let calls = 0;
   const limit = longLineLimit(maxTokens);
   const rendered = new Map<number, { text: string; tokens: number }>();
@@ -121,7 +127,7 @@ export function selectLines(text: string, options: LineSelectionOptions): LineSe
   let important = 0;
   let misses = 0;
   const importantShare = maxTokens * IMPORTANT_SHARE;
-  for (const found of rankImportant(text, index, lines)) {
+  for (const found of rankImportant(text, index, scan.important)) {
     if (spent >= importantShare || misses >= MAX_MISSES) break;
     if (!tryAdd(found.line)) {
       misses++;

@@ -1,4 +1,4 @@
-import { type ImportantLine, importantLines, LINE_WEIGHT } from '../../../text/line-importance.js';
+import { type ImportantLine, LINE_WEIGHT } from '../../../text/line-importance.js';
 import type { LineIndex } from './line-index.js';
 import { shapeOf } from './shape.js';
 
@@ -10,15 +10,19 @@ const TRACE_TOP = 3;
 const TRACE_BOTTOM = 2;
 
 /**
- * The lines that matter, in the order they get room: weight first, then position; repeats of
- * one shape and the inner frames of a long stack trace go to the back. Their offsets are taught
- * to the line index.
+ * The lines that matter (as `scanLines` found them), in the order they get room: weight
+ * first, then position; repeats of one shape and the inner frames of a long stack trace go to
+ * the back. Their offsets are taught to the line index.
  *
  * @example
- * rankImportant(text, index, index.count)[0]?.kind; // 'error'
+ * const scan = scanLines(text);
+ * rankImportant(text, new LineIndex(text, scan.lines), scan.important)[0]?.kind; // 'error'
  */
-export function rankImportant(text: string, index: LineIndex, lines: number): ImportantLine[] {
-  const found = importantLines(text, undefined, lines);
+export function rankImportant(
+  text: string,
+  index: LineIndex,
+  found: readonly ImportantLine[],
+): ImportantLine[] {
   for (const f of found) {
     index.know(f.line, f.start);
     if (f.end < text.length) index.know(f.line + 1, f.end + 1);
