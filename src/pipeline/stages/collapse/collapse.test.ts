@@ -320,6 +320,50 @@ describe('collapse (the seed cases)', () => {
     }
   });
 
+  it('writes the stash of a large text while it chooses the window, and returns once it is written', async () => {
+    const log = logLines(3000);
+    expect(log.length).toBeGreaterThan(64 * 1024);
+    let asked = false;
+    let countsWhileWriting = 0;
+    let written: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      written = resolve;
+    });
+    const tokenizer = {
+      ...o200k,
+      count: (s: string) => {
+        if (asked) countsWhileWriting++;
+        return o200k.count(s);
+      },
+      countUpTo: (s: string, limit: number) => {
+        if (asked) countsWhileWriting++;
+        return o200k.countUpTo(s, limit);
+      },
+    };
+    let done = false;
+    const out = collapseText(
+      log,
+      { resolvedMaxTokens: 500 },
+      {
+        tokenizer,
+        id: () => stashId(log),
+        stash: () => {
+          asked = true;
+          return gate;
+        },
+      },
+    ).then((o) => {
+      done = true;
+      return o;
+    });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(done).toBe(false);
+    // The window was measured while the write was under way.
+    expect(countsWhileWriting).toBeGreaterThan(0);
+    written();
+    expect(await out).toMatchObject({ action: 'acted', id: stashId(log) });
+  });
+
   it('uses maxFrac of the model window when the window is known', async () => {
     const stage = collapseStage({ maxFrac: 0.001, maxTokens: 5000 });
     const { content } = await runOne(stage, logLines(3000), testContext({ modelWindow: 200_000 }));

@@ -41,6 +41,10 @@ function fits(text: string, maxTokens: number, count: (s: string, limit: number)
   return count(text, maxTokens) <= maxTokens;
 }
 
+// Texts of at least this many characters (and eight characters per token of budget) are
+// stashed as soon as they are known not to fit: with them the write overlaps the work.
+const EARLY_STASH_CHARS = 64 * 1024;
+
 /**
  * The collapse algorithm on one text, without the pipeline around it. `id` gives the recall id
  * (the original's content hash); `stash` saves the original, before any marker is returned.
@@ -79,6 +83,10 @@ export async function collapseText(
   // The id is the original's hash, known before anything is stored, so every window is
   // measured with the real marker; the stash itself is written before the marker is returned.
   const id = deps.id();
+  // A text this far over its budget always gets a window: its stash is written while the window
+  // is chosen, not after. Awaited below; a throw meanwhile must not leave a failure unhandled.
+  const early = text.length >= EARLY_STASH_CHARS && text.length > maxTokens * 8 ? deps.stash() : undefined;
+  early?.catch(() => {});
   // Just over the budget, the marker can cost more bytes than the lines it stands for: then a
   // tighter budget removes more, so the result is within budget and smaller, never left over it.
   // Smaller for certain under a third of the input's UTF-16 units (3 bytes a unit at most);
@@ -109,7 +117,7 @@ export async function collapseText(
   if (built === undefined || !smaller(built)) return { action: 'declined', reason: 'marker_no_win' };
 
   try {
-    await deps.stash();
+    await (early ?? deps.stash());
   } catch (err) {
     await breatheBefore(text.length);
     const honest = unsavedWindow(text, built, {
