@@ -1,4 +1,4 @@
-import { scanLines } from '../../../text/line-importance.js';
+import { type ImportantLine, scanLines } from '../../../text/line-importance.js';
 import { lineGapMarker } from '../../../text/markers.js';
 import { codePointCeil, codePointFloor, codePointLength } from '../../../text/measure.js';
 import type { Tokenizer } from '../../../text/tokenizers/tokenizer.js';
@@ -123,21 +123,12 @@ export function selectLines(text: string, options: LineSelectionOptions): LineSe
   for (let i = 0; i < Math.min(TAIL_FRAME, options.tailLines); i++) tryAdd(lines - 1 - i);
   // 2. The lines that matter, most important first, each with a little context.
   // They take at most a share of the budget, so the head and tail still say what ran and how
-  // it ended; a run of lines that do not fit ends the search.
-  let important = 0;
-  let misses = 0;
-  const importantShare = maxTokens * IMPORTANT_SHARE;
-  for (const found of rankImportant(text, index, scan.important)) {
-    if (spent >= importantShare || misses >= MAX_MISSES) break;
-    if (!tryAdd(found.line)) {
-      misses++;
-      continue;
-    }
-    misses = 0;
-    important++;
-    for (let k = 1; k <= CONTEXT_BEFORE; k++) tryAdd(found.line - k);
-    for (let k = 1; k <= CONTEXT_AFTER; k++) tryAdd(found.line + k);
-  }
+  // it ended.
+  const important = addImportant(
+    rankImportant(text, index, scan.important),
+    tryAdd,
+    () => spent >= maxTokens * IMPORTANT_SHARE,
+  );
   // 3. Head and tail grow, in their ratio, until neither side fits another line.
   const folds = growEnds(tryAdd, kept, index, options.headLines, options.tailLines);
 
@@ -157,6 +148,28 @@ export function selectLines(text: string, options: LineSelectionOptions): LineSe
       excess -= (rendered.get(line) as { tokens: number }).tokens;
     }
   }
+}
+
+/** Adds each line that matters with its context until `full`; a run of misses ends it. */
+function addImportant(
+  ranked: readonly ImportantLine[],
+  tryAdd: (line: number) => boolean,
+  full: () => boolean,
+): number {
+  let important = 0;
+  let misses = 0;
+  for (const found of ranked) {
+    if (full() || misses >= MAX_MISSES) break;
+    if (!tryAdd(found.line)) {
+      misses++;
+      continue;
+    }
+    misses = 0;
+    important++;
+    for (let k = 1; k <= CONTEXT_BEFORE; k++) tryAdd(found.line - k);
+    for (let k = 1; k <= CONTEXT_AFTER; k++) tryAdd(found.line + k);
+  }
+  return important;
 }
 
 function gapMarkerTokens(total: number, options: LineSelectionOptions): { first: number; other: number } {
