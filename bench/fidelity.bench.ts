@@ -1,6 +1,11 @@
 import { corpusAvailable } from '../src/test-support/corpus.js';
 import { corpusResultTexts, fidelity, formatFidelity } from '../src/test-support/fidelity.js';
-import { GENERATORS, PROGRAMS, programOutputs } from '../src/test-support/program-outputs.js';
+import {
+  GENERATORS,
+  hugeProgramOutputs,
+  PROGRAMS,
+  programOutputs,
+} from '../src/test-support/program-outputs.js';
 
 /**
  * What the model sees: the share of lines that matter (errors, failures, exceptions, exit
@@ -24,6 +29,21 @@ export async function benchFidelity(): Promise<void> {
       budget,
     );
     for (const [name, f] of Object.entries(byMethod)) console.log(`    ${formatFidelity(name, f)}`);
+  }
+  const huge = hugeProgramOutputs();
+  if (huge.length === 0) console.log('\nhuge program outputs: skipped, python3 is missing');
+  else {
+    console.log(
+      `\n${huge[0]?.name}: ${(huge[0]?.text.length ?? 0) / 1e6} M characters, failure at 10%, 50%, 90% (all in the middle past the first 256 KiB and before the last 768 KiB)`,
+    );
+    for (const budget of [1000, 2000]) {
+      console.log(`  at ${budget} tokens:`);
+      const byMethod = await fidelity(
+        huge.map((o) => o.text),
+        budget,
+      );
+      for (const [name, f] of Object.entries(byMethod)) console.log(`    ${formatFidelity(name, f)}`);
+    }
   }
   if (!corpusAvailable) {
     console.log('\ncorpus: skipped, ../shared/corpus is not here');

@@ -61,8 +61,11 @@ function nodeTestRun(depth: number): string {
   });
 }
 
-/** A Python service log with an exception caught, logged with its traceback, and carried on. */
-function pythonServiceLog(depth: number): string {
+/**
+ * A Python service log of `orders` lines with an exception caught, logged with its traceback,
+ * and carried on.
+ */
+function pythonServiceLog(depth: number, orders = 4000): string {
   return inTemp((dir) => {
     writeFileSync(
       join(dir, 'service.py'),
@@ -73,7 +76,7 @@ def parse(order):
     return int(order['amount'])
 def handle(order):
     return parse(order) * 2
-N = 4000
+N = ${orders}
 bad = int(N * ${depth})
 for i in range(N):
     order = {'id': i, 'amount': 'twelve' if i == bad else str(i)}
@@ -144,6 +147,23 @@ export const GENERATORS: {
 ];
 
 export const DEPTHS = [0.1, 0.5, 0.9] as const;
+
+/**
+ * The service log at 200,000 orders (about 14 MB), its failure at each depth: past the first
+ * 256 KiB and before the last 768 KiB at every depth, where only errors, failures and
+ * exceptions are searched for. Empty without python3.
+ *
+ * @example
+ * for (const out of hugeProgramOutputs()) console.log(out.depth, out.text.length);
+ */
+export function hugeProgramOutputs(): ProgramOutput[] {
+  if (!PROGRAMS.python3) return [];
+  return DEPTHS.map((depth) => ({
+    name: 'python service log, 200,000 orders',
+    depth,
+    text: pythonServiceLog(depth, 200_000),
+  }));
+}
 
 /**
  * Runs every generator whose programs this machine has, at every depth.

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { CORPUS_MISSING, corpusAvailable } from '../../../test-support/corpus.js';
 import { corpusResultTexts, fidelity } from '../../../test-support/fidelity.js';
-import { PROGRAMS, PROGRAMS_MISSING, programOutputs } from '../../../test-support/program-outputs.js';
+import {
+  hugeProgramOutputs,
+  PROGRAMS,
+  PROGRAMS_MISSING,
+  programOutputs,
+} from '../../../test-support/program-outputs.js';
 
 const allPrograms = Object.values(PROGRAMS).every(Boolean);
 if (!allPrograms) console.warn(`skipping the real-program fidelity test: ${PROGRAMS_MISSING}`);
@@ -26,6 +31,23 @@ describe('what the model sees after collapse', () => {
         if (budget === 2000) expect(spillway.kept / spillway.needles).toBeGreaterThanOrEqual(0.95);
       }
     },
+  );
+
+  it.skipIf(!PROGRAMS.python3)(
+    'keeps the failure and its traceback from the middle of a 13 MB real service log, at every depth',
+    async () => {
+      const outputs = hugeProgramOutputs();
+      expect(outputs.map((o) => o.text.length > 12 * 1024 * 1024)).toEqual([true, true, true]);
+      const { spillway, 'head+tail': headTail } = await fidelity(
+        outputs.map((o) => o.text),
+        2000,
+      );
+      if (!spillway || !headTail) throw new Error('methods missing');
+      expect(spillway.over).toBe(0);
+      expect(spillway.kept / spillway.needles).toBeGreaterThanOrEqual(0.95);
+      expect(spillway.kept).toBeGreaterThan(headTail.kept);
+    },
+    120_000,
   );
 
   it.skipIf(!corpusAvailable)(
