@@ -1,6 +1,7 @@
 import { corpusAvailable } from '../src/test-support/corpus.js';
-import { corpusResultTexts, fidelity, formatFidelity } from '../src/test-support/fidelity.js';
+import { corpusResultTexts, fidelity, formatFidelity, METHODS } from '../src/test-support/fidelity.js';
 import {
+  failureLines,
   GENERATORS,
   hugeProgramOutputs,
   PROGRAMS,
@@ -12,6 +13,7 @@ import {
  * statuses, summaries, diagnostics, warnings, frames, diff hunks, and the last five lines)
  * still visible after fitting an output to 1,000 and 2,000 tokens, with budget fill and
  * violations; spillway's collapse beside plain head+tail and Codex's 50/50 at 4 bytes a token.
+ * For outputs of 12 MB, the lines of their one failure that each method keeps.
  */
 export async function benchFidelity(): Promise<void> {
   console.log(
@@ -22,38 +24,42 @@ export async function benchFidelity(): Promise<void> {
   console.log(
     `\nreal program outputs: ${outputs.length} (${[...new Set(outputs.map((o) => o.name))].join(', ')}; failure at 10%, 50%, 90% of each)${missing.length ? `; skipped for missing programs: ${missing.join(', ')}` : ''}`,
   );
-  for (const budget of [1000, 2000]) {
-    console.log(`  at ${budget} tokens:`);
-    const byMethod = await fidelity(
-      outputs.map((o) => o.text),
-      budget,
-    );
-    for (const [name, f] of Object.entries(byMethod)) console.log(`    ${formatFidelity(name, f)}`);
-  }
-  const huge = hugeProgramOutputs();
-  if (huge.length === 0) console.log('\nhuge program outputs: skipped, python3 is missing');
-  else {
-    console.log(
-      `\n${huge[0]?.name}: ${(huge[0]?.text.length ?? 0) / 1e6} M characters, failure at 10%, 50%, 90% (all in the middle past the first 256 KiB and before the last 768 KiB)`,
-    );
-    for (const budget of [1000, 2000]) {
-      console.log(`  at ${budget} tokens:`);
-      const byMethod = await fidelity(
-        huge.map((o) => o.text),
-        budget,
-      );
-      for (const [name, f] of Object.entries(byMethod)) console.log(`    ${formatFidelity(name, f)}`);
-    }
-  }
+  await printFidelity(outputs.map((o) => o.text));
+  await printHugeFailures();
   if (!corpusAvailable) {
     console.log('\ncorpus: skipped, ../shared/corpus is not here');
     return;
   }
   const texts = corpusResultTexts(4000);
   console.log(`\ntool results of the corpus over 4,000 characters: ${texts.length}`);
+  await printFidelity(texts);
+}
+
+async function printFidelity(texts: string[]): Promise<void> {
   for (const budget of [1000, 2000]) {
     console.log(`  at ${budget} tokens:`);
     for (const [name, f] of Object.entries(await fidelity(texts, budget)))
       console.log(`    ${formatFidelity(name, f)}`);
+  }
+}
+
+/** Of each 12 MB output, the failure's six lines (error, traceback, exception) each method keeps. */
+async function printHugeFailures(): Promise<void> {
+  const huge = hugeProgramOutputs();
+  if (huge.length === 0) return void console.log('\nhuge program outputs: skipped, python3 is missing');
+  console.log(
+    `\n${huge[0]?.name}, ${((huge[0]?.text.length ?? 0) / 1e6).toFixed(0)} M characters, failing at 10%, 50%, 90% (always in the middle): lines of the failure kept, of 6 at each depth`,
+  );
+  for (const budget of [1000, 2000]) {
+    const row: string[] = [];
+    for (const [name, method] of Object.entries(METHODS)) {
+      const kept: number[] = [];
+      for (const { text } of huge) {
+        const out = await method(text, budget);
+        kept.push(failureLines(text).filter((l) => out.includes(l)).length);
+      }
+      row.push(`${name} ${kept.join('/')}`);
+    }
+    console.log(`  at ${budget} tokens: ${row.join('; ')}`);
   }
 }

@@ -61,11 +61,8 @@ function nodeTestRun(depth: number): string {
   });
 }
 
-/**
- * A Python service log of `orders` lines with an exception caught, logged with its traceback,
- * and carried on.
- */
-function pythonServiceLog(depth: number, orders = 4000): string {
+/** A Python service log with an exception caught, logged with its traceback, and carried on. */
+function pythonServiceLog(depth: number): string {
   return inTemp((dir) => {
     writeFileSync(
       join(dir, 'service.py'),
@@ -76,7 +73,7 @@ def parse(order):
     return int(order['amount'])
 def handle(order):
     return parse(order) * 2
-N = ${orders}
+N = 4000
 bad = int(N * ${depth})
 for i in range(N):
     order = {'id': i, 'amount': 'twelve' if i == bad else str(i)}
@@ -149,20 +146,71 @@ export const GENERATORS: {
 export const DEPTHS = [0.1, 0.5, 0.9] as const;
 
 /**
- * The service log at 200,000 orders (about 14 MB), its failure at each depth: past the first
- * 256 KiB and before the last 768 KiB at every depth, where only errors, failures and
- * exceptions are searched for. Empty without python3.
+ * A Python walk of /usr printing each file's size and path (cycled to about 12 MB), which at
+ * `depth` fails to stat a file, prints the traceback and carries on: varied lines, unlike a log
+ * of one repeated shape, whose odd lines stand out by shape alone.
+ */
+function pythonFileWalk(depth: number): string {
+  return inTemp((dir) => {
+    writeFileSync(
+      join(dir, 'walk.py'),
+      `import os, sys, traceback
+paths = []
+for root, dirs, files in os.walk('/usr'):
+    dirs.sort()
+    paths.extend(os.path.join(root, f) for f in sorted(files))
+target = 12_000_000
+bad = int(target * ${depth})
+written = 0
+failed = False
+i = 0
+while written < target:
+    path = paths[i % len(paths)]
+    i += 1
+    try:
+        if not failed and written >= bad:
+            failed = True
+            path = path + '.gone'
+        size = os.lstat(path).st_size
+    except OSError:
+        print('ERROR: could not read %s' % path)
+        traceback.print_exc(file=sys.stdout)
+        continue
+    line = '%10d %s' % (size, path)
+    print(line)
+    written += len(line) + 1
+print('walked %d files, 1 could not be read' % i)
+sys.exit(1)
+`,
+    );
+    return run('python3', ['walk.py'], dir);
+  });
+}
+
+/**
+ * Outputs of about 12 MB from a real program, its failure at each depth: past the first 256 KiB
+ * and before the last 768 KiB at every depth, where only errors, failures and exceptions are
+ * searched for. Empty without python3.
  *
  * @example
  * for (const out of hugeProgramOutputs()) console.log(out.depth, out.text.length);
  */
 export function hugeProgramOutputs(): ProgramOutput[] {
   if (!PROGRAMS.python3) return [];
-  return DEPTHS.map((depth) => ({
-    name: 'python service log, 200,000 orders',
-    depth,
-    text: pythonServiceLog(depth, 200_000),
-  }));
+  return DEPTHS.map((depth) => ({ name: 'python walk of /usr', depth, text: pythonFileWalk(depth) }));
+}
+
+/**
+ * The six lines of a huge output's failure: the error, the traceback's header, frame and code
+ * lines, and the exception.
+ *
+ * @example
+ * failureLines(hugeProgramOutputs()[0].text).at(-1); // 'FileNotFoundError: [Errno 2] ...'
+ */
+export function failureLines(text: string): string[] {
+  const lines = text.split('\n');
+  const at = lines.findIndex((l) => l.startsWith('ERROR: could not read'));
+  return at < 0 ? [] : lines.slice(at, at + 6);
 }
 
 /**

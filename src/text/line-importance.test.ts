@@ -50,6 +50,9 @@ const KINDS: [string, LineKind | undefined][] = [
   ['Downloading https://registry.npmjs.org/left-pad 2.1 kB', undefined],
   ['  ✓ charges the card (12 ms)', undefined],
   ['ok 4 - refunds the card', undefined],
+  ['Build failed.', 'failure'],
+  ['      337 /usr/lib/llvm-14/build/utils/lit/tests/googletest-discovery-failed.py', undefined],
+  ['     1176 /usr/lib/perf-core/scripts/perl/failed-syscalls.pl', undefined],
 ];
 
 describe('line importance', () => {

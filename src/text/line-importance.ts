@@ -45,7 +45,8 @@ const RULES: readonly [LineKind, RegExp][] = [
     'failure',
     /^\s*(?:FAIL(?:ED|URE)?\b|[✗✘×]\s|not ok\b|--- FAIL:|AssertionError|assert(?:ion)? failed|Expected\b.*\b(?:to|but)\b|E\s{2,}\S)/,
   ],
-  ['failure', /\b(?:FAILED|FAILURE)\b|(?<!\b0 )\bfailed\b(?!\s*[:=]?\s*0\b)/],
+  // "failed" joined to a path or a file name by - _ / or a .extension names a file, not a failure.
+  ['failure', /\b(?:FAILED|FAILURE)\b|(?<!\b0 )(?<![-_/])\bfailed\b(?![-_/]|\.\w)(?!\s*[:=]?\s*0\b)/],
   // Errors: a word "error" that is not "0 errors", npm's ERR!, fatal, segfaults.
   [
     'error',

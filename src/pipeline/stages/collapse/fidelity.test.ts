@@ -1,12 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { CORPUS_MISSING, corpusAvailable } from '../../../test-support/corpus.js';
-import { corpusResultTexts, fidelity } from '../../../test-support/fidelity.js';
+import { corpusResultTexts, fidelity, METHODS } from '../../../test-support/fidelity.js';
 import {
+  failureLines,
   hugeProgramOutputs,
   PROGRAMS,
   PROGRAMS_MISSING,
   programOutputs,
 } from '../../../test-support/program-outputs.js';
+import { getTokenizer } from '../../../text/tokenizers/index.js';
+
+const o200k = getTokenizer('o200k');
 
 const allPrograms = Object.values(PROGRAMS).every(Boolean);
 if (!allPrograms) console.warn(`skipping the real-program fidelity test: ${PROGRAMS_MISSING}`);
@@ -34,18 +38,24 @@ describe('what the model sees after collapse', () => {
   );
 
   it.skipIf(!PROGRAMS.python3)(
-    'keeps the failure and its traceback from the middle of a 13 MB real service log, at every depth',
+    'keeps the failure and its traceback from the middle of a 12 MB real output, at every depth',
     async () => {
       const outputs = hugeProgramOutputs();
-      expect(outputs.map((o) => o.text.length > 12 * 1024 * 1024)).toEqual([true, true, true]);
-      const { spillway, 'head+tail': headTail } = await fidelity(
-        outputs.map((o) => o.text),
-        2000,
-      );
-      if (!spillway || !headTail) throw new Error('methods missing');
-      expect(spillway.over).toBe(0);
-      expect(spillway.kept / spillway.needles).toBeGreaterThanOrEqual(0.95);
-      expect(spillway.kept).toBeGreaterThan(headTail.kept);
+      expect(outputs.map((o) => o.text.length > 11 * 1024 * 1024)).toEqual([true, true, true]);
+      for (const { text, depth } of outputs) {
+        const failure = failureLines(text);
+        expect(failure[5]).toMatch(/^FileNotFoundError: /);
+        for (const budget of [1000, 2000]) {
+          const kept = await METHODS.spillway?.(text, budget);
+          const headTail = await METHODS['head+tail']?.(text, budget);
+          expect(o200k.count(kept ?? ''), `${depth} at ${budget}`).toBeLessThanOrEqual(budget);
+          expect(
+            failure.filter((l) => kept?.includes(l)),
+            `${depth} at ${budget}`,
+          ).toEqual(failure);
+          expect(failure.filter((l) => headTail?.includes(l))).toEqual([]);
+        }
+      }
     },
     120_000,
   );
