@@ -36,6 +36,8 @@ const KINDS: [string, LineKind | undefined][] = [
   ['# pass 411', 'summary'],
   ['main.c:7:9: warning: unused variable ‘x’ [-Wunused-variable]', 'warning'],
   ['npm WARN deprecated inflight@1.0.6: This module is not supported', 'warning'],
+  ["(node:4242) Warning: Accessing non-existent property 'x' of module exports", 'warning'],
+  ['/app/db.py:3: DeprecationWarning: pkg_resources is deprecated as an API', 'warning'],
   ['  File "/app/pay.py", line 88, in charge', 'frame'],
   ['    at charge (/app/src/pay.js:88:11)', 'frame'],
   ['src/pay.ts:88:11  Unexpected any. Specify a different type', 'diagnostic'],
@@ -53,6 +55,9 @@ const KINDS: [string, LineKind | undefined][] = [
   ['Build failed.', 'failure'],
   ['      337 /usr/lib/llvm-14/build/utils/lit/tests/googletest-discovery-failed.py', undefined],
   ['     1176 /usr/lib/perf-core/scripts/perl/failed-syscalls.pl', undefined],
+  ['     1750 /usr/include/llvm-c-14/llvm-c/Deprecated.h', undefined],
+  ['  src/log/warn.ts', undefined],
+  ['    logger.warn("retrying the upload");', undefined],
 ];
 
 describe('line importance', () => {

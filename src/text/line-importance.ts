@@ -32,6 +32,16 @@ export const LINE_WEIGHT: Readonly<Record<LineKind, number>> = {
   diff: 2,
 };
 
+/**
+ * A whole word (of the alternatives given) that is not part of a path or a file name: joined to
+ * one by - _ / or . before it, or by - _ / or a .extension after it, it names a file
+ * (googletest-discovery-failed.py, llvm-c/Deprecated.h), not a failure or a warning. A word
+ * before a full stop still counts (Build failed.).
+ */
+function wordNotInPath(alternatives: string): string {
+  return `(?<![-_/.])\\b(?:${alternatives})\\b(?![-_/]|\\.\\w)`;
+}
+
 // Each rule looks at the start of a line only (its first 512 characters): a regex over a
 // megabyte line would cost time for nothing.
 const RULES: readonly [LineKind, RegExp][] = [
@@ -45,8 +55,10 @@ const RULES: readonly [LineKind, RegExp][] = [
     'failure',
     /^\s*(?:FAIL(?:ED|URE)?\b|[✗✘×]\s|not ok\b|--- FAIL:|AssertionError|assert(?:ion)? failed|Expected\b.*\b(?:to|but)\b|E\s{2,}\S)/,
   ],
-  // "failed" joined to a path or a file name by - _ / or a .extension names a file, not a failure.
-  ['failure', /\b(?:FAILED|FAILURE)\b|(?<!\b0 )(?<![-_/])\bfailed\b(?![-_/]|\.\w)(?!\s*[:=]?\s*0\b)/],
+  [
+    'failure',
+    new RegExp(`\\b(?:FAILED|FAILURE)\\b|(?<!\\b0 )${wordNotInPath('failed')}(?!\\s*[:=]?\\s*0\\b)`),
+  ],
   // Errors: a word "error" that is not "0 errors", npm's ERR!, fatal, segfaults.
   [
     'error',
@@ -66,7 +78,7 @@ const RULES: readonly [LineKind, RegExp][] = [
     'summary',
     /\b[1-9]\d* (?:passed|failed|skipped|errors?)(?:,| in |\s*$)|^# (?:tests|pass|fail|cancelled) \d+\s*$/,
   ],
-  ['warning', /\b(?:warn(?:ing)?|WARN(?:ING)?|[Dd]eprecat(?:ed|ion))\b/],
+  ['warning', new RegExp(wordNotInPath('warn(?:ing)?|\\w*Warning|WARN(?:ING)?|[Dd]eprecat(?:ed|ion)'))],
   // Stack frames.
   [
     'frame',
