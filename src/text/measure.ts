@@ -36,8 +36,8 @@ const SURROGATE_PAIR = /[\uD800-\uDBFF][\uDC00-\uDFFF]/g;
 /**
  * The UTF-8 bytes of a string (a lone surrogate as U+FFFD, as `Buffer.from` does). A string of
  * a few kilobytes or more goes through ICU's transcoder, about three times as fast as V8's
- * encoder, which also measures the string first; the rest is encoded straight into a buffer of
- * the right size (for large strings about twice as fast as Buffer.from).
+ * encoder, which also measures the string first. A shorter one, or one with a lone surrogate
+ * (which ICU refuses), is encoded by V8 straight into a buffer of the right size.
  *
  * @example
  * utf8Bytes('é'); // <Buffer c3 a9>
