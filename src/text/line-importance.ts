@@ -48,26 +48,28 @@ const RULES: readonly [LineKind, RegExp][] = [
   // Exceptions and their headers: Python, JS, Java, Rust panics, Go panics.
   [
     'exception',
-    /^\s*(?:Traceback \(most recent call last\)|(?:[\w.$]+\.)?\w*(?:Error|Exception)(?::|\s*$| \[)|panic(?:ked)?\b|thread '.*' panicked|Caused by:|Uncaught |Unhandled )/,
+    /^\s*(?:Traceback \(most recent call last\)|(?:[\w.$]+\.)?\w*(?:Error|Exception)(?::|\s*$| \[)|Exception in thread |panic(?:ked)?\b|thread '.*' panicked|Caused by:|Uncaught |Unhandled )/,
   ],
-  // Test failures and assertions.
+  // Test failures and assertions; pytest's FAILURES and ERRORS sections, vitest's failed tests,
+  // a bundler that failed to compile.
   [
     'failure',
-    /^\s*(?:FAIL(?:ED|URE)?\b|[✗✘×]\s|not ok\b|--- FAIL:|AssertionError|assert(?:ion)? failed|Expected\b.*\b(?:to|but)\b|E\s{2,}\S)/,
+    /^\s*(?:FAIL(?:ED|URE)?\b|=+ (?:FAILURES|ERRORS) =+|Failed to compile|⎯+ Failed Tests \d|[✗✘×]\s|not ok\b|--- FAIL:|AssertionError|assert(?:ion)? failed|Expected\b.*\b(?:to|but)\b|E\s{2,}\S)/,
   ],
   [
     'failure',
     new RegExp(`\\b(?:FAILED|FAILURE)\\b|(?<!\\b0 )${wordNotInPath('failed')}(?!\\s*[:=]?\\s*0\\b)`),
   ],
-  // Errors: a word "error" that is not "0 errors", npm's ERR!, fatal, segfaults.
+  // Errors: a word "error" that is not "0 errors", npm's ERR!, apt's E:, fatal, segfaults, git's
+  // merge conflicts and rejected pushes, curl's numbered errors.
   [
     'error',
-    /(?:^|[\s[(:])(?:error|ERROR|Error)(?:\[[\w-]+\])?(?:[:!\]]|\s)(?!\s*[:=]?\s*0\b)|npm ERR!|\bfatal\b|\bFATAL\b|Segmentation fault|core dumped|Killed\b|Aborted\b|command not found|No such file or directory|Permission denied|undefined reference/,
+    /(?:^|[\s[(:])(?:error|ERROR|Error)(?:\[[\w-]+\])?(?:[:!\]]|\s)(?!\s*[:=]?\s*0\b)|npm ERR!|^E: |\bfatal\b|\bFATAL\b|Segmentation fault|core dumped|Killed\b|Aborted\b|command not found|No such file or directory|[Pp]ermission denied|undefined reference|^CONFLICT \(|^\s*! \[(?:remote )?rejected\]|^curl: \(\d+\)/,
   ],
   // Exit status lines.
   [
     'exit',
-    /\b(?:exit(?:ed)?(?: with)? (?:code|status)|exit code|returned non-zero|Process finished with exit code|make: \*\*\*|Command failed)\b/i,
+    /\b(?:exit(?:ed)?(?: with)? (?:code|status)|exited with [1-9]\d*|exit code|returned non-zero|Process finished with exit code|make: \*\*\*|Command failed)\b/i,
   ],
   // Test and build summaries.
   [
@@ -106,7 +108,7 @@ export function lineKind(line: string): LineKind | undefined {
 
 // A cheap first pass: every line a rule can match contains one of these (case as written).
 const CANDIDATE =
-  /rror|RROR|ERR!|FAIL|ail(?:ed|ure|ing)|xception|raceback|anic|atal|FATAL|ssert|xpected|arn|ARN|eprecat|xit|Killed|bort|egmentation|dumped|not found|No such|denied|undefined reference|Caused by|ncaught|nhandled|make: |ommand failed|non-zero|passed|passing|pending|skipped|Tests?[: ]|Ran \d|test result|OK \(|BUILD|Found \d|generated|could not|[✗✘×]|not ok|--- |\+\+\+ |@@ -|diff --git|:\d+:\d+|\(\d+,\d+\)|--> |at |File "|0x[0-9a-f]|^E {2}|^# (?:tests|pass|fail|cancelled) /gm;
+  /rror|RROR|ERR!|FAIL|ail(?:ed|ure|ing)|xception|raceback|anic|atal|FATAL|ssert|xpected|arn|ARN|eprecat|xit|Killed|bort|egmentation|dumped|not found|No such|denied|undefined reference|Caused by|ncaught|nhandled|make: |ommand failed|non-zero|passed|passing|pending|skipped|Tests?[: ]|Ran \d|test result|OK \(|BUILD|Found \d|generated|could not|[✗✘×]|not ok|--- |\+\+\+ |@@ -|diff --git|:\d+:\d+|\(\d+,\d+\)|--> |at |File "|0x[0-9a-f]|^E {2}|^E: |CONFLICT|rejected\]|^curl: |^# (?:tests|pass|fail|cancelled) /gm;
 
 // In the middle of a text over the scan limit only the marks of the lines that matter most
 // (errors, failures, exceptions) are searched for, about four times as fast as the full
