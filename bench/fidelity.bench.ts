@@ -43,12 +43,12 @@ async function printFidelity(texts: string[]): Promise<void> {
   }
 }
 
-/** Of each 12 MB output, the failure's six lines (error, traceback, exception) each method keeps. */
+/** Of each 12 MB output, the lines of its failure (error, traceback, exception) each method keeps. */
 async function printHugeFailures(): Promise<void> {
   const huge = hugeProgramOutputs();
   if (huge.length === 0) return void console.log('\nhuge program outputs: skipped, python3 is missing');
   console.log(
-    `\n${huge[0]?.name}, ${((huge[0]?.text.length ?? 0) / 1e6).toFixed(0)} M characters, failing at 10%, 50%, 90% (always in the middle): lines of the failure kept, of 6 at each depth`,
+    `\n${huge[0]?.name}, ${((huge[0]?.text.length ?? 0) / 1e6).toFixed(0)} M characters, failing at 10%, 50%, 90% (always in the middle): lines of the failure kept at each depth, of ${failureLines(huge[0]?.text ?? '').length}`,
   );
   for (const budget of [1000, 2000]) {
     const row: string[] = [];

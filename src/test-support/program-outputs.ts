@@ -201,8 +201,8 @@ export function hugeProgramOutputs(): ProgramOutput[] {
 }
 
 /**
- * The six lines of a huge output's failure: the error, the traceback's header, frame and code
- * lines, and the exception.
+ * The lines of a huge output's failure: the error, the traceback (its header, frame and code
+ * lines, and the carets of Python 3.11 and later) and the exception.
  *
  * @example
  * failureLines(hugeProgramOutputs()[0].text).at(-1); // 'FileNotFoundError: [Errno 2] ...'
@@ -210,7 +210,8 @@ export function hugeProgramOutputs(): ProgramOutput[] {
 export function failureLines(text: string): string[] {
   const lines = text.split('\n');
   const at = lines.findIndex((l) => l.startsWith('ERROR: could not read'));
-  return at < 0 ? [] : lines.slice(at, at + 6);
+  const end = lines.findIndex((l, i) => i > at && /^\w+Error: /.test(l));
+  return at < 0 || end < 0 ? [] : lines.slice(at, end + 1);
 }
 
 /**
