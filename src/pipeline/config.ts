@@ -124,6 +124,15 @@ export function buildStage(spec: StageSpecObject): Stage {
 }
 
 /**
+ * A stage's options as the stages after it make sense of them: linecap leaves JSON to a
+ * collapse that follows it (unless the config says otherwise).
+ */
+function withPipelineDefaults(spec: StageSpecObject, after: readonly StageSpecObject[]): StageSpecObject {
+  if (spec.name !== 'linecap' || spec.leaveJson !== undefined) return spec;
+  return { ...spec, leaveJson: after.some((s) => s.name === 'collapse') };
+}
+
+/**
  * Validates a configuration (unknown keys and bad values are errors that say what is allowed)
  * and resolves it to frozen stages. No config means the `balanced` preset.
  *
@@ -166,7 +175,7 @@ export function resolvePipeline(config: PipelineConfig | unknown = {}): Resolved
   }
   return Object.freeze({
     preset: top.stages === undefined ? (preset as PresetName) : 'custom',
-    stages: Object.freeze(specs.map(buildStage)),
+    stages: Object.freeze(specs.map((spec, i) => buildStage(withPipelineDefaults(spec, specs.slice(i + 1))))),
     specs: Object.freeze(specs.map((s) => Object.freeze(s))),
     tokenizer: getTokenizer(tokenizerName),
     tools: Object.freeze(tools),

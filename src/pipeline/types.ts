@@ -35,6 +35,7 @@ export const DECLINE_REASONS = [
   'below_min_size',
   'no_long_lines',
   'only_protected_lines',
+  'json_left_to_collapse',
   'recent',
   'batch_not_full',
   'not_superseded',

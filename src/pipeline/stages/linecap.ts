@@ -4,6 +4,7 @@ import { textOf, withText } from '../../text/blocks.js';
 import { linecapMarker } from '../../text/markers.js';
 import { codePointCeil, codePointFloor, codePointLength } from '../../text/measure.js';
 import type { Stage } from '../types.js';
+import { isCompactableJson } from './collapse/json.js';
 import { perItem, sizeAfter } from './per-item.js';
 
 /** linecap's options. */
@@ -13,6 +14,12 @@ export const LinecapOptionsSchema = z.strictObject({
   /** Characters of a cut line kept at its start (default 1000) and end (default 500). */
   headChars: wholeNumber(0).optional(),
   tailChars: wholeNumber(0).optional(),
+  /**
+   * Leave a text that is one JSON document (up to 4 MiB) to collapse, which keeps its every key
+   * and the odd items out of its arrays, where a cut keeps only its two ends. Set by the
+   * pipeline when a collapse stage follows.
+   */
+  leaveJson: z.boolean().optional(),
 });
 export type LinecapOptions = z.infer<typeof LinecapOptionsSchema>;
 
@@ -100,6 +107,8 @@ export function linecapStage(options: LinecapOptions = {}): Stage {
     run: perItem(async (item) => {
       const text = textOf(item.content);
       if (text === null) return { action: 'declined', reason: 'non_text_blocks' };
+      if (options.leaveJson && isCompactableJson(text))
+        return { action: 'declined', reason: 'json_left_to_collapse' };
       const long = longLines(text, maxLineChars);
       if (long.length === 0) return { action: 'declined', reason: 'no_long_lines' };
       const cuts = long.filter(

@@ -7,6 +7,7 @@ import { result, runOne, testContext } from '../../test-support/pipeline.js';
 import { contentBytes } from '../../text/blocks.js';
 import { originalOf } from '../../text/content-hash.js';
 import { markerIds } from '../../text/markers.js';
+import { resolvePipeline } from '../config.js';
 import { runPipeline } from '../runner.js';
 import type { Stage, StageItem } from '../types.js';
 import { dedupStage } from './dedup.js';
@@ -334,6 +335,33 @@ describe('linecap', () => {
     ]) {
       expect(isProtectedLine(line), line.slice(0, 40)).toBe(true);
     }
+  });
+
+  it('leaves a JSON document to a collapse that follows, which keeps its odd item out; cuts it otherwise', async () => {
+    const items = Array.from({ length: 5000 }, (_, i) =>
+      i === 2500 ? { id: i, status: 'failed', error: { message: 'card declined' } } : { id: i, status: 'ok' },
+    );
+    const json = JSON.stringify({ orders: items });
+    const balanced = resolvePipeline();
+    const run = await runPipeline([result(json)], balanced.stages, testContext());
+    expect(run.outcomes[0]?.actedBy).toEqual(['collapse']);
+    expect(run.outcomes[0]?.trail).toContainEqual({ stage: 'linecap', outcome: 'json_left_to_collapse' });
+    expect(run.results[0]?.content as string).toContain('card declined');
+    // Without a collapse after it, or past what collapse compacts as JSON, or on JSON Lines (no
+    // one document), linecap cuts.
+    const lines = `${json}\n${json}`;
+    const jsonl = await runPipeline([result(lines)], balanced.stages, testContext());
+    expect(jsonl.outcomes[0]?.actedBy[0]).toBe('linecap');
+    const alone = resolvePipeline({ stages: ['linecap'] });
+    expect((await runPipeline([result(json)], alone.stages, testContext())).outcomes[0]?.actedBy).toEqual([
+      'linecap',
+    ]);
+    const huge = JSON.stringify({
+      orders: Array.from({ length: 160_000 }, (_, i) => ({ id: i, status: 'ok' })),
+    });
+    expect(huge.length).toBeGreaterThan(4 * 1024 * 1024);
+    const hugeRun = await runPipeline([result(huge)], balanced.stages, testContext());
+    expect(hugeRun.outcomes[0]?.actedBy[0]).toBe('linecap');
   });
 
   it('does not mistake a long line of JSON for a path with a line number', async () => {

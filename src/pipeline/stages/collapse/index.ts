@@ -8,6 +8,7 @@ import { type CollapseOptions, collapseBudget, DEFAULT_READ_MAX_TOKENS } from '.
 import { collapseText } from './text.js';
 
 export { CHAR_FLOOR } from './char-window.js';
+export { isCompactableJson } from './json.js';
 export {
   type CollapseOptions,
   CollapseOptionsSchema,

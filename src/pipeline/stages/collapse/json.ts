@@ -67,6 +67,32 @@ function compact(value: Json, keep: number, omitted: { items: number; strings: n
   return value;
 }
 
+/** Whether `text` may be an object or an array collapse compacts (at most 4 MiB; not parsed). */
+function mayCompactAsJson(text: string): boolean {
+  const first = text.trimStart()[0];
+  return (first === '{' || first === '[') && text.length <= MAX_JSON_CHARS;
+}
+
+/**
+ * Whether collapse compacts `text` by its JSON structure: one object or array of at most 4 MiB
+ * that parses (JSON Lines, or a log that starts with a bracket, does not). Parses only what
+ * starts and ends like one.
+ *
+ * @example
+ * isCompactableJson('{"items":[1,2,3]}'); // true
+ * isCompactableJson('{"a":1}\n{"a":2}'); // false: two documents
+ */
+export function isCompactableJson(text: string): boolean {
+  const last = text.trimEnd().at(-1);
+  if (!mayCompactAsJson(text) || (last !== '}' && last !== ']')) return false;
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * JSON compacted to a budget: every object keeps all its keys; long arrays keep their first
  * items, their last item, and the items that differ in shape or hold error-like values, with a
@@ -80,8 +106,7 @@ export function compactJson(
   text: string,
   o: { maxTokens: number; tokenizer: Tokenizer; id: string; path?: string | undefined },
 ): { text: string; calls: number } | undefined {
-  const first = text.trimStart()[0];
-  if ((first !== '{' && first !== '[') || text.length > MAX_JSON_CHARS) return undefined;
+  if (!mayCompactAsJson(text)) return undefined;
   let value: Json;
   try {
     value = JSON.parse(text) as Json;
