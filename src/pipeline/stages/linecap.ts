@@ -107,10 +107,11 @@ export function linecapStage(options: LinecapOptions = {}): Stage {
     run: perItem(async (item) => {
       const text = textOf(item.content);
       if (text === null) return { action: 'declined', reason: 'non_text_blocks' };
-      if (options.leaveJson && isCompactableJson(text))
-        return { action: 'declined', reason: 'json_left_to_collapse' };
       const long = longLines(text, maxLineChars);
       if (long.length === 0) return { action: 'declined', reason: 'no_long_lines' };
+      // Parsed only when there is a line to cut.
+      if (options.leaveJson && isCompactableJson(text))
+        return { action: 'declined', reason: 'json_left_to_collapse' };
       const cuts = long.filter(
         ([start, end]) => !isProtectedLine(text.slice(start, Math.min(end, start + 8193))),
       );
