@@ -1,12 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  IMPORTANCE_SCAN_CHARS,
-  importantLines,
-  type LineKind,
-  lineKind,
-  scanLines,
-} from './line-importance.js';
+import { IMPORTANCE_SCAN_CHARS, type LineKind, lineKind, scanLines } from './line-importance.js';
 
 // Lines as real tools print them.
 const KINDS: [string, LineKind | undefined][] = [
@@ -88,7 +82,7 @@ describe('line importance', () => {
       'ok',
       'ok',
     ];
-    expect(importantLines(lines.join('\n')).map((f) => [f.line, f.kind])).toEqual([
+    expect(scanLines(lines.join('\n')).important.map((f) => [f.line, f.kind])).toEqual([
       [2, 'exception'],
       [3, 'frame'],
       [4, 'frame'],
@@ -101,7 +95,7 @@ describe('line importance', () => {
     lines[2500] = 'Traceback (most recent call last):';
     lines[4999] = 'FAILED tests/test_pay.py::test_charge';
     const text = lines.join('\n');
-    const found = importantLines(text);
+    const found = scanLines(text).important;
     expect(found.map((f) => [f.line, f.kind])).toEqual([
       [7, 'error'],
       [2500, 'exception'],
@@ -192,7 +186,7 @@ describe('line importance', () => {
     );
   });
 
-  it('property: the line numbers and offsets it reports agree with splitting the text', () => {
+  it('property: the line count, numbers and offsets it reports agree with splitting the text', () => {
     const line = fc.constantFrom(
       'ok',
       'error: x',
@@ -210,12 +204,14 @@ describe('line importance', () => {
     fc.assert(
       fc.property(fc.array(line, { maxLength: 60 }), (lines) => {
         const text = lines.join('\n');
-        for (const f of importantLines(text)) {
+        const scan = scanLines(text);
+        expect(scan.lines).toBe(text.split('\n').length);
+        for (const f of scan.important) {
           expect(text.slice(f.start, f.end)).toBe(lines[f.line]);
           expect(lineKind(lines[f.line] as string)).toBe(f.kind);
         }
         const expected = lines.flatMap((l, i) => (lineKind(l) ? [i] : []));
-        expect(importantLines(text).map((f) => f.line)).toEqual(expected);
+        expect(scan.important.map((f) => f.line)).toEqual(expected);
       }),
     );
   });

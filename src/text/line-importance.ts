@@ -234,16 +234,6 @@ export function scanLines(text: string, limit = 20_000): LineScan {
   return { important: out, lines: lines() };
 }
 
-/**
- * The lines of `text` that matter, in order (see {@link scanLines}).
- *
- * @example
- * importantLines('ok\nerror: boom\nok').map((l) => l.line); // [1]
- */
-export function importantLines(text: string, limit = 20_000): ImportantLine[] {
-  return scanLines(text, limit).important;
-}
-
 function newlines(text: string, from: number, to: number): number {
   let n = 0;
   for (let at = text.indexOf('\n', from); at >= 0 && at < to; at = text.indexOf('\n', at + 1)) n++;
