@@ -362,6 +362,12 @@ describe('linecap', () => {
     expect(huge.length).toBeGreaterThan(4 * 1024 * 1024);
     const hugeRun = await runPipeline([result(huge)], balanced.stages, testContext());
     expect(hugeRun.outcomes[0]?.actedBy[0]).toBe('linecap');
+    // Nested deeper than collapse compacts: linecap cuts it (it used to be left to a collapse
+    // that then threw, and went out whole).
+    const deep = `${'['.repeat(50_000)}1${']'.repeat(50_000)}`;
+    const deepRun = await runPipeline([result(deep)], balanced.stages, testContext());
+    expect(deepRun.outcomes[0]?.actedBy[0]).toBe('linecap');
+    expect((deepRun.results[0]?.content as string).length).toBeLessThan(2000);
   });
 
   it('does not mistake a long line of JSON for a path with a line number', async () => {

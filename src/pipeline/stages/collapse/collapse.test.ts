@@ -123,6 +123,21 @@ describe('collapse (the seed cases)', () => {
     ).toBe(true);
   });
 
+  it('JSON nested deeper than 128 levels is cut by a text window (compacting it would overflow the stack)', async () => {
+    for (const depth of [129, 20_000]) {
+      const deep = `${'['.repeat(depth)}${'"x",'.repeat(3000)}"x"${']'.repeat(depth)}`;
+      const { out, store } = await collapse(deep, { resolvedMaxTokens: 500 });
+      if (out.action !== 'acted') throw new Error(`expected to act at depth ${depth}`);
+      expect(out.window).not.toBe('json');
+      expect(o200k.count(out.text)).toBeLessThanOrEqual(500);
+      expect((await recallAll(out.id as string, { store })).toString()).toBe(deep);
+    }
+    const { out } = await collapse(`${'['.repeat(128)}${'"x",'.repeat(3000)}"x"${']'.repeat(128)}`, {
+      resolvedMaxTokens: 500,
+    });
+    expect(out).toMatchObject({ action: 'acted', window: 'json' });
+  });
+
   it('property: results a few percent over the budget are brought within it, never left over', async () => {
     const packages = [
       'numpy',

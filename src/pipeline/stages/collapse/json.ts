@@ -10,6 +10,10 @@ const MAX_KEEP = 4096;
 // Beside its first and last items, an array keeps at most this many odd ones out per level.
 const ODD_PER_LEVEL = 4;
 const ERROR_LIKE = /error|fail|exception|invalid|denied|refused|timeout|panic|fatal/i;
+// Deeper values are left to the text windows: compacting walks a value recursively, and a
+// result of nested brackets (JSON.parse takes any depth) would overflow the stack, so the
+// result would go out whole.
+const MAX_DEPTH = 128;
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -73,10 +77,29 @@ function mayCompactAsJson(text: string): boolean {
   return (first === '{' || first === '[') && text.length <= MAX_JSON_CHARS;
 }
 
+/** `text` parsed, when it is a value collapse compacts: not nested deeper than MAX_DEPTH. */
+function parseCompactable(text: string): Json | undefined {
+  let value: Json;
+  try {
+    value = JSON.parse(text) as Json;
+  } catch {
+    return undefined;
+  }
+  // Walked without recursion, so the check itself takes any depth.
+  const open: [Json, number][] = [[value, 1]];
+  for (let next = open.pop(); next !== undefined; next = open.pop()) {
+    const [node, depth] = next;
+    if (node === null || typeof node !== 'object') continue;
+    if (depth > MAX_DEPTH) return undefined;
+    for (const child of Array.isArray(node) ? node : Object.values(node)) open.push([child, depth + 1]);
+  }
+  return value;
+}
+
 /**
  * Whether collapse compacts `text` by its JSON structure: one object or array of at most 4 MiB
- * that parses (JSON Lines, or a log that starts with a bracket, does not). Parses only what
- * starts and ends like one.
+ * that parses, nested at most 128 deep (JSON Lines, or a log that starts with a bracket, does
+ * not). Parses only what starts and ends like one.
  *
  * @example
  * isCompactableJson('{"items":[1,2,3]}'); // true
@@ -85,12 +108,7 @@ function mayCompactAsJson(text: string): boolean {
 export function isCompactableJson(text: string): boolean {
   const last = text.trimEnd().at(-1);
   if (!mayCompactAsJson(text) || (last !== '}' && last !== ']')) return false;
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
-  }
+  return parseCompactable(text) !== undefined;
 }
 
 /**
@@ -107,12 +125,8 @@ export function compactJson(
   o: { maxTokens: number; tokenizer: Tokenizer; id: string; path?: string | undefined },
 ): { text: string; calls: number } | undefined {
   if (!mayCompactAsJson(text)) return undefined;
-  let value: Json;
-  try {
-    value = JSON.parse(text) as Json;
-  } catch {
-    return undefined;
-  }
+  const value = parseCompactable(text);
+  if (value === undefined) return undefined;
   let calls = 0;
   const attempt = (keep: number) => {
     const omitted = { items: 0, strings: 0 };
