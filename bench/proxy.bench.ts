@@ -199,9 +199,37 @@ async function healthUnderLoad(upstreamUrl: string, root: string): Promise<void>
 }
 
 /**
+ * The least a proxy that reads requests can cost: it reads each body whole, decodes it and
+ * parses its JSON, and forwards the bytes it got, unchanged. A proxy that rewrites a request
+ * cannot do less; (e) reports spillway against it as well as against sending direct.
+ */
+async function parseOnlyProxy(upstreamUrl: string): Promise<{ url: string; close: () => Promise<void> }> {
+  const server = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const raw = Buffer.concat(chunks);
+    JSON.parse(raw.toString('utf8'));
+    const answer = await request(`${upstreamUrl}${req.url}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: raw,
+    });
+    res.writeHead(answer.statusCode, { 'content-type': 'application/json' });
+    res.end(Buffer.from(await answer.body.arrayBuffer()));
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/**
  * 20 requests of 10 MB at once (each a new session, a 10 MB tool result), sent by clients in
  * another process: total time and the proxy process's peak RSS over its RSS before, against the
- * same 20 sent straight to the upstream (A B A B, medians).
+ * same 20 sent straight to the upstream, and through a proxy that only parses them (A B C A B C,
+ * medians).
  */
 async function concurrentLarge(upstreamUrl: string, root: string): Promise<void> {
   const proxy = await startProxy({
@@ -215,6 +243,7 @@ async function concurrentLarge(upstreamUrl: string, root: string): Promise<void>
     upstreams: { anthropic: upstreamUrl },
     log: () => {},
   });
+  const floor = await parseOnlyProxy(upstreamUrl);
   try {
     const dir = mkdtempSync(join(root, 'conc-bodies-'));
     const log = multiLineLog(10 * MB).text;
@@ -243,9 +272,11 @@ async function concurrentLarge(upstreamUrl: string, root: string): Promise<void>
       return { ms: ms_, grewMb: (peak - before) / MB };
     };
     const direct: { ms: number; grewMb: number }[] = [];
+    const parsed: { ms: number; grewMb: number }[] = [];
     const through: { ms: number; grewMb: number }[] = [];
     for (let i = 0; i < 3; i++) {
       direct.push(await send(upstreamUrl));
+      parsed.push(await send(floor.url));
       through.push(await send(proxy.url));
     }
     const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[1] as number;
@@ -259,8 +290,19 @@ async function concurrentLarge(upstreamUrl: string, root: string): Promise<void>
         `proxy process RSS grew ${med(through.map((d) => d.grewMb)).toFixed(0)} MB at peak (direct: ${med(direct.map((d) => d.grewMb)).toFixed(0)} MB), ` +
         `${(med(through.map((d) => d.grewMb)) / inFlight).toFixed(2)}x the bytes in flight`,
     );
+    console.log(
+      `  a proxy that only parses each body and forwards it: ${ms(med(parsed.map((d) => d.ms)))} ` +
+        `(${medianRatio(
+          parsed.map((d) => d.ms),
+          direct.map((d) => d.ms),
+        ).toFixed(2)}x of direct); spillway is ${medianRatio(
+          through.map((d) => d.ms),
+          parsed.map((d) => d.ms),
+        ).toFixed(2)}x of it`,
+    );
   } finally {
     await proxy.close();
+    await floor.close();
   }
 }
 
