@@ -29,6 +29,37 @@ describe('stored text', () => {
     );
   });
 
+  it('property: the bytes are the generalised UTF-8 of each code point, lone surrogates included', () => {
+    // The reference encodes code point by code point (for..of yields a lone surrogate alone).
+    const generalised = (text: string) => {
+      const bytes: number[] = [];
+      for (const ch of text) {
+        const c = ch.codePointAt(0) as number;
+        if (c < 0x80) bytes.push(c);
+        else if (c < 0x800) bytes.push(0xc0 | (c >> 6), 0x80 | (c & 0x3f));
+        else if (c < 0x10000) bytes.push(0xe0 | (c >> 12), 0x80 | ((c >> 6) & 0x3f), 0x80 | (c & 0x3f));
+        else
+          bytes.push(
+            0xf0 | (c >> 18),
+            0x80 | ((c >> 12) & 0x3f),
+            0x80 | ((c >> 6) & 0x3f),
+            0x80 | (c & 0x3f),
+          );
+      }
+      return Buffer.from(bytes);
+    };
+    const unit = fc.oneof(
+      fc.constantFrom('a', 'é', '€', '😀', '\ud800', '\udfff', '\udbff\udc00'),
+      fc.integer({ min: 0, max: 0xffff }).map((u) => String.fromCharCode(u)),
+    );
+    fc.assert(
+      fc.property(fc.string({ unit, maxLength: 64 }), (text) => {
+        expect([...storedBytes(text)]).toEqual([...generalised(text)]);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
   it('property: long text, encoded by ICU slice by slice, gives the bytes of the short path', () => {
     // Any code units (lone surrogates too) placed around the first slice boundary, or at the
     // length where ICU takes over, among ASCII or two-byte text.

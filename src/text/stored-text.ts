@@ -22,25 +22,30 @@ export function storedBytes(text: string): Buffer {
 }
 
 function withLoneSurrogates(text: string): Buffer {
-  const parts: Buffer[] = [];
-  let from = 0;
+  // Node writes a lone surrogate as U+FFFD: three bytes, like its generalised form. So the text
+  // is encoded once and each lone surrogate's three bytes are patched in place, with no buffer
+  // per surrogate (a result of a million of them took seconds, mostly collecting garbage).
+  const out = Buffer.from(text, 'utf8');
+  let at = 0;
   for (let i = 0; i < text.length; i++) {
     const unit = text.charCodeAt(i);
-    if (unit < 0xd800 || unit > 0xdfff) continue;
-    const next = text.charCodeAt(i + 1);
-    if (unit <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
+    if (unit < 0x80) at += 1;
+    else if (unit < 0x800) at += 2;
+    else if (unit < 0xd800 || unit > 0xdfff) at += 3;
+    else if (unit <= 0xdbff && isLowSurrogate(text.charCodeAt(i + 1))) {
       i++; // a pair: ordinary UTF-8
-      continue;
+      at += 4;
+    } else {
+      out[at] = 0xe0 | (unit >> 12);
+      out[at + 1] = 0x80 | ((unit >> 6) & 0x3f);
+      out[at + 2] = 0x80 | (unit & 0x3f);
+      at += 3;
     }
-    parts.push(
-      utf8Bytes(text.slice(from, i)),
-      Buffer.from([0xe0 | (unit >> 12), 0x80 | ((unit >> 6) & 0x3f), 0x80 | (unit & 0x3f)]),
-    );
-    from = i + 1;
   }
-  parts.push(utf8Bytes(text.slice(from)));
-  return Buffer.concat(parts);
+  return out;
 }
+
+const isLowSurrogate = (unit: number) => unit >= 0xdc00 && unit <= 0xdfff;
 
 const isSurrogateAt = (buf: Buffer, i: number) =>
   buf[i] === 0xed && (buf[i + 1] as number) >= 0xa0 && (buf[i + 1] as number) <= 0xbf;
