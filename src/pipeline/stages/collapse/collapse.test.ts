@@ -44,6 +44,20 @@ describe('collapse (the seed cases)', () => {
     expect((await recallAll(out.id as string, { store })).toString()).toBe(log);
   });
 
+  it('folds a run of 100,000 lines shaped alike into one marker, and keeps the failure after it', async () => {
+    // Folds used to stop every 20,000 lines, so the model read the same marker five times over.
+    const lines = Array.from({ length: 100_000 }, (_, i) => `fetched chunk ${i} of 100000 (ok)`);
+    lines.push('FAILED: checksum mismatch in chunk 99999');
+    const log = lines.join('\n');
+    const { out, store } = await collapse(log, { resolvedMaxTokens: 1000 });
+    if (out.action !== 'acted') throw new Error('expected to act');
+    expect(out.window).toBe('line');
+    expect(o200k.count(out.text)).toBeLessThanOrEqual(1000);
+    expect(out.text.match(/more like the line above/g)).toHaveLength(1);
+    expect(out.text.endsWith(lines.at(-1) as string)).toBe(true);
+    expect((await recallAll(out.id as string, { store })).toString()).toBe(log);
+  });
+
   it('keeps the error in the middle of a 3,000-line test log, with the lines beside it', async () => {
     const lines = Array.from({ length: 3000 }, (_, i) => `  ✓ checkout flow case ${i} (${i % 40} ms)`);
     lines[1499] = '  ✓ charges the card (12 ms)';

@@ -4,24 +4,26 @@ import { shapeOf } from './shape.js';
 
 // A run of at least this many lines shaped like the two before it is folded into one marker.
 const MIN_FOLD = 3;
-// The most lines one fold looks at (a 200,000-line run is folded as far as here, then again).
-const RUN_SCAN = 20_000;
 
 /**
- * A run of lines shaped like the two kept before it (from `line`, walking `step`): where it
- * ends, or undefined when there is no run worth folding. The walk is bounded.
+ * A run of lines shaped like the two kept before it (from `line`, walking `step` as far as
+ * `last`, where the other side has grown to): where it ends, or undefined when there is no run
+ * worth folding. A run ends only where the shape changes, so a run of a million lines is one
+ * marker, and the sides never walk the same line: the walks are linear in the lines together.
  */
-function runFrom(index: LineIndex, kept: KeptRanges, line: number, step: 1 | -1): number | undefined {
+function runFrom(
+  index: LineIndex,
+  kept: KeptRanges,
+  line: number,
+  step: 1 | -1,
+  last: number,
+): number | undefined {
   const before = line - step;
   const twoBefore = line - 2 * step;
   if (!kept.has(before) || !kept.has(twoBefore)) return undefined;
   const shape = shapeOf(index.text(before));
   if (shapeOf(index.text(twoBefore)) !== shape) return undefined;
-  let end = line - step;
-  for (let at = line, n = 0; at >= 0 && at < index.count && n < RUN_SCAN && !kept.has(at); at += step, n++) {
-    if (shapeOf(index.text(at)) !== shape) break;
-    end = at;
-  }
+  const end = index.walk(line, step, last, (at, text) => !kept.has(at) && shapeOf(text) === shape);
   return Math.abs(end - line) + 1 >= MIN_FOLD ? end : undefined;
 }
 
@@ -51,7 +53,7 @@ export function growEnds(
     const growHead = headOpen && (!tailOpen || grownHead * tailLines <= grownTail * headLines);
     if (growHead) {
       while (head < lines && kept.has(head)) head++;
-      const run = head <= tail ? runFrom(index, kept, head, 1) : undefined;
+      const run = head <= tail ? runFrom(index, kept, head, 1, tail) : undefined;
       if (run !== undefined) {
         runs.push({ from: head, to: run, lo: head, hi: run });
         head = run + 1;
@@ -62,7 +64,7 @@ export function growEnds(
       } else grownHead++;
     } else {
       while (tail >= 0 && kept.has(tail)) tail--;
-      const run = tail >= head ? runFrom(index, kept, tail, -1) : undefined;
+      const run = tail >= head ? runFrom(index, kept, tail, -1, head) : undefined;
       if (run !== undefined) {
         runs.push({ from: run, to: tail, lo: run, hi: tail });
         tail = run - 1;

@@ -50,6 +50,28 @@ export class LineIndex {
     throw new Error(`line ${line} asked for with no known neighbour`);
   }
 
+  /**
+   * Visits lines from `from` towards `last` (`step` 1 or -1) while `visit` returns true, and
+   * returns the last line it returned true for (`from - step` when none). Only that line's start
+   * is kept: a fold over a million lines does not fill the index with them.
+   */
+  walk(from: number, step: 1 | -1, last: number, visit: (line: number, text: string) => boolean): number {
+    const text = this.#text;
+    let found = from - step;
+    let foundStart = -1;
+    let start = this.start(from);
+    for (let line = from; (line - last) * step <= 0; line += step) {
+      const stop = text.indexOf('\n', start);
+      if (!visit(line, text.slice(start, stop < 0 ? text.length : stop))) break;
+      found = line;
+      foundStart = start;
+      if (step > 0 ? stop < 0 : line === 0) break;
+      start = step > 0 ? stop + 1 : line === 1 ? 0 : text.lastIndexOf('\n', start - 2) + 1;
+    }
+    if (foundStart >= 0) this.#starts.set(found, foundStart);
+    return found;
+  }
+
   text(line: number): string {
     const start = this.start(line);
     const end = this.#text.indexOf('\n', start);
