@@ -59,3 +59,30 @@ export function oneLineJson(bytes: number): { text: string; source: string } {
   const pieces = records.map((r) => JSON.stringify(r));
   return { text: `{"items":[${cycleTo(pieces, bytes - 12, ',')}]}`, source };
 }
+
+/**
+ * An API answer of about `bytes` bytes on one line: an array of order records, the kind
+ * `gh api` or `kubectl get -o json` prints, with one failed order in the middle. Collapse
+ * compacts it by its JSON structure.
+ */
+export function apiAnswer(bytes: number): { text: string; source: string } {
+  const record = (i: number) =>
+    JSON.stringify({
+      id: i,
+      sku: `SKU-${i}`,
+      status: 'shipped',
+      qty: i % 9,
+      tags: ['standard', i % 2 ? 'gift' : 'plain'],
+      updated: `2026-11-${String((i % 28) + 1).padStart(2, '0')}T10:00:00Z`,
+    });
+  const count = Math.floor(bytes / record(10_000).length);
+  const orders = Array.from({ length: count }, (_, i) =>
+    i === count >> 1
+      ? JSON.stringify({ id: i, sku: `SKU-${i}`, status: 'failed', error: 'card declined' })
+      : record(i),
+  );
+  return {
+    text: `{"page":1,"orders":[${orders.join(',')}]}`,
+    source: `an API answer of ${count} order records`,
+  };
+}

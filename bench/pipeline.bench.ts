@@ -9,16 +9,18 @@ import { MemoryStore } from '../src/store/memory-store.js';
 import type { Store } from '../src/store/store.js';
 import { originalOf } from '../src/text/content-hash.js';
 import { getTokenizer } from '../src/text/tokenizers/index.js';
-import { MB, multiLineLog, oneLineJson } from './inputs.js';
+import { apiAnswer, MB, multiLineLog, oneLineJson } from './inputs.js';
 import { ms, ratio, timeAsync } from './measure.js';
 
-/** collapse of 15 MB to 3,000 o200k tokens, against sha256 of the same string. */
+/** collapse of 15 MB (and of a 3.5 MB JSON answer) to 3,000 o200k tokens, against sha256 of the same string. */
 export async function benchCollapse(): Promise<void> {
-  console.log('\n## collapse: 15 MB to 3000 o200k tokens (median of 7; baseline: sha256 of the same string)');
+  console.log(
+    '\n## collapse: 15 MB, and a 3.5 MB JSON answer, to 3000 o200k tokens (median of 7; baseline: sha256 of the same string)',
+  );
   const tokenizer = getTokenizer('o200k');
   const root = mkdtempSync(join(tmpdir(), 'spillway-bench-'));
   try {
-    for (const input of [oneLineJson(15 * MB), multiLineLog(15 * MB)]) {
+    for (const input of [oneLineJson(15 * MB), multiLineLog(15 * MB), apiAnswer(3.5 * MB)]) {
       const text = input.text;
       const sha = await timeAsync(async () => createHash('sha256').update(text).digest(), 7);
       const run = async (store: Store) => {

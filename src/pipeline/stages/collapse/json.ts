@@ -15,7 +15,8 @@ const ERROR_LIKE = /error|fail|exception|invalid|denied|refused|timeout|panic|fa
 // result would go out whole.
 const MAX_DEPTH = 128;
 
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+/** A parsed JSON value. */
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 function shapeOf(value: Json): string {
   if (Array.isArray(value)) return 'array';
@@ -35,37 +36,73 @@ function isErrorLike(value: Json): boolean {
   );
 }
 
-/** A value with long arrays cut to their first `keep` items, odd ones out and last item. */
-function compact(value: Json, keep: number, omitted: { items: number; strings: number }): Json {
+/** Items of an array an attempt has found its odd ones out in: one scan however many are tried. */
+type OddCache = WeakMap<Json[], number[]>;
+
+/**
+ * Where an array's odd items out are (shaped unlike its first item, or error-like), in order,
+ * not counting its first and last: every one below MAX_KEEP and the first ODD_PER_LEVEL past
+ * it, which is all any `keep` can take.
+ */
+function oddItems(array: Json[], cache: OddCache): number[] {
+  let odd = cache.get(array);
+  if (odd) return odd;
+  odd = [];
+  const first = shapeOf(array[0] as Json);
+  for (let i = 1, past = 0; i < array.length - 1 && past < ODD_PER_LEVEL; i++) {
+    const item = array[i] as Json;
+    if (shapeOf(item) === first && !isErrorLike(item)) continue;
+    odd.push(i);
+    if (i >= MAX_KEEP) past++;
+  }
+  cache.set(array, odd);
+  return odd;
+}
+
+/**
+ * A value with long arrays cut to their first `keep` items, up to ODD_PER_LEVEL odd ones out
+ * after them, and their last item; a count stands where items were left out. Only the kept items
+ * are visited, so each budget tried costs what it keeps, not the whole value.
+ *
+ * @example
+ * compactValue([1, 2, 3, 4, 'error', 6, 7], 2, { items: 0, strings: 0 });
+ * // [1, 2, '… 2 more items like these …', 'error', '… 1 more items like these …', 7]
+ */
+export function compactValue(
+  value: Json,
+  keep: number,
+  omitted: { items: number; strings: number },
+  cache: OddCache = new WeakMap(),
+): Json {
   if (typeof value === 'string' && value.length > LONG_STRING) {
     omitted.strings++;
     return `${value.slice(0, LONG_STRING / 2)}… (${value.length - LONG_STRING} characters omitted) …${value.slice(-LONG_STRING / 4)}`;
   }
   if (Array.isArray(value)) {
-    if (value.length <= keep + 2) return value.map((v) => compact(v, keep, omitted));
-    const first = shapeOf(value[0] as Json);
+    if (value.length <= keep + 2) return value.map((v) => compactValue(v, keep, omitted, cache));
     const out: Json[] = [];
-    let skipped = 0;
-    let odd = 0;
-    value.forEach((item, i) => {
-      const keepIt =
-        i < keep ||
-        i === value.length - 1 ||
-        (odd < ODD_PER_LEVEL && (shapeOf(item) !== first || isErrorLike(item)) && ++odd > 0);
-      if (!keepIt) {
-        skipped++;
-        return;
+    let next = 0;
+    const take = (i: number) => {
+      if (i > next) {
+        out.push(`… ${i - next} more items like these …`);
+        omitted.items += i - next;
       }
-      if (skipped > 0) out.push(`… ${skipped} more items like these …`);
-      omitted.items += skipped;
-      skipped = 0;
-      out.push(compact(item, keep, omitted));
-    });
+      out.push(compactValue(value[i] as Json, keep, omitted, cache));
+      next = i + 1;
+    };
+    for (let i = 0; i < keep; i++) take(i);
+    let odd = 0;
+    for (const i of oddItems(value, cache)) {
+      if (i < keep) continue;
+      if (odd++ >= ODD_PER_LEVEL) break;
+      take(i);
+    }
+    take(value.length - 1);
     return out;
   }
   if (value !== null && typeof value === 'object') {
     const out: { [key: string]: Json } = {};
-    for (const [k, v] of Object.entries(value)) out[k] = compact(v, keep, omitted);
+    for (const [k, v] of Object.entries(value)) out[k] = compactValue(v, keep, omitted, cache);
     return out;
   }
   return value;
@@ -85,13 +122,19 @@ function parseCompactable(text: string): Json | undefined {
   } catch {
     return undefined;
   }
-  // Walked without recursion, so the check itself takes any depth.
-  const open: [Json, number][] = [[value, 1]];
-  for (let next = open.pop(); next !== undefined; next = open.pop()) {
-    const [node, depth] = next;
+  // Walked without recursion, so the check itself takes any depth; only objects and arrays are
+  // held (a million numbers cost no allocation).
+  const nodes: Json[] = [value];
+  const depths = [1];
+  for (let node = nodes.pop(); node !== undefined; node = nodes.pop()) {
+    const depth = depths.pop() as number;
     if (node === null || typeof node !== 'object') continue;
     if (depth > MAX_DEPTH) return undefined;
-    for (const child of Array.isArray(node) ? node : Object.values(node)) open.push([child, depth + 1]);
+    for (const child of Array.isArray(node) ? node : Object.values(node)) {
+      if (child === null || typeof child !== 'object') continue;
+      nodes.push(child);
+      depths.push(depth + 1);
+    }
   }
   return value;
 }
@@ -128,9 +171,10 @@ export function compactJson(
   const value = parseCompactable(text);
   if (value === undefined) return undefined;
   let calls = 0;
+  const cache: OddCache = new WeakMap();
   const attempt = (keep: number) => {
     const omitted = { items: 0, strings: 0 };
-    const body = JSON.stringify(compact(value, keep, omitted));
+    const body = JSON.stringify(compactValue(value, keep, omitted, cache));
     const out = `${jsonCompactedHeader(omitted, o.id, o.path)}\n${body}`;
     calls++;
     return omitted.items > 0 && o.tokenizer.countUpTo(out, o.maxTokens) <= o.maxTokens ? out : undefined;
