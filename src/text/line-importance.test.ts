@@ -60,6 +60,21 @@ const KINDS: [string, LineKind | undefined][] = [
   ['The command "npm test" exited with 0.', undefined],
   ['CONFLICT (content): Merge conflict in src/app.ts', 'error'],
   [' ! [rejected]        main -> main (fetch first)', 'error'],
+  // Structured logs: the level field says what the message does not.
+  ['{"level":50,"time":1764579600000,"pid":42,"hostname":"api-7","msg":"database unavailable"}', 'error'],
+  [
+    '{"level": "error", "ts": "2026-12-01T09:30:00Z", "caller": "orders/sync.go:88", "msg": "sync stopped"}',
+    'error',
+  ],
+  ['{"severity":"ERROR","message":"upstream timed out"}', 'error'],
+  ['time="2026-12-01T09:00:00Z" level=error msg="connection refused" component=db', 'error'],
+  ['{"level":60,"msg":"out of memory, exiting"}', 'error'],
+  ['{"level":40,"time":1764579600000,"msg":"slow query took 2300 ms"}', 'warning'],
+  ['{"levelname": "WARNING", "message": "retrying upload"}', 'warning'],
+  ['level=warn msg="disk 91% full"', 'warning'],
+  ['{"level":30,"time":1764579600000,"msg":"request completed","responseTime":12}', undefined],
+  ['{"level":"info","msg":"listening on :8080"}', undefined],
+  ['level=info msg="started" took=50ms', undefined],
   ['      337 /usr/lib/llvm-14/build/utils/lit/tests/googletest-discovery-failed.py', undefined],
   ['     1176 /usr/lib/perf-core/scripts/perl/failed-syscalls.pl', undefined],
   ['     1750 /usr/include/llvm-c-14/llvm-c/Deprecated.h', undefined],
@@ -157,6 +172,10 @@ describe('line importance', () => {
       '  at f (a.js:1:2)',
       'ok',
       'Traceback (most recent call last):',
+      '{"level":"error","msg":"sync stopped"}',
+      '{"level":50,"msg":"db down"}',
+      'level=fatal msg="out of disk"',
+      '{"level":40,"msg":"slow"}',
     );
     fc.assert(
       fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: 11 }), line), { maxLength: 12 }), (placed) => {
@@ -200,6 +219,10 @@ describe('line importance', () => {
       ' ! [rejected]        main -> main (fetch first)',
       'curl: (7) Failed to connect',
       'Exception in thread "main" java.lang.Error',
+      '{"level":50,"msg":"db down"}',
+      '{"severity": "CRITICAL", "message": "x"}',
+      'level=warn msg=y',
+      '{"level":30,"msg":"ok"}',
     );
     fc.assert(
       fc.property(fc.array(line, { maxLength: 60 }), (lines) => {

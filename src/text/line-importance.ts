@@ -42,6 +42,15 @@ function wordNotInPath(alternatives: string): string {
   return `(?<![-_/.])\\b(?:${alternatives})\\b(?![-_/]|\\.\\w)`;
 }
 
+/**
+ * A structured log line's level field, of any case: `"level":"error"`, `"severity": "ERROR"`,
+ * pino's `"level":50`, logfmt's `level=error`. Such a line rarely says "error:" itself.
+ */
+function structuredLevel(names: string, numbers: string): RegExp {
+  const key = '(?:level|severity|levelname|lvl|log\\.level)';
+  return new RegExp(`"${key}"\\s*:\\s*(?:"(?:${names})"|(?:${numbers})\\b)|\\b${key}="?(?:${names})\\b`, 'i');
+}
+
 // Each rule looks at the start of a line only (its first 512 characters): a regex over a
 // megabyte line would cost time for nothing.
 const RULES: readonly [LineKind, RegExp][] = [
@@ -66,6 +75,8 @@ const RULES: readonly [LineKind, RegExp][] = [
     'error',
     /(?:^|[\s[(:])(?:error|ERROR|Error)(?:\[[\w-]+\])?(?:[:!\]]|\s)(?!\s*[:=]?\s*0\b)|npm ERR!|^E: |\bfatal\b|\bFATAL\b|Segmentation fault|core dumped|Killed\b|Aborted\b|command not found|No such file or directory|[Pp]ermission denied|undefined reference|^CONFLICT \(|^\s*! \[(?:remote )?rejected\]|^curl: \(\d+\)/,
   ],
+  // Structured logs: an error level as JSON or logfmt writes it (pino's and bunyan's 50 and 60).
+  ['error', structuredLevel('err(?:or)?|fatal|crit(?:ical)?|panic|alert|emerg(?:ency)?', '[56]0')],
   // Exit status lines.
   [
     'exit',
@@ -81,6 +92,7 @@ const RULES: readonly [LineKind, RegExp][] = [
     /\b[1-9]\d* (?:passed|failed|skipped|errors?)(?:,| in |\s*$)|^# (?:tests|pass|fail|cancelled) \d+\s*$/,
   ],
   ['warning', new RegExp(wordNotInPath('warn(?:ing)?|\\w*Warning|WARN(?:ING)?|[Dd]eprecat(?:ed|ion)'))],
+  ['warning', structuredLevel('warn(?:ing)?', '40')],
   // Stack frames.
   [
     'frame',
@@ -108,14 +120,14 @@ export function lineKind(line: string): LineKind | undefined {
 
 // A cheap first pass: every line a rule can match contains one of these (case as written).
 const CANDIDATE =
-  /rror|RROR|ERR!|FAIL|ail(?:ed|ure|ing)|xception|raceback|anic|atal|FATAL|ssert|xpected|arn|ARN|eprecat|xit|Killed|bort|egmentation|dumped|not found|No such|denied|undefined reference|Caused by|ncaught|nhandled|make: |ommand failed|non-zero|passed|passing|pending|skipped|Tests?[: ]|Ran \d|test result|OK \(|BUILD|Found \d|generated|could not|[✗✘×]|not ok|--- |\+\+\+ |@@ -|diff --git|:\d+:\d+|\(\d+,\d+\)|--> |at |File "|0x[0-9a-f]|^E {2}|^E: |CONFLICT|rejected\]|^curl: |^# (?:tests|pass|fail|cancelled) /gm;
+  /rror|RROR|ERR!|FAIL|ail(?:ed|ure|ing)|xception|raceback|anic|atal|FATAL|ssert|xpected|arn|ARN|eprecat|xit|Killed|bort|egmentation|dumped|not found|No such|denied|undefined reference|Caused by|ncaught|nhandled|make: |ommand failed|non-zero|passed|passing|pending|skipped|Tests?[: ]|Ran \d|test result|OK \(|BUILD|Found \d|generated|could not|[✗✘×]|not ok|--- |\+\+\+ |@@ -|diff --git|:\d+:\d+|\(\d+,\d+\)|--> |at |File "|0x[0-9a-f]|^E {2}|^E: |CONFLICT|rejected\]|^curl: |^# (?:tests|pass|fail|cancelled) |(?:vel|vl|verity)(?:"\s*:\s*(?:"[EeFfCcPpAaWw]|[456]0\b)|="?[EeFfCcPpAaWw])/gm;
 
 // In the middle of a text over the scan limit only the marks of the lines that matter most
 // (errors, failures, exceptions) are searched for, about four times as fast as the full
 // pre-filter. "error" counts when a colon or a bracket follows it, as in error:, Error:,
 // ValueError: or error[E0308]; prose and code that merely name errors are not candidates.
 const SEVERE =
-  /[Ee]rror[:[]|ERROR|ERR!|FAIL|failed|Exception|Traceback|panic|fatal|FATAL|Segmentation fault|Uncaught|Unhandled|undefined reference/g;
+  /[Ee]rror[:[]|ERROR|ERR!|FAIL|failed|Exception|Traceback|panic|fatal|FATAL|Segmentation fault|Uncaught|Unhandled|undefined reference|(?:vel|vl|verity)(?:"\s*:\s*(?:"[EeFfCcPpAa]|[56]0\b)|="?[EeFfCcPpAa])/g;
 
 // At most this many candidates of the middle are classified per stretch of this many
 // characters: an output that says "error" on every line costs a bounded time, and its later

@@ -58,6 +58,31 @@ describe('collapse (the seed cases)', () => {
     expect((await recallAll(out.id as string, { store })).toString()).toBe(log);
   });
 
+  it('keeps the error of a structured log by its level, in the middle of 7 MB', async () => {
+    // pino writes an error as "level":50; the message need not say "error".
+    const messages = [
+      'request completed',
+      'cache hit',
+      'session refreshed',
+      'job queued',
+      'job done',
+      'config reloaded',
+    ];
+    const lines = Array.from(
+      { length: 60_000 },
+      (_, i) =>
+        `{"level":30,"time":${1764579600000 + i},"pid":4242,"hostname":"api-7","reqId":"req-${i}","responseTime":${i % 90},"msg":"${messages[(i * 7) % messages.length]}"}`,
+    );
+    lines[31_000] =
+      '{"level":50,"time":1764579631000,"pid":4242,"hostname":"api-7","msg":"database unavailable"}';
+    const log = lines.join('\n');
+    expect(log.length).toBeGreaterThan(7_000_000);
+    const { out } = await collapse(log, { resolvedMaxTokens: 2000 });
+    if (out.action !== 'acted') throw new Error('expected to act');
+    expect(o200k.count(out.text)).toBeLessThanOrEqual(2000);
+    expect(out.text).toContain(lines[31_000]);
+  });
+
   it('keeps the error in the middle of a 3,000-line test log, with the lines beside it', async () => {
     const lines = Array.from({ length: 3000 }, (_, i) => `  ✓ checkout flow case ${i} (${i % 40} ms)`);
     lines[1499] = '  ✓ charges the card (12 ms)';
