@@ -75,6 +75,23 @@ const KINDS: [string, LineKind | undefined][] = [
   ['{"level":30,"time":1764579600000,"msg":"request completed","responseTime":12}', undefined],
   ['{"level":"info","msg":"listening on :8080"}', undefined],
   ['level=info msg="started" took=50ms', undefined],
+  // Log levels above error, and processes a shell lost.
+  ['2026-12-01 09:00:00,000 CRITICAL app: out of memory', 'error'],
+  ['2026-12-01 09:00:00.123 UTC [812] PANIC:  could not write to file "pg_wal/xlogtemp.812"', 'error'],
+  ['2026/12/01 09:00:00 [alert] 1#1: worker process 42 exited on signal 9', 'error'],
+  ['[Mon Dec 01 09:00:00.000 2026] [ssl:emerg] [pid 42] AH02572: at least one certificate', 'error'],
+  ['E1201 09:00:00.000000       1 reflector.go:138] watch of *v1.Pod ended', 'error'],
+  ['W1201 09:00:00.000000       1 reflector.go:424] watch of *v1.Pod ended', 'warning'],
+  ['I1201 09:00:00.000000       1 reflector.go:255] Listing and watching *v1.Pod', undefined],
+  ['zsh: killed     node index.js', 'error'],
+  ['Bus error', 'error'],
+  ['  critical path: 12 tasks', undefined],
+  ['2026-12-01 09:00:00.000 | CRITICAL | app.db:connect:42 - pool exhausted', 'error'],
+  ['[2026-12-01 09:00:00] [CRITICAL] pool exhausted', 'error'],
+  ['CRITICAL:root:out of memory', 'error'],
+  ['**CRITICAL**: Follow the Zero-Simplification Rule', undefined],
+  ['### CRITICAL: keep the session id', undefined],
+  ["DON'T PANIC: the answer is 42", undefined],
   ['      337 /usr/lib/llvm-14/build/utils/lit/tests/googletest-discovery-failed.py', undefined],
   ['     1176 /usr/lib/perf-core/scripts/perl/failed-syscalls.pl', undefined],
   ['     1750 /usr/include/llvm-c-14/llvm-c/Deprecated.h', undefined],
@@ -149,6 +166,27 @@ describe('line importance', () => {
     for (const f of scan.important) expect(text.slice(f.start, f.end)).toBe(split[f.line]);
   });
 
+  it('finds a klog error line wherever it starts, the first line of the middle included', () => {
+    // Its mark begins with the line end before it, which the search must not have passed.
+    const filler = `${'x'.repeat(63)}\n`;
+    const block = filler.repeat(4096); // 256 Ki characters: the first block is the head window
+    const klog = 'E1201 09:00:00.000000       1 reflector.go:138] watch ended';
+    for (const at of [1, 2, 5]) {
+      const blocks = Array.from({ length: 12 }, (_, i) => (i === at ? `${klog}\n${block}` : block));
+      const text = blocks.join('');
+      expect(scanLines(text).important.map((f) => [f.line, f.kind])).toEqual([[at * 4096, 'error']]);
+    }
+    // Right where reading on from an error stopped, four ordinary lines after it.
+    const text = `${block}${block}error: disk full\nok\nok\nok\nok\n${klog}\n${block}${block}${block}${block}`;
+    const split = text.split('\n');
+    const found = scanLines(text).important;
+    expect(found.map((f) => [split[f.line], f.kind])).toEqual([
+      ['error: disk full', 'error'],
+      [klog, 'error'],
+    ]);
+    for (const f of found) expect(text.slice(f.start, f.end)).toBe(split[f.line]);
+  });
+
   it('in the middle, looks past prose about errors, and past a stretch of candidates that are not', () => {
     const prose = 'retried the request after an error\n'.repeat(100_000);
     // Each of these has the mark of an error but is not one; they fill more than a stretch.
@@ -176,6 +214,10 @@ describe('line importance', () => {
       '{"level":50,"msg":"db down"}',
       'level=fatal msg="out of disk"',
       '{"level":40,"msg":"slow"}',
+      'CRITICAL:root:out of memory',
+      'E1201 09:00:00.000000       1 a.go:1] x',
+      '2026/12/01 [alert] 1#1: y',
+      'zsh: killed     node a.js',
     );
     fc.assert(
       fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: 11 }), line), { maxLength: 12 }), (placed) => {
@@ -223,6 +265,11 @@ describe('line importance', () => {
       '{"severity": "CRITICAL", "message": "x"}',
       'level=warn msg=y',
       '{"level":30,"msg":"ok"}',
+      'PANIC:  no space',
+      'W1201 09:00:00.000000       1 a.go:1] x',
+      '[ssl:emerg] [pid 42] z',
+      'bash: killed  x',
+      'Bus error',
     );
     fc.assert(
       fc.property(fc.array(line, { maxLength: 60 }), (lines) => {

@@ -75,6 +75,14 @@ const RULES: readonly [LineKind, RegExp][] = [
     'error',
     /(?:^|[\s[(:])(?:error|ERROR|Error)(?:\[[\w-]+\])?(?:[:!\]]|\s)(?!\s*[:=]?\s*0\b)|npm ERR!|^E: |\bfatal\b|\bFATAL\b|Segmentation fault|core dumped|Killed\b|Aborted\b|command not found|No such file or directory|[Pp]ermission denied|undefined reference|^CONFLICT \(|^\s*! \[(?:remote )?rejected\]|^curl: \(\d+\)/,
   ],
+  // Log levels above error as loggers print them (a level word, not the same word in prose:
+  // "**CRITICAL**: follow this rule" is not one): Python's CRITICAL, PostgreSQL's PANIC,
+  // nginx's and Apache's [crit], [alert] and [emerg], klog's E and F lines (E1201 09:00:00.000000),
+  // and a shell's report of a process it lost.
+  [
+    'error',
+    /^CRITICAL:[\w.-]*:|[\d\]] CRITICAL\b|\[CRITICAL\]|\| CRITICAL\s*\||(?:^|[\d\]] )PANIC: |\[(?:[\w-]+:)?(?:crit|alert|emerg)\]|^[EF]\d{4} \d\d:\d\d:\d\d\.\d+ |^(?:zsh|bash|sh|fish): (?:killed|segmentation fault|bus error|abort|illegal instruction)|\bBus error\b/,
+  ],
   // Structured logs: an error level as JSON or logfmt writes it (pino's and bunyan's 50 and 60).
   ['error', structuredLevel('err(?:or)?|fatal|crit(?:ical)?|panic|alert|emerg(?:ency)?', '[56]0')],
   // Exit status lines.
@@ -93,6 +101,7 @@ const RULES: readonly [LineKind, RegExp][] = [
   ],
   ['warning', new RegExp(wordNotInPath('warn(?:ing)?|\\w*Warning|WARN(?:ING)?|[Dd]eprecat(?:ed|ion)'))],
   ['warning', structuredLevel('warn(?:ing)?', '40')],
+  ['warning', /^W\d{4} \d\d:\d\d:\d\d\.\d+ /],
   // Stack frames.
   [
     'frame',
@@ -120,14 +129,14 @@ export function lineKind(line: string): LineKind | undefined {
 
 // A cheap first pass: every line a rule can match contains one of these (case as written).
 const CANDIDATE =
-  /rror|RROR|ERR!|FAIL|ail(?:ed|ure|ing)|xception|raceback|anic|atal|FATAL|ssert|xpected|arn|ARN|eprecat|xit|Killed|bort|egmentation|dumped|not found|No such|denied|undefined reference|Caused by|ncaught|nhandled|make: |ommand failed|non-zero|passed|passing|pending|skipped|Tests?[: ]|Ran \d|test result|OK \(|BUILD|Found \d|generated|could not|[✗✘×]|not ok|--- |\+\+\+ |@@ -|diff --git|:\d+:\d+|\(\d+,\d+\)|--> |at |File "|0x[0-9a-f]|^E {2}|^E: |CONFLICT|rejected\]|^curl: |^# (?:tests|pass|fail|cancelled) |(?:vel|vl|verity)(?:"\s*:\s*(?:"[EeFfCcPpAaWw]|[456]0\b)|="?[EeFfCcPpAaWw])/gm;
+  /rror|RROR|ERR!|FAIL|ail(?:ed|ure|ing)|xception|raceback|anic|atal|FATAL|ssert|xpected|arn|ARN|eprecat|xit|Killed|bort|egmentation|dumped|not found|No such|denied|undefined reference|Caused by|ncaught|nhandled|make: |ommand failed|non-zero|passed|passing|pending|skipped|Tests?[: ]|Ran \d|test result|OK \(|BUILD|Found \d|generated|could not|[✗✘×]|not ok|--- |\+\+\+ |@@ -|diff --git|:\d+:\d+|\(\d+,\d+\)|--> |at |File "|0x[0-9a-f]|^E {2}|^E: |CONFLICT|rejected\]|^curl: |^# (?:tests|pass|fail|cancelled) |(?:vel|vl|verity)(?:"\s*:\s*(?:"[EeFfCcPpAaWw]|[456]0\b)|="?[EeFfCcPpAaWw])|CRITICAL|PANIC|(?:crit|alert|emerg)\]|^[EFW]\d{4} |: killed/gm;
 
 // In the middle of a text over the scan limit only the marks of the lines that matter most
 // (errors, failures, exceptions) are searched for, about four times as fast as the full
 // pre-filter. "error" counts when a colon or a bracket follows it, as in error:, Error:,
 // ValueError: or error[E0308]; prose and code that merely name errors are not candidates.
 const SEVERE =
-  /[Ee]rror[:[]|ERROR|ERR!|FAIL|failed|Exception|Traceback|panic|fatal|FATAL|Segmentation fault|Uncaught|Unhandled|undefined reference|(?:vel|vl|verity)(?:"\s*:\s*(?:"[EeFfCcPpAa]|[56]0\b)|="?[EeFfCcPpAa])/g;
+  /[Ee]rror[:[]|ERROR|ERR!|FAIL|failed|Exception|Traceback|panic|fatal|FATAL|Segmentation fault|Uncaught|Unhandled|undefined reference|(?:vel|vl|verity)(?:"\s*:\s*(?:"[EeFfCcPpAa]|[56]0\b)|="?[EeFfCcPpAa])|CRITICAL|PANIC|\[(?:[\w-]+:)?(?:crit|alert|emerg)\]|\n[EF]\d{4} \d\d:|: killed|Bus error/g;
 
 // At most this many candidates of the middle are classified per stretch of this many
 // characters: an output that says "error" on every line costs a bounded time, and its later
@@ -217,7 +226,10 @@ export function scanLines(text: string, limit = 20_000): LineScan {
   // window with no candidate is not searched on to the end of the text.
   const search = (finder: RegExp, from: number, to: number, perStretch = Infinity, stretch = to - from) => {
     const view = text.slice(0, Math.min(text.length, to + MATCH_OVERRUN));
-    finder.lastIndex = Math.max(from, counted);
+    // A search resumes one character back from where a line starts: a mark may begin with the
+    // line end before its line (klog's "\nE1201 ..."). Always past the last match, so it moves on.
+    const resume = (at: number) => (at > 0 ? at - 1 : 0);
+    finder.lastIndex = resume(Math.max(from, counted));
     let current = -1;
     let taken = 0;
     for (let m = finder.exec(view); m !== null && m.index < to; m = finder.exec(view)) {
@@ -231,9 +243,11 @@ export function scanLines(text: string, limit = 20_000): LineScan {
         continue;
       }
       taken++;
-      if (!classify(m.index)) return false;
+      // A match that starts at a line end (klog's E and F lines, which a lookbehind would find
+      // at a third of the speed) is of the line after it.
+      if (!classify(text.charCodeAt(m.index) === 10 ? m.index + 1 : m.index)) return false;
       if (counted >= text.length) return false;
-      finder.lastIndex = counted;
+      finder.lastIndex = resume(counted);
     }
     return true;
   };
