@@ -8,7 +8,7 @@ export interface StageStats {
   reverted: Partial<Record<RevertCause, number>>;
   /** Acted without a recallable original (the stash failed; the note says so). */
   fallbacks: { stash_failed?: number };
-  /** How it acted, where a stage says (collapse: `line_window`, `char_window`, `json_window`, ...). */
+  /** How it acted, where a stage says (collapse: `line_window`, `char_window`, `json_window`, `diff_window`, ...). */
   events: Partial<Record<string, number>>;
   tokensBefore: number;
   tokensAfter: number;

@@ -199,7 +199,7 @@ export function renderMetrics(stats: ProxyStats): string {
   );
   counter(
     'stage_events_total',
-    'How stages acted, by event (collapse: char_window, line_window, json_window, blocks_window, snip_window).',
+    'How stages acted, by event (collapse: char_window, line_window, json_window, diff_window, blocks_window, snip_window).',
     stages.flatMap(([stage, s]) =>
       Object.entries(s.events ?? {}).map(
         ([event, n]) => [{ stage, event }, n ?? 0] as [Record<string, string>, number],

@@ -112,6 +112,22 @@ export function jsonCompactedHeader(
 }
 
 /**
+ * The first line of a diff collapse compacted: what the diff changes, how much of its hunks is
+ * shown, and the recall id.
+ *
+ * @example
+ * diffCompactedHeader({ files: 83, added: 9012, removed: 215, shown: 1200, total: 9227 }, 'Ab3');
+ * // '[diff compacted: 83 files, +9012 -215 lines; 1200 of 9227 hunk lines shown; full output: spillway_expand <<sw:Ab3>>]'
+ */
+export function diffCompactedHeader(
+  diff: { files: number; added: number; removed: number; shown: number; total: number },
+  id: string,
+  path?: string,
+): string {
+  return `[diff compacted: ${diff.files} files, +${diff.added} -${diff.removed} lines; ${diff.shown} of ${diff.total} hunk lines shown; full output: spillway_expand ${markerTag(id)}${path ? ` or ${path}` : ''}]`;
+}
+
+/**
  * What collapse puts between the kept head and tail characters: compact (the id once), because
  * at small budgets every token of the marker is a token of content lost. Newlines around it
  * make the cut visible even inside one long line.

@@ -83,6 +83,35 @@ describe('collapse (the seed cases)', () => {
     expect(out.text).toContain(lines[31_000]);
   });
 
+  it('compacts a diff by its files and hunks, and recalls it whole', async () => {
+    const file = (f: number) => [
+      `diff --git a/src/m${f}.ts b/src/m${f}.ts`,
+      'index 83db48f..bf269f4 100644',
+      `--- a/src/m${f}.ts`,
+      `+++ b/src/m${f}.ts`,
+      ...Array.from({ length: 8 }, (_, h) => [
+        `@@ -${h * 50 + 1},7 +${h * 50 + 1},7 @@ export function f${h}() {`,
+        '   const a = 1;',
+        '   const b = 2;',
+        '   const c = 3;',
+        `-  return a + b; // ${f}.${h}`,
+        `+  return a + b + c; // ${f}.${h}`,
+        '   }',
+        '   // end',
+        '   // done',
+      ]).flat(),
+    ];
+    const diff = Array.from({ length: 12 }, (_, f) => file(f).join('\n')).join('\n');
+    const { out, store } = await collapse(diff, { resolvedMaxTokens: 1500 });
+    if (out.action !== 'acted') throw new Error('expected to act');
+    expect(out.window).toBe('diff');
+    expect(o200k.count(out.text)).toBeLessThanOrEqual(1500);
+    // Too many hunks for all their headers: every file listed, then as many as fit in full.
+    expect(out.text).toContain('\nsrc/m11.ts | +8 -8\n');
+    expect(out.text).toContain('\ndiff --git a/src/m0.ts b/src/m0.ts\n');
+    expect((await recallAll(out.id as string, { store })).toString()).toBe(diff);
+  });
+
   it('keeps the error in the middle of a 3,000-line test log, with the lines beside it', async () => {
     const lines = Array.from({ length: 3000 }, (_, i) => `  ✓ checkout flow case ${i} (${i % 40} ms)`);
     lines[1499] = '  ✓ charges the card (12 ms)';

@@ -6,9 +6,13 @@ import type { Tokenizer } from '../../../text/tokenizers/tokenizer.js';
 import { breatheBefore } from '../../breathe.js';
 import type { Decision } from '../../types.js';
 import { CHAR_FLOOR, fitCharWindow } from './char-window.js';
+import { compactDiff } from './diff.js';
 import { compactJson } from './json.js';
 import { type LineSelectionOptions, selectLines } from './lines.js';
 import { type CollapseOptions, DEFAULT_WINDOW_LINES } from './options.js';
+
+/** How collapse shortened a text: by JSON or diff structure, whole lines, or characters. */
+export type CollapseWindow = 'json' | 'diff' | 'line' | 'char';
 
 // Budgets tried in turn when a window is not smaller in bytes than its input.
 const TIGHTER = [1, 0.9, 0.75, 0.5, 0.25];
@@ -22,7 +26,7 @@ export type CollapseOutcome =
   | {
       action: 'acted';
       text: string;
-      window: 'json' | 'line' | 'char' | 'snip';
+      window: CollapseWindow | 'snip';
       id?: string;
       tokenizerCalls: number;
       fallback?: 'stash_failed';
@@ -98,7 +102,7 @@ export async function collapseText(
     return utf8Length(out) < textBytes;
   };
   let built: string | undefined;
-  let window: 'json' | 'line' | 'char' = 'line';
+  let window: CollapseWindow = 'line';
   for (const share of TIGHTER) {
     await breatheBefore(text.length);
     const chosen = chooseWindow(text, {
@@ -151,7 +155,7 @@ function unsavedWindow(
   text: string,
   built: string,
   o: Omit<LineSelectionOptions, 'path'> & { pathOf?: ((id: string) => string | undefined) | undefined },
-): { text: string; window?: 'json' | 'line' | 'char' | 'snip'; calls: number } {
+): { text: string; window?: CollapseWindow | 'snip'; calls: number } {
   const path = o.pathOf?.(o.id);
   const fits = (out: string) => o.tokenizer.countUpTo(out, o.maxTokens) <= o.maxTokens;
   const first = withoutRecall(built, o.id, path);
@@ -179,11 +183,14 @@ function unsavedWindow(
 function chooseWindow(
   text: string,
   o: LineSelectionOptions,
-): { built?: string; window: 'json' | 'line' | 'char'; calls: number } {
+): { built?: string; window: CollapseWindow; calls: number } {
   const path = o.maxTokens >= PATH_MIN_TOKENS ? o.path : undefined;
   // JSON keeps its structure: every key, the first and last items of long arrays, odd ones out.
   const json = compactJson(text, { ...o, path });
   if (json) return { built: json.text, window: 'json', calls: json.calls };
+  // A diff keeps its files and hunks: every file and hunk header, the first lines of each hunk.
+  const diff = compactDiff(text, { ...o, path });
+  if (diff) return { built: diff.text, window: 'diff', calls: diff.calls };
   const lines = selectLines(text, { ...o, path });
   let calls = lines?.tokenizerCalls ?? 0;
   if (lines && (lines.tokens >= o.maxTokens * 0.9 || lines.important > 0))
