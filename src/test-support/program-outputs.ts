@@ -91,6 +91,37 @@ sys.exit(1)
   });
 }
 
+/**
+ * A Python service logging JSON lines (stdlib logging with a JSON formatter, as structured
+ * loggers print), with one error-level record at `depth` whose message does not say "error".
+ */
+function pythonJsonLog(depth: number): string {
+  return inTemp((dir) => {
+    writeFileSync(
+      join(dir, 'checkout.py'),
+      `import json, logging, sys
+class JsonFormatter(logging.Formatter):
+    def format(self, record):
+        return json.dumps({'ts': self.formatTime(record), 'levelname': record.levelname, 'logger': record.name,
+                           'message': record.getMessage(), **getattr(record, 'ctx', {})})
+handler = logging.StreamHandler(sys.stdout)
+handler.setFormatter(JsonFormatter())
+log = logging.getLogger('checkout')
+log.addHandler(handler)
+log.setLevel(logging.INFO)
+N = 4000
+bad = int(N * ${depth})
+for i in range(N):
+    if i == bad:
+        log.error('payment provider unreachable', extra={'ctx': {'order': i, 'provider': 'acme'}})
+    else:
+        log.info('order placed', extra={'ctx': {'order': i, 'items': i % 5 + 1, 'ms': i % 37}})
+`,
+    );
+    return run('python3', ['checkout.py'], dir);
+  });
+}
+
 /** Python's unittest, verbose, with one failing test at `depth` (its traceback comes at the end). */
 function pythonUnittest(depth: number): string {
   return inTemp((dir) => {
@@ -140,6 +171,7 @@ export const GENERATORS: {
   { name: 'node --test (TAP)', needs: [], run: nodeTestRun },
   { name: 'python service log', needs: ['python3'], run: pythonServiceLog },
   { name: 'python unittest -v', needs: ['python3'], run: pythonUnittest },
+  { name: 'python JSON log', needs: ['python3'], run: pythonJsonLog },
   { name: 'make -k with gcc', needs: ['gcc', 'make'], run: makeBuild },
 ];
 
