@@ -40,7 +40,52 @@ function gitDiff(files: number): string {
   }
 }
 
+/** A real `git log -p` of three commits, each changing two files of 400 lines every 40 lines. */
+function gitLog(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'sw-diff-'));
+  const git = (...args: string[]) =>
+    spawnSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], {
+      cwd: dir,
+      encoding: 'utf8',
+    });
+  const write = (f: number, scale: number) =>
+    writeFileSync(
+      join(dir, `m${f}.ts`),
+      `${Array.from({ length: 400 }, (_, i) => (i % 40 === 7 && scale > 1 ? `export const v${i} = ${i} * ${scale};` : `export const v${i} = ${i};`)).join('\n')}\n`,
+    );
+  try {
+    git('init', '-q');
+    for (let f = 0; f < 4; f++) write(f, 1);
+    git('add', '.');
+    git('commit', '-q', '-m', 'start');
+    for (let c = 2; c <= 4; c++) {
+      write(c - 2, c);
+      write(c - 1, c);
+      git('commit', '-q', '-a', '-m', `scale constants by ${c}`);
+    }
+    return git('log', '-p', '--no-color', '-3').stdout;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 describe.skipIf(!hasGit)('diff window (needs git, to make real diffs)', () => {
+  it('reads git log -p: each commit and its subject stay with the files it changed', () => {
+    const log = gitLog();
+    expect(log.match(/^commit /gm)).toHaveLength(3);
+    for (const maxTokens of [300, 600, 1500]) {
+      const out = compactDiff(log, { maxTokens, tokenizer: o200k, id: 'A'.repeat(22) });
+      if (!out) throw new Error(`expected a diff window at ${maxTokens}`);
+      expect(o200k.count(out.text)).toBeLessThanOrEqual(maxTokens);
+      expect(out.text).toMatch(/^\[diff compacted: 6 files, \+60 -60 lines;/);
+      expect(out.text).toContain('    scale constants by 4');
+      if (maxTokens >= 600) {
+        for (const c of [2, 3]) expect(out.text).toContain(`    scale constants by ${c}`);
+        expect(out.text.match(/^commit [0-9a-f]{40}$/gm)?.length).toBeGreaterThanOrEqual(3);
+      }
+    }
+  });
+
   it('keeps every file and hunk header and the changed lines of each hunk first', () => {
     const diff = gitDiff(4);
     expect(o200k.count(diff)).toBeGreaterThan(3000);

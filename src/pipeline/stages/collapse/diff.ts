@@ -9,6 +9,8 @@ const MAX_PREAMBLE_LINES = 60;
 // output, which is within the budget).
 const MAX_EXTRA_TRIES = 48;
 const HUNK_HEADER = /^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@/;
+// A commit of `git log -p` (its hash, author, date and message come before its files).
+const COMMIT = /^commit [0-9a-f]{7,64}\b/;
 // File header lines a reader needs: which file, and whether it was added, removed or renamed.
 // `index` lines, and `---`/`+++` when a `diff --git` line names the file, are left out.
 const KEPT_HEADER =
@@ -20,6 +22,8 @@ interface Hunk {
 }
 
 interface DiffFile {
+  /** The commits `git log -p` printed before this file (their header and message), if any. */
+  commits: string[];
   header: string[];
   hunks: Hunk[];
   added: number;
@@ -62,7 +66,7 @@ function readHunk(lines: string[], at: number): { hunk: Hunk; next: number } | u
   return { hunk: { header, lines: body }, next: i };
 }
 
-/** Splits a unified diff (git diff, git show, diff -u) into files and hunks; exact or nothing. */
+/** Splits a unified diff (git diff, git show, git log -p, diff -u) into files and hunks; exact or nothing. */
 function parseDiff(text: string): ParsedDiff | undefined {
   const lines = text.split('\n');
   if (lines.at(-1) === '') lines.pop();
@@ -75,10 +79,22 @@ function parseDiff(text: string): ParsedDiff | undefined {
   // In git's diffs a file starts at its `diff --git` line, and its `---`/`+++` lines are its header.
   const isFileStart = isGitFile(i) ? isGitFile : isPlainFile;
   const diff: ParsedDiff = { preamble: lines.slice(0, i), files: [], added: 0, removed: 0 };
+  const isCommit = (i: number) => COMMIT.test(lines[i] as string);
+  let commits: string[] = [];
   while (i < lines.length) {
+    // git log -p ends each commit's diff with an empty line.
+    if (lines[i] === '' && i + 1 < lines.length && isCommit(i + 1)) i++;
+    if (isCommit(i)) {
+      const start = i++;
+      while (i < lines.length && !isFileStart(i) && !isCommit(i) && i - start <= MAX_PREAMBLE_LINES) i++;
+      if (i - start > MAX_PREAMBLE_LINES) return undefined;
+      commits.push(...lines.slice(start, i));
+      continue;
+    }
     if (!isFileStart(i)) return undefined;
-    const file: DiffFile = { header: [lines[i++] as string], hunks: [], added: 0, removed: 0 };
-    while (i < lines.length && !isFileStart(i) && !HUNK_HEADER.test(lines[i] as string))
+    const file: DiffFile = { commits, header: [lines[i++] as string], hunks: [], added: 0, removed: 0 };
+    commits = [];
+    while (i < lines.length && !isFileStart(i) && !isCommit(i) && !HUNK_HEADER.test(lines[i] as string))
       file.header.push(lines[i++] as string);
     while (i < lines.length && HUNK_HEADER.test(lines[i] as string)) {
       const read = readHunk(lines, i);
@@ -94,7 +110,24 @@ function parseDiff(text: string): ParsedDiff | undefined {
     diff.removed += file.removed;
     diff.files.push(file);
   }
-  return diff;
+  // Commits with no file after them (a merge, an empty commit) at the end: not a diff's shape.
+  return commits.length > 0 ? undefined : diff;
+}
+
+/** A commit's hash line and the first line of its message, for the list of files. */
+function commitSummary(commits: readonly string[]): string[] {
+  const out: string[] = [];
+  let subject = false;
+  for (const line of commits) {
+    if (COMMIT.test(line)) {
+      out.push(line);
+      subject = true;
+    } else if (subject && line.startsWith('    ') && line.trim() !== '') {
+      out.push(line);
+      subject = false;
+    }
+  }
+  return out;
 }
 
 /** The header lines of a file that are shown: all of them for a plain `diff -u`. */
@@ -130,13 +163,13 @@ interface Plan {
 function render(diff: ParsedDiff, plan: Plan, id: string, path: string | undefined): string {
   const out: string[] = [];
   for (const file of diff.files.slice(0, plan.listed))
-    out.push(`${fileName(file)} | +${file.added} -${file.removed}`);
+    out.push(...commitSummary(file.commits), `${fileName(file)} | +${file.added} -${file.removed}`);
   if (plan.listed > 0 && plan.listed < diff.files.length)
     out.push(`... and ${diff.files.length - plan.listed} more files`);
   let shown = 0;
   let total = 0;
   diff.files.forEach((file, n) => {
-    if (n < plan.detailed) out.push(...shownHeader(file));
+    if (n < plan.detailed) out.push(...file.commits, ...shownHeader(file));
     for (const hunk of file.hunks) {
       total += hunk.lines.length;
       if (n < plan.detailed) shown += renderHunk(hunk, plan.keepOf(hunk), out);
