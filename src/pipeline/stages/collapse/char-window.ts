@@ -1,6 +1,7 @@
 import { collapseCharMarker } from '../../../text/markers.js';
 import { codePointCeil, codePointFloor, codePointLength } from '../../../text/measure.js';
 import type { Tokenizer } from '../../../text/tokenizers/tokenizer.js';
+import { largestFitting } from './bisect.js';
 
 /**
  * When the budget leaves fewer than {@link MIN_CONTENT} characters beside the marker, the
@@ -81,11 +82,7 @@ export function fitCharWindow(
     c = next;
   }
   if (bad === Number.POSITIVE_INFINITY) bad = good >= most ? good : most + 1;
-  while (bad - good > 1) {
-    const mid = (good + bad) >>> 1;
-    if (measure(mid) <= maxTokens) good = mid;
-    else bad = mid;
-  }
+  good = largestFitting(good, bad, (mid) => measure(mid) <= maxTokens);
   // A budget that leaves almost no room beside the marker (maxTokens 0 or 50) would give a
   // bare marker with no cue about what to expand: then the window is the 200-character floor.
   if (good < MIN_CONTENT) good = Math.min(CHAR_FLOOR, most);

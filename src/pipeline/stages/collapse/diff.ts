@@ -1,5 +1,6 @@
 import { diffCompactedHeader } from '../../../text/markers.js';
 import type { Tokenizer } from '../../../text/tokenizers/tokenizer.js';
+import { largestFitting } from './bisect.js';
 
 // Larger diffs are not split into files here (the line and character windows handle them).
 const MAX_DIFF_CHARS = 4 * 1024 * 1024;
@@ -201,18 +202,6 @@ function renderHunk(hunk: Hunk, keep: number, out: string[]): number {
   return end - first;
 }
 
-/** The most of `0..most` for which `fits` holds (it holds for 0, is checked first), by bisection. */
-function largest(most: number, fits: (n: number) => boolean): number {
-  let good = 0;
-  let bad = most + 1;
-  while (bad - good > 1) {
-    const mid = (good + bad) >>> 1;
-    if (fits(mid)) good = mid;
-    else bad = mid;
-  }
-  return good;
-}
-
 /**
  * A unified diff compacted to a budget: the commit message before it, every file's header
  * (which file; added, removed or renamed) and every hunk's header, and the first lines of each
@@ -243,16 +232,17 @@ export function compactDiff(
   // it as fits), and after it as many files in detail as fit.
   let plan: Plan = { listed: 0, detailed: all, keepOf: none };
   if (!fits(plan)) {
-    const listed = largest(all, (n) => fits({ listed: n, detailed: 0, keepOf: none }));
+    const listed = largestFitting(0, all + 1, (n) => fits({ listed: n, detailed: 0, keepOf: none }));
     if (listed === 0) return undefined;
-    const detailed = listed < all ? 0 : largest(all, (n) => fits({ listed, detailed: n, keepOf: none }));
+    const detailed =
+      listed < all ? 0 : largestFitting(0, all + 1, (n) => fits({ listed, detailed: n, keepOf: none }));
     plan = { listed, detailed, keepOf: none };
   }
   // The most lines per hunk that fit, the same for every hunk; then one more line for each
   // hunk in turn while it fits (a hunk whose next line is long does not hold the others back).
   const hunks = diff.files.slice(0, plan.detailed).flatMap((file) => file.hunks);
   const longest = hunks.reduce((n, hunk) => Math.max(n, hunk.lines.length), 0);
-  const keep = largest(longest, (k) => fits({ ...plan, keepOf: () => k }));
+  const keep = largestFitting(0, longest + 1, (k) => fits({ ...plan, keepOf: () => k }));
   const kept = new Map(hunks.map((hunk) => [hunk, keep]));
   plan = { ...plan, keepOf: (hunk) => kept.get(hunk) ?? 0 };
   let open = hunks.filter((hunk) => hunk.lines.length > keep);

@@ -1,5 +1,6 @@
 import { jsonCompactedHeader } from '../../../text/markers.js';
 import type { Tokenizer } from '../../../text/tokenizers/tokenizer.js';
+import { largestFitting } from './bisect.js';
 
 // Larger texts are not parsed here (the line and character windows handle them).
 const MAX_JSON_CHARS = 4 * 1024 * 1024;
@@ -179,18 +180,14 @@ export function compactJson(
     calls++;
     return omitted.items > 0 && o.tokenizer.countUpTo(out, o.maxTokens) <= o.maxTokens ? out : undefined;
   };
-  // The most items from each array's start that still fit: bisection over keep.
+  // The most items from each array's start that still fit. Bisection finds larger fits only
+  // after smaller ones, so the last output that fit is the one for the most items.
   let best = attempt(1);
   if (!best) return undefined;
-  let good = 1;
-  let bad = MAX_KEEP + 1;
-  while (bad - good > 1) {
-    const mid = (good + bad) >>> 1;
-    const out = attempt(mid);
-    if (out) {
-      good = mid;
-      best = out;
-    } else bad = mid;
-  }
+  largestFitting(1, MAX_KEEP + 1, (keep) => {
+    const out = attempt(keep);
+    if (out) best = out;
+    return out !== undefined;
+  });
   return { text: best, calls };
 }
