@@ -25,6 +25,8 @@ interface Hunk {
 interface DiffFile {
   /** The commits `git log -p` printed before this file (their header and message), if any. */
   commits: string[];
+  /** Its lines in the list of files: its commits' hashes and subjects, `path | +A -D`. */
+  listed: string[];
   header: string[];
   hunks: Hunk[];
   added: number;
@@ -37,6 +39,8 @@ interface ParsedDiff {
   files: DiffFile[];
   added: number;
   removed: number;
+  /** Lines in all hunks together. */
+  hunkLines: number;
 }
 
 /** The hunk at `at` (its header line), with the lines its counts say it has; undefined if short. */
@@ -79,7 +83,7 @@ function parseDiff(text: string): ParsedDiff | undefined {
   if (i >= lines.length || i > MAX_PREAMBLE_LINES) return undefined;
   // In git's diffs a file starts at its `diff --git` line, and its `---`/`+++` lines are its header.
   const isFileStart = isGitFile(i) ? isGitFile : isPlainFile;
-  const diff: ParsedDiff = { preamble: lines.slice(0, i), files: [], added: 0, removed: 0 };
+  const diff: ParsedDiff = { preamble: lines.slice(0, i), files: [], added: 0, removed: 0, hunkLines: 0 };
   const isCommit = (i: number) => COMMIT.test(lines[i] as string);
   let commits: string[] = [];
   while (i < lines.length) {
@@ -93,7 +97,14 @@ function parseDiff(text: string): ParsedDiff | undefined {
       continue;
     }
     if (!isFileStart(i)) return undefined;
-    const file: DiffFile = { commits, header: [lines[i++] as string], hunks: [], added: 0, removed: 0 };
+    const file: DiffFile = {
+      commits,
+      listed: [],
+      header: [lines[i++] as string],
+      hunks: [],
+      added: 0,
+      removed: 0,
+    };
     commits = [];
     while (i < lines.length && !isFileStart(i) && !isCommit(i) && !HUNK_HEADER.test(lines[i] as string))
       file.header.push(lines[i++] as string);
@@ -101,6 +112,7 @@ function parseDiff(text: string): ParsedDiff | undefined {
       const read = readHunk(lines, i);
       if (!read) return undefined;
       file.hunks.push(read.hunk);
+      diff.hunkLines += read.hunk.lines.length;
       for (const line of read.hunk.lines) {
         if (line[0] === '+') file.added++;
         else if (line[0] === '-') file.removed++;
@@ -109,6 +121,7 @@ function parseDiff(text: string): ParsedDiff | undefined {
     }
     diff.added += file.added;
     diff.removed += file.removed;
+    file.listed = [...commitSummary(file.commits), `${fileName(file)} | +${file.added} -${file.removed}`];
     diff.files.push(file);
   }
   // Commits with no file after them (a merge, an empty commit) at the end: not a diff's shape.
@@ -163,21 +176,16 @@ interface Plan {
 
 function render(diff: ParsedDiff, plan: Plan, id: string, path: string | undefined): string {
   const out: string[] = [];
-  for (const file of diff.files.slice(0, plan.listed))
-    out.push(...commitSummary(file.commits), `${fileName(file)} | +${file.added} -${file.removed}`);
+  for (const file of diff.files.slice(0, plan.listed)) out.push(...file.listed);
   if (plan.listed > 0 && plan.listed < diff.files.length)
     out.push(`... and ${diff.files.length - plan.listed} more files`);
   let shown = 0;
-  let total = 0;
-  diff.files.forEach((file, n) => {
-    if (n < plan.detailed) out.push(...file.commits, ...shownHeader(file));
-    for (const hunk of file.hunks) {
-      total += hunk.lines.length;
-      if (n < plan.detailed) shown += renderHunk(hunk, plan.keepOf(hunk), out);
-    }
-  });
+  for (const file of diff.files.slice(0, plan.detailed)) {
+    out.push(...file.commits, ...shownHeader(file));
+    for (const hunk of file.hunks) shown += renderHunk(hunk, plan.keepOf(hunk), out);
+  }
   const header = diffCompactedHeader(
-    { files: diff.files.length, added: diff.added, removed: diff.removed, shown, total },
+    { files: diff.files.length, added: diff.added, removed: diff.removed, shown, total: diff.hunkLines },
     id,
     path,
   );
