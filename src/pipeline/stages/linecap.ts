@@ -4,7 +4,7 @@ import { textOf, withText } from '../../text/blocks.js';
 import { linecapMarker } from '../../text/markers.js';
 import { codePointCeil, codePointFloor, codePointLength } from '../../text/measure.js';
 import type { Stage } from '../types.js';
-import { isCompactableJson } from './collapse/json.js';
+import { isCompactableJson } from './collapse/index.js';
 import { perItem, sizeAfter } from './per-item.js';
 
 /** linecap's options. */
