@@ -84,6 +84,13 @@ const KINDS: [string, LineKind | undefined][] = [
   ['W1201 09:00:00.000000       1 reflector.go:424] watch of *v1.Pod ended', 'warning'],
   ['I1201 09:00:00.000000       1 reflector.go:255] Listing and watching *v1.Pod', undefined],
   ['zsh: killed     node index.js', 'error'],
+  ['zsh: illegal instruction  ./a.out', 'error'],
+  ['EXIT CODE: 2', 'exit'],
+  ['Command exited with non-zero status 1', 'exit'],
+  ['subprocess.CalledProcessError: RETURNED NON-ZERO EXIT STATUS 2', 'exception'],
+  ['at\tcharge (/app/src/pay.js:88:11)', 'frame'],
+  ['Warning: unused import', 'warning'],
+  ['from lib/RuntimeWarning import x', undefined],
   ['Bus error', 'error'],
   ['  critical path: 12 tasks', undefined],
   ['2026-12-01 09:00:00.000 | CRITICAL | app.db:connect:42 - pool exhausted', 'error'],
@@ -102,6 +109,17 @@ const KINDS: [string, LineKind | undefined][] = [
 describe('line importance', () => {
   it('classifies the lines real tools print', () => {
     for (const [line, kind] of KINDS) expect(lineKind(line), line).toBe(kind);
+  });
+
+  it('finds every line a rule matches: the pre-filter passes each of them', () => {
+    for (const [line, kind] of KINDS) {
+      if (kind === undefined) continue;
+      const found = scanLines(`compiled\n${line}\ncompiled`).important;
+      expect(
+        found.map((f) => [f.line, f.kind]),
+        line,
+      ).toEqual([[1, kind]]);
+    }
   });
 
   it('finds the frames under an exception by reading on from it', () => {
