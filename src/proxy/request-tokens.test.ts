@@ -55,16 +55,16 @@ describe('RequestTokens', () => {
     );
   });
 
-  it('counts a message past the cap as the cap + 1, reading no further than the cap', () => {
-    const reaches: number[] = [];
+  it('counts a message past the cap as the cap + 1, decoding and reading only a prefix of it', () => {
+    const reads: { length: number; limit: number }[] = [];
     const watched = {
       ...tokenizer,
       count: (text: string) => {
-        if (text.length > 10_000) reaches.push(Number.POSITIVE_INFINITY);
+        if (text.length > 1000) reads.push({ length: text.length, limit: Number.POSITIVE_INFINITY });
         return tokenizer.count(text);
       },
       countUpTo: (text: string, limit: number) => {
-        if (text.length > 10_000) reaches.push(limit);
+        if (text.length > 1000) reads.push({ length: text.length, limit });
         return tokenizer.countUpTo(text, limit);
       },
     };
@@ -78,6 +78,9 @@ describe('RequestTokens', () => {
     const hugeTokens = tokenizer.count(JSON.stringify(huge));
     expect(hugeTokens).toBeGreaterThan(1000);
     expect(new RequestTokens(watched).count('anthropic', body, {}, 1000)).toBe(exact - hugeTokens + 1001);
-    expect(reaches).toEqual([1000]);
+    // One read, under the cap, of a prefix a tenth of the message's length.
+    expect(reads).toHaveLength(1);
+    expect(reads[0]?.limit).toBe(1000);
+    expect(reads[0]?.length).toBeLessThan(JSON.stringify(huge).length / 10);
   });
 });

@@ -1,6 +1,7 @@
 import { createHash, type Hash } from 'node:crypto';
 import type { ApiName } from '../formats/types.js';
 import { arrayItemSpans, arrayItemSpansAfter } from '../text/json-splice.js';
+import { countUtf8UpTo } from '../text/tokenizers/count-utf8.js';
 import { knownCountUpTo, rememberedCount } from '../text/tokenizers/memo.js';
 import type { Tokenizer } from '../text/tokenizers/tokenizer.js';
 
@@ -124,7 +125,7 @@ export class RequestTokens {
     const key = createHash('sha256').update(body.subarray(start, end)).digest('base64url');
     let n = knownCountUpTo(this.#memo.get(key), cap);
     if (n === undefined) {
-      n = this.#tokenizer.countUpTo(body.toString('utf8', start, end), cap);
+      n = countUtf8UpTo(this.#tokenizer, body.subarray(start, end), cap);
       if (this.#memo.size >= this.#max) this.#memo.clear();
       this.#memo.set(key, rememberedCount(n, cap));
     }

@@ -60,8 +60,14 @@ export function mayHoldLongPretoken(chunk: string): boolean {
   return false;
 }
 
-/** The last safe cut in (lo, hi], or -1. */
-function lastSafeCut(text: string, lo: number, hi: number): number {
+/**
+ * The last safe cut in (lo, hi], or -1: counting the text on either side of it gives the count
+ * of the whole.
+ *
+ * @example
+ * lastSafeCut('error: boom', 0, 11); // 6 (before the space)
+ */
+export function lastSafeCut(text: string, lo: number, hi: number): number {
   // Two units of context on each side so the look-arounds see whole code points.
   const from = Math.max(0, lo - 2);
   const slice = text.slice(from, Math.min(text.length, hi + 2));
