@@ -51,7 +51,9 @@ function wordNotInPath(alternatives: string): string {
  */
 function caseless(source: string): RegExp {
   return new RegExp(
-    source.replace(/\\.|[a-z]/gi, (c) => (c.length > 1 ? c : `[${c.toLowerCase()}${c.toUpperCase()}]`)),
+    source.replace(/\\(?:u[\da-f]{4}|x[\da-f]{2}|.)|[a-z]/gi, (c) =>
+      c.length > 1 ? c : `[${c.toLowerCase()}${c.toUpperCase()}]`,
+    ),
   );
 }
 

@@ -19,11 +19,11 @@ const CUT_SEARCH = 1024;
  * countUtf8UpTo(getTokenizer('o200k'), tenMegabyteLog, 150_000); // > 150000, after reading about 600 KB
  */
 export function countUtf8UpTo(tokenizer: Tokenizer, bytes: Buffer, limit: number): number {
-  const prefixBytes = limit * PREFIX_BYTES_PER_TOKEN;
-  if (bytes.length > prefixBytes + CUT_SEARCH) {
+  const prefixBytes = Math.floor(limit * PREFIX_BYTES_PER_TOKEN);
+  if (prefixBytes > 0 && bytes.length > prefixBytes + CUT_SEARCH) {
     // Back off to the start of a character (past at most three continuation bytes).
     let end = prefixBytes;
-    while (end > prefixBytes - 3 && ((bytes[end] as number) & 0xc0) === 0x80) end--;
+    while (end > Math.max(0, prefixBytes - 3) && ((bytes[end] as number) & 0xc0) === 0x80) end--;
     const text = decodeUtf8(bytes.subarray(0, end));
     const cut = lastSafeCut(text, Math.max(0, text.length - CUT_SEARCH), text.length - 1);
     if (cut > 0) {
