@@ -15,6 +15,8 @@ const KINDS: [string, LineKind | undefined][] = [
   ['Traceback (most recent call last):', 'exception'],
   ['ValueError: invalid literal for int() with base 10', 'exception'],
   ['java.lang.NullPointerException: Cannot invoke "String.length()"', 'exception'],
+  ['tests/test_pay.py:88: AssertionError', 'exception'],
+  ['/usr/lib/python3.11/json/decoder.py:353: JSONDecodeError', 'exception'],
   ["thread 'main' panicked at src/main.rs:4:5:", 'exception'],
   ['panic: runtime error: index out of range [3] with length 3', 'exception'],
   ['FAIL src/pay.test.ts > charges the card', 'failure'],

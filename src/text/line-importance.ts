@@ -74,10 +74,11 @@ function structuredLevel(names: readonly string[], numbers: string): RegExp {
 // Each rule looks at the start of a line only (its first 512 characters): a regex over a
 // megabyte line would cost time for nothing.
 const RULES: readonly [LineKind, RegExp][] = [
-  // Exceptions and their headers: Python, JS, Java, Rust panics, Go panics.
+  // Exceptions and their headers: Python, JS, Java, Rust panics, Go panics; and where pytest
+  // says an exception was raised (tests/test_pay.py:88: AssertionError).
   [
     'exception',
-    /^\s*(?:Traceback \(most recent call last\)|(?:[\w.$]+\.)?\w*(?:Error|Exception)(?::|\s*$| \[)|Exception in thread |panic(?:ked)?\b|thread '.*' panicked|Caused by:|Uncaught |Unhandled )/,
+    /^\s*(?:Traceback \(most recent call last\)|(?:[\w.$]+\.)?\w*(?:Error|Exception)(?::|\s*$| \[)|Exception in thread |panic(?:ked)?\b|thread '.*' panicked|Caused by:|Uncaught |Unhandled |\S+:\d+: (?:[\w.]+\.)?\w*(?:Error|Exception)\s*$)/,
   ],
   // Test failures and assertions; pytest's FAILURES and ERRORS sections, vitest's failed tests,
   // a bundler that failed to compile.

@@ -58,6 +58,21 @@ describe('collapse (the seed cases)', () => {
     expect((await recallAll(out.id as string, { store })).toString()).toBe(log);
   });
 
+  it('folds a column padded to line up numbers as one run: pytest -v from test_9 to test_10 and past 10%', async () => {
+    // pytest pads each line to put its percentage in one column, so the run of spaces shortens
+    // as the numbers grow; each change used to end a fold and cost two lines and a marker.
+    const lines = Array.from({ length: 1500 }, (_, i) => {
+      const line = `tests/test_ledger.py::test_case_${i} ${i === 700 ? 'FAILED' : 'PASSED'}`;
+      return `${line.padEnd(73)}[${String(Math.floor((i * 100) / 1500)).padStart(3)}%]`;
+    });
+    const log = lines.join('\n');
+    const { out } = await collapse(log, { resolvedMaxTokens: 1000 });
+    if (out.action !== 'acted') throw new Error('expected to act');
+    expect(out.text).toContain(lines[700]);
+    // One fold before the failure and one after it.
+    expect(out.text.match(/more like the line above/g)).toHaveLength(2);
+  });
+
   it('keeps the error of a structured log by its level, in the middle of 7 MB', async () => {
     // pino writes an error as "level":50; the message need not say "error".
     const messages = [
