@@ -15,9 +15,10 @@ export const PROGRAMS = {
   python3: spawnSync('python3', ['--version']).status === 0,
   gcc: spawnSync('gcc', ['--version']).status === 0,
   make: spawnSync('make', ['--version']).status === 0,
+  pytest: spawnSync('python3', ['-m', 'pytest', '--version']).status === 0,
 } as const;
 
-export const PROGRAMS_MISSING = `program outputs need python3, gcc and make; missing: ${Object.entries(
+export const PROGRAMS_MISSING = `program outputs need python3, pytest, gcc and make; missing: ${Object.entries(
   PROGRAMS,
 )
   .filter(([, ok]) => !ok)
@@ -140,6 +141,27 @@ function pythonUnittest(depth: number): string {
   });
 }
 
+/**
+ * pytest -v over many passing tests and one failing, at `depth`: a PASSED line each, padded so
+ * the percentages line up, then the failure's source, its E lines and where it was raised.
+ */
+function pytestRun(depth: number): string {
+  return inTemp((dir) => {
+    const n = 1500;
+    const failing = Math.floor(n * depth);
+    const tests = Array.from({ length: n }, (_, i) =>
+      i === failing
+        ? `def test_order_${i}():\n    assert ledger_total(${i}) == ${i}, 'ledger total drifted for order ${i}'`
+        : `def test_order_${i}():\n    assert ${i} >= 0`,
+    );
+    writeFileSync(
+      join(dir, 'test_ledger.py'),
+      `def ledger_total(n):\n    return n - 1\n${tests.join('\n')}\n`,
+    );
+    return run('python3', ['-m', 'pytest', '-v', '-p', 'no:cacheprovider', 'test_ledger.py'], dir);
+  });
+}
+
 /** `make -k` building many C files with gcc, one of which does not compile, at `depth`. */
 function makeBuild(depth: number): string {
   return inTemp((dir) => {
@@ -171,6 +193,7 @@ export const GENERATORS: {
   { name: 'node --test (TAP)', needs: [], run: nodeTestRun },
   { name: 'python service log', needs: ['python3'], run: pythonServiceLog },
   { name: 'python unittest -v', needs: ['python3'], run: pythonUnittest },
+  { name: 'pytest -v', needs: ['python3', 'pytest'], run: pytestRun },
   { name: 'python JSON log', needs: ['python3'], run: pythonJsonLog },
   { name: 'make -k with gcc', needs: ['gcc', 'make'], run: makeBuild },
 ];
