@@ -85,18 +85,21 @@ function statsCounter(tokenizer: Tokenizer): Count {
       : statsTokens(tokenizer, contentText(content), typeof content === 'string' ? bytes : undefined);
 }
 
-/** Why a stage may not look at an item (undefined: it may; 'skip': silently not, a frozen result). */
-async function gate(
+/**
+ * Why a stage may not look at an item (undefined: it may; 'skip': silently not, a frozen
+ * result). Synchronous up to the marker check, the one that may wait: a long session's turn
+ * asks this of every stage for every result, most of them frozen.
+ */
+function gate(
   stage: Stage,
   item: RunItem,
   ctx: StageContext,
-): Promise<DeclineReason | 'skip' | undefined> {
+): DeclineReason | 'skip' | 'marker?' | undefined {
   if (item.override?.exempt) return 'exempt_tool';
   if (item.frozen && !stage.actsOnPrefix) return 'skip';
   const cached = item.result.position < ctx.cachedPrefix;
   if (cached && !stage.actsOnPrefix && !(stage.pure && ctx.coldCache)) return 'cached_prefix';
-  if (stage.lossy && (await item.cameMarked())) return 'already_marked';
-  return undefined;
+  return stage.lossy ? 'marker?' : undefined;
 }
 
 async function runStage(
@@ -109,7 +112,8 @@ async function runStage(
   s.runs++;
   const eligible: RunItem[] = [];
   for (const item of items) {
-    const reason = await gate(stage, item, ctx);
+    let reason = gate(stage, item, ctx);
+    if (reason === 'marker?') reason = (await item.cameMarked()) ? 'already_marked' : undefined;
     if (reason === undefined) eligible.push(item);
     else if (reason !== 'skip') record(stage, item, s, reason);
   }
