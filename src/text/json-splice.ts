@@ -1,10 +1,3 @@
-/** Where one JSON value sits in the bytes: [start, end), and its members when it has any. */
-interface Located {
-  start: number;
-  end: number;
-  members?: Map<string | number, Located>;
-}
-
 /** One value to write: `holder[field]` of the parsed body, as it should be now. */
 export interface JsonEdit {
   holder: object;
@@ -28,8 +21,6 @@ function stringEnd(raw: Buffer, at: number): number {
   return -1;
 }
 
-type Frame = { node: Located; array: boolean; key: string | number | undefined; next: number };
-
 /** An object member's name from its quoted bytes: decoded directly unless it holds an escape. */
 function keyOf(raw: Buffer, start: number, end: number): string {
   for (let at = start + 1; at < end - 1; at++)
@@ -37,95 +28,122 @@ function keyOf(raw: Buffer, start: number, end: number): string {
   return raw.toString('utf8', start + 1, end - 1);
 }
 
-/**
- * Every value's byte range in a JSON text already known to be valid (JSON.parse took it). An
- * explicit stack, so nesting depth costs no recursion; strings are skipped with indexOf, so a
- * body of large strings costs about one pass of memchr. Undefined when the bytes do not scan.
- */
-function locate(raw: Buffer): Located | undefined {
-  const stack: Frame[] = [];
-  let root: Located | undefined;
-  let i = 0;
-  const place = (node: Located) => {
-    const top = stack.at(-1);
-    if (!top) root = node;
-    else if (top.array) top.node.members?.set(top.next++, node);
-    else {
-      top.node.members?.set(top.key as string, node);
-      top.key = undefined;
-    }
-  };
-  while (i < raw.length) {
-    const b = raw[i] as number;
-    if (isSpace(b) || b === 0x2c || b === 0x3a) {
-      i++;
-      continue;
-    }
-    const top = stack.at(-1);
-    if (b === 0x7d || b === 0x5d) {
-      if (!top) return undefined;
-      top.node.end = i + 1;
-      stack.pop();
-      place(top.node);
-      i++;
-      continue;
-    }
-    if (top && !top.array && top.key === undefined) {
-      // An object member's name.
-      if (b !== QUOTE) return undefined;
-      const end = stringEnd(raw, i);
-      if (end < 0) return undefined;
-      top.key = keyOf(raw, i, end);
-      i = end;
-      continue;
-    }
-    let node: Located;
-    if (b === 0x7b || b === 0x5b) {
-      stack.push({
-        node: { start: i, end: -1, members: new Map() },
-        array: b === 0x5b,
-        key: undefined,
-        next: 0,
-      });
-      i++;
-      continue;
-    }
-    if (b === QUOTE) {
-      const end = stringEnd(raw, i);
-      if (end < 0) return undefined;
-      node = { start: i, end };
-    } else {
-      let end = i + 1;
-      while (!isEnd(raw[end])) end++;
-      node = { start: i, end };
-    }
-    i = node.end;
-    place(node);
-  }
-  return stack.length === 0 ? root : undefined;
+/** A value's bytes: [start, end). */
+interface Span {
+  start: number;
+  end: number;
 }
 
-/** Finds the located node of each holder by walking the parsed body beside its locations. */
-function locateHolders(parsed: unknown, root: Located, holders: Set<object>): Map<object, Located> {
-  const found = new Map<object, Located>();
-  // Two stacks side by side, so the walk allocates nothing per value.
-  const values: unknown[] = [parsed];
-  const nodes: Located[] = [root];
-  const visit = (v: unknown, at: Located | undefined) => {
-    if (at?.members && typeof v === 'object' && v !== null) {
-      values.push(v);
-      nodes.push(at);
+/**
+ * What a walk of the bytes looks for at one value: the members to go into (by name or index),
+ * each with what to look for in it; or, for an array, every item's span. `found` is where the
+ * value itself is. Only values on the way to what is wanted are read member by member; every
+ * other value is skipped whole (a string with indexOf), so nothing is built for it.
+ */
+interface Wanted {
+  below?: Map<string | number, Wanted>;
+  items?: Span[];
+  found?: Span;
+}
+
+/** Forgets what was found at and below `want`: a name given twice, whose last value JSON.parse kept. */
+function forget(want: Wanted): void {
+  want.found = undefined;
+  if (want.items) want.items.length = 0;
+  for (const below of want.below?.values() ?? []) forget(below);
+}
+
+/** Finds `want` in the value at `at` (bytes JSON.parse took); its end, or -1 if they do not scan. */
+function seek(raw: Buffer, at: number, want: Wanted): number {
+  const open = raw[at];
+  const container = open === 0x7b || open === 0x5b;
+  const end = container && (want.below || want.items) ? seekMembers(raw, at, want) : valueEnd(raw, at);
+  if (end >= 0) want.found = { start: at, end };
+  return end;
+}
+
+function seekMembers(raw: Buffer, at: number, want: Wanted): number {
+  const object = raw[at] === 0x7b;
+  const close = object ? 0x7d : 0x5d;
+  let i = skipSpace(raw, at + 1);
+  if (raw[i] === close) return i + 1;
+  for (let index = 0; ; index++) {
+    let key: string | number = index;
+    if (object) {
+      const nameEnd = raw[i] === QUOTE ? stringEnd(raw, i) : -1;
+      if (nameEnd < 0) return -1;
+      key = keyOf(raw, i, nameEnd);
+      i = skipSpace(raw, nameEnd);
+      if (raw[i] !== 0x3a) return -1;
+      i = skipSpace(raw, i + 1);
     }
-  };
-  while (values.length > 0 && found.size < holders.size) {
-    const value = values.pop() as object;
-    const at = nodes.pop() as Located;
-    const members = at.members as Map<string | number, Located>;
-    if (holders.has(value)) found.set(value, at);
-    if (Array.isArray(value)) for (let k = 0; k < value.length; k++) visit(value[k], members.get(k));
-    else for (const k in value) visit((value as Record<string, unknown>)[k], members.get(k));
+    const below = want.below?.get(key);
+    if (below) forget(below);
+    const end = below ? seek(raw, i, below) : valueEnd(raw, i);
+    if (end < 0) return -1;
+    if (!object) want.items?.push({ start: i, end });
+    i = skipSpace(raw, end);
+    if (raw[i] !== 0x2c) return raw[i] === close ? i + 1 : -1;
+    i = skipSpace(raw, i + 1);
   }
-  return found;
+}
+
+/** Walks `raw` for `root`; false when the bytes do not scan as one JSON value. */
+function seekAll(raw: Buffer, root: Wanted): boolean {
+  const end = seek(raw, skipSpace(raw, 0), root);
+  return end >= 0 && skipSpace(raw, end) === raw.length;
+}
+
+/**
+ * The way from the body's root to each holder, as wanted values: the members of `parsed` to go
+ * into, found by walking it once (containers only, with parent indexes kept in flat arrays).
+ */
+function wantedHolders(
+  parsed: unknown,
+  holders: ReadonlySet<object>,
+): { root: Wanted; at: Map<object, Wanted> } {
+  const root: Wanted = {};
+  const at = new Map<object, Wanted>();
+  const values: object[] = [];
+  const parents: number[] = [];
+  const keys: (string | number)[] = [];
+  const stack: number[] = [];
+  const push = (value: unknown, parent: number, key: string | number) => {
+    if (typeof value !== 'object' || value === null) return;
+    values.push(value);
+    parents.push(parent);
+    keys.push(key);
+    stack.push(values.length - 1);
+  };
+  push(parsed, -1, 0);
+  while (stack.length > 0 && at.size < holders.size) {
+    const index = stack.pop() as number;
+    const value = values[index] as object;
+    if (holders.has(value)) at.set(value, wantedAt(root, index, parents, keys));
+    if (Array.isArray(value)) for (let k = 0; k < value.length; k++) push(value[k], index, k);
+    else for (const k in value) push((value as Record<string, unknown>)[k], index, k);
+  }
+  return { root, at };
+}
+
+/** The wanted value of the container at `index`, made along its way from the root. */
+function wantedAt(root: Wanted, index: number, parents: number[], keys: (string | number)[]): Wanted {
+  const way: (string | number)[] = [];
+  for (let i = index; (parents[i] as number) >= 0; i = parents[i] as number)
+    way.push(keys[i] as string | number);
+  let want = root;
+  for (let k = way.length - 1; k >= 0; k--) want = wantedBelow(want, way[k] as string | number);
+  return want;
+}
+
+function wantedBelow(want: Wanted, key: string | number): Wanted {
+  want.below ??= new Map();
+  let below = want.below.get(key);
+  if (!below) {
+    below = {};
+    want.below.set(key, below);
+  }
+  return below;
 }
 
 /**
@@ -141,14 +159,17 @@ function locateHolders(parsed: unknown, root: Located, holders: Set<object>): Ma
  */
 export function spliceJson(raw: Buffer, parsed: unknown, edits: readonly JsonEdit[]): Buffer | undefined {
   if (edits.length === 0) return raw;
-  const root = locate(raw);
-  if (!root) return undefined;
-  const holders = locateHolders(parsed, root, new Set(edits.map((e) => e.holder)));
+  const { root, at } = wantedHolders(parsed, new Set(edits.map((e) => e.holder)));
+  const fields = edits.map((edit) => {
+    const holder = at.get(edit.holder);
+    return holder && wantedBelow(holder, edit.field);
+  });
+  if (!seekAll(raw, root)) return undefined;
   const ranges: { start: number; end: number; text: string }[] = [];
-  for (const edit of edits) {
-    const at = holders.get(edit.holder)?.members?.get(edit.field);
-    if (!at) return undefined;
-    ranges.push({ start: at.start, end: at.end, text: JSON.stringify(edit.value) });
+  for (const [k, edit] of edits.entries()) {
+    const found = fields[k]?.found;
+    if (!found) return undefined;
+    ranges.push({ start: found.start, end: found.end, text: JSON.stringify(edit.value) });
   }
   ranges.sort((a, b) => a.start - b.start);
   const parts: Buffer[] = [];
@@ -169,10 +190,11 @@ export function spliceJson(raw: Buffer, parsed: unknown, edits: readonly JsonEdi
  * @example
  * arrayItemSpans(Buffer.from('{"messages":[{"a":1},2]}'), 'messages'); // [{ start: 13, end: 20 }, { start: 21, end: 22 }]
  */
-export function arrayItemSpans(raw: Buffer, key: string): { start: number; end: number }[] | undefined {
-  const array = locate(raw)?.members?.get(key);
-  if (!array?.members) return undefined;
-  return [...array.members.values()].map(({ start, end }) => ({ start, end }));
+export function arrayItemSpans(raw: Buffer, key: string): Span[] | undefined {
+  const array: Wanted = { items: [] };
+  const root: Wanted = { below: new Map([[key, array]]) };
+  if (raw[skipSpace(raw, 0)] !== 0x7b || !seekAll(raw, root)) return undefined;
+  return array.found && raw[array.found.start] === 0x5b ? array.items : undefined;
 }
 
 /** The end of the JSON value that starts at `at` in bytes JSON.parse took, or -1. */
