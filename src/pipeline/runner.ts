@@ -87,19 +87,16 @@ function statsCounter(tokenizer: Tokenizer): Count {
 
 /**
  * Why a stage may not look at an item (undefined: it may; 'skip': silently not, a frozen
- * result). Synchronous up to the marker check, the one that may wait: a long session's turn
- * asks this of every stage for every result, most of them frozen.
+ * result), short of the marker check: that one may wait, so the caller makes it only for a
+ * lossy stage the item passed. A long session's turn asks this of every stage for every result,
+ * most of them frozen, without an await each.
  */
-function gate(
-  stage: Stage,
-  item: RunItem,
-  ctx: StageContext,
-): DeclineReason | 'skip' | 'marker?' | undefined {
+function gate(stage: Stage, item: RunItem, ctx: StageContext): DeclineReason | 'skip' | undefined {
   if (item.override?.exempt) return 'exempt_tool';
   if (item.frozen && !stage.actsOnPrefix) return 'skip';
   const cached = item.result.position < ctx.cachedPrefix;
   if (cached && !stage.actsOnPrefix && !(stage.pure && ctx.coldCache)) return 'cached_prefix';
-  return stage.lossy ? 'marker?' : undefined;
+  return undefined;
 }
 
 async function runStage(
@@ -113,7 +110,7 @@ async function runStage(
   const eligible: RunItem[] = [];
   for (const item of items) {
     let reason = gate(stage, item, ctx);
-    if (reason === 'marker?') reason = (await item.cameMarked()) ? 'already_marked' : undefined;
+    if (reason === undefined && stage.lossy && (await item.cameMarked())) reason = 'already_marked';
     if (reason === undefined) eligible.push(item);
     else if (reason !== 'skip') record(stage, item, s, reason);
   }

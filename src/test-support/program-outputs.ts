@@ -44,15 +44,26 @@ function inTemp<T>(make: (dir: string) => T): T {
   }
 }
 
+/** `n` test cases, the one at `depth` of the way through failing: `failing(i)` or `passing(i)` each. */
+function casesFailingAt(
+  n: number,
+  depth: number,
+  failing: (i: number) => string,
+  passing: (i: number) => string,
+): string[] {
+  const at = Math.floor(n * depth);
+  return Array.from({ length: n }, (_, i) => (i === at ? failing(i) : passing(i)));
+}
+
 /** `node --test` over many passing tests and one failing one, placed at `depth`. */
 function nodeTestRun(depth: number): string {
   return inTemp((dir) => {
-    const n = 600;
-    const failing = Math.floor(n * depth);
-    const tests = Array.from({ length: n }, (_, i) =>
-      i === failing
-        ? `test('charges card ${i}', () => { assert.strictEqual(charge(${i}), 'ok', 'payment declined for order ${i}'); });`
-        : `test('case ${i} keeps the cart', () => { assert.ok(${i} >= 0); });`,
+    const tests = casesFailingAt(
+      600,
+      depth,
+      (i) =>
+        `test('charges card ${i}', () => { assert.strictEqual(charge(${i}), 'ok', 'payment declined for order ${i}'); });`,
+      (i) => `test('case ${i} keeps the cart', () => { assert.ok(${i} >= 0); });`,
     );
     writeFileSync(
       join(dir, 'cart.test.mjs'),
@@ -126,12 +137,11 @@ for i in range(N):
 /** Python's unittest, verbose, with one failing test at `depth` (its traceback comes at the end). */
 function pythonUnittest(depth: number): string {
   return inTemp((dir) => {
-    const n = 1200;
-    const failing = Math.floor(n * depth);
-    const tests = Array.from({ length: n }, (_, i) =>
-      i === failing
-        ? `    def test_case_${i}(self):\n        self.assertEqual(refund(${i}), ${i}, 'refund mismatch')`
-        : `    def test_case_${i}(self):\n        self.assertTrue(${i} >= 0)`,
+    const tests = casesFailingAt(
+      1200,
+      depth,
+      (i) => `    def test_case_${i}(self):\n        self.assertEqual(refund(${i}), ${i}, 'refund mismatch')`,
+      (i) => `    def test_case_${i}(self):\n        self.assertTrue(${i} >= 0)`,
     );
     writeFileSync(
       join(dir, 'test_refunds.py'),
@@ -147,12 +157,12 @@ function pythonUnittest(depth: number): string {
  */
 function pytestRun(depth: number): string {
   return inTemp((dir) => {
-    const n = 1500;
-    const failing = Math.floor(n * depth);
-    const tests = Array.from({ length: n }, (_, i) =>
-      i === failing
-        ? `def test_order_${i}():\n    assert ledger_total(${i}) == ${i}, 'ledger total drifted for order ${i}'`
-        : `def test_order_${i}():\n    assert ${i} >= 0`,
+    const tests = casesFailingAt(
+      1500,
+      depth,
+      (i) =>
+        `def test_order_${i}():\n    assert ledger_total(${i}) == ${i}, 'ledger total drifted for order ${i}'`,
+      (i) => `def test_order_${i}():\n    assert ${i} >= 0`,
     );
     writeFileSync(
       join(dir, 'test_ledger.py'),

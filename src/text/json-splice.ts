@@ -232,11 +232,8 @@ const skipSpace = (raw: Buffer, at: number) => {
  * @example
  * arrayItemSpansAfter(Buffer.from('{"m":[1,22,3]}'), 7); // { spans: [{ start: 8, end: 10 }, { start: 11, end: 12 }], close: 12 }
  */
-export function arrayItemSpansAfter(
-  raw: Buffer,
-  at: number,
-): { spans: { start: number; end: number }[]; close: number } | undefined {
-  const spans: { start: number; end: number }[] = [];
+export function arrayItemSpansAfter(raw: Buffer, at: number): { spans: Span[]; close: number } | undefined {
+  const spans: Span[] = [];
   let i = skipSpace(raw, at);
   while (raw[i] === 0x2c) {
     const start = skipSpace(raw, i + 1);
