@@ -158,6 +158,102 @@ describe('collapse (the seed cases)', () => {
     for (const frame of [...frames.slice(0, 3), ...frames.slice(-2)]) expect(out.text).toContain(frame);
   });
 
+  it("keeps the program's own frames of each trace when both ends are the runtime's (cargo test, RUST_BACKTRACE=1)", async () => {
+    // Two panics of a real `cargo test` run: each trace starts in Rust's panic machinery and
+    // ends in the test harness; the frames that say where the fault is are in between.
+    const std = '/rustc/59807616e1fa2540724bfbac14d7976d7e4a3860/library';
+    const machinery = [
+      ['__rustc::rust_begin_unwind', `${std}/std/src/panicking.rs:689:5`],
+      ['core::panicking::panic_fmt', `${std}/core/src/panicking.rs:80:14`],
+    ];
+    const harness = [
+      ['core::ops::function::FnOnce::call_once', `${std}/core/src/ops/function.rs:250:5`],
+      [
+        '<fn() -> core::result::Result<(), alloc::string::String> as core::ops::function::FnOnce<()>>::call_once',
+        `${std}/core/src/ops/function.rs:250:5`,
+      ],
+    ];
+    const trace = (test: string, message: string, top: string[][], own: string[][]) => [
+      `---- tests::${test} stdout ----`,
+      '',
+      `thread 'tests::${test}' panicked at ${(own[0] as string[])[1]}:`,
+      message,
+      'stack backtrace:',
+      ...[...top, ...own, ...harness].flatMap(([fn, at], i) => [`   ${i}: ${fn}`, `             at ${at}`]),
+      'note: Some details are omitted, run with `RUST_BACKTRACE=full` for a verbose backtrace.',
+      '',
+    ];
+    const lines = [
+      'running 600 tests',
+      ...Array.from(
+        { length: 600 },
+        (_, i) => `test tests::case_${i} ... ${i === 311 || i === 450 ? 'FAILED' : 'ok'}`,
+      ),
+      '',
+      'failures:',
+      '',
+      ...trace(
+        'case_311',
+        'index out of bounds: the len is 3 but the index is 314',
+        [...machinery, ['core::panicking::panic_bounds_check', `${std}/core/src/panicking.rs:271:5`]],
+        [
+          ['bt::tests::helper', './src/lib.rs:1203:45'],
+          ['bt::tests::case_311', './src/lib.rs:626:87'],
+          ['bt::tests::case_311::{{closure}}', './src/lib.rs:626:18'],
+        ],
+      ),
+      ...trace(
+        'case_450',
+        'called `Result::unwrap()` on an `Err` value: "connection refused"',
+        [
+          ...machinery,
+          ['core::result::unwrap_failed', `${std}/core/src/result.rs:1867:5`],
+          ['core::result::Result<T,E>::unwrap', `${std}/core/src/result.rs:1233:23`],
+        ],
+        [
+          ['bt::tests::case_450', './src/lib.rs:904:86'],
+          ['bt::tests::case_450::{{closure}}', './src/lib.rs:904:18'],
+        ],
+      ),
+      'failures:',
+      '    tests::case_311',
+      '    tests::case_450',
+      '',
+      'test result: FAILED. 598 passed; 2 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.08s',
+    ];
+    const { out } = await collapse(lines.join('\n'), { resolvedMaxTokens: 1000 });
+    if (out.action !== 'acted') throw new Error('expected to act');
+    expect(o200k.count(out.text)).toBeLessThanOrEqual(1000);
+    for (const own of [
+      '   3: bt::tests::helper\n             at ./src/lib.rs:1203:45',
+      '   4: bt::tests::case_311\n             at ./src/lib.rs:626:87',
+      '   4: bt::tests::case_450\n             at ./src/lib.rs:904:86',
+    ])
+      expect(out.text).toContain(own);
+  });
+
+  it('gives a trace seen many times room twice, and a different trace among them its own', async () => {
+    const traceback = (file: string, error: string) => [
+      'Traceback (most recent call last):',
+      ...['run', 'handle', 'load', 'parse', 'step', 'check'].flatMap((fn, i) => [
+        `  File "/app/${file}", line ${10 * i + 7}, in ${fn}`,
+        `    ${fn}_next(job)`,
+      ]),
+      error,
+    ];
+    const info = (from: number) =>
+      Array.from({ length: 50 }, (_, k) => `INFO job ${from + k} done in ${k % 9} ms`);
+    const timeout = traceback('worker.py', 'TimeoutError: job timed out');
+    const other = traceback('billing.py', 'ValueError: amount must be positive');
+    const lines: string[] = [];
+    for (let i = 0; i < 40; i++) lines.push(...info(i * 50), ...(i === 20 ? other : timeout));
+    lines.push(...info(2000));
+    const { out } = await collapse(lines.join('\n'), { resolvedMaxTokens: 1000 });
+    if (out.action !== 'acted') throw new Error('expected to act');
+    for (const frame of other.filter((line) => line.includes('billing.py')).slice(0, 3))
+      expect(out.text).toContain(frame);
+  });
+
   it('folds a run of lines that differ only in numbers into one marker, and spends the budget elsewhere first', async () => {
     const lines = [
       'npm install',

@@ -8,6 +8,30 @@ const SAME_SHAPE_FIRST = 2;
 // Frames of a stack trace ranked with the lines that matter: its top and bottom ones.
 const TRACE_TOP = 3;
 const TRACE_BOTTOM = 2;
+// Frames of the program's own code ranked first in a trace that also runs through a runtime or
+// a package (with one frame from each of its ends).
+const OWN_FRAMES = 3;
+
+/**
+ * Where a frame is not the program's own code: a language's standard library or runtime, an
+ * installed package, a system library. Told by the path alone (the shape every language's
+ * toolchain gives it), so a trace whose frames name none of these is taken as it is.
+ */
+const LIBRARY_FRAME = new RegExp(
+  [
+    '/rustc/[0-9a-f]{7,}/', // Rust's standard library
+    '[\\\\/]\\.(?:cargo|rustup)[\\\\/]', // crates and toolchains
+    '[\\\\/](?:site|dist)-packages[\\\\/]', // Python packages
+    '[\\\\/]lib[\\\\/]python\\d', // Python's standard library
+    '<frozen ', // Python's frozen modules
+    '[\\\\/]node_modules[\\\\/]', // npm packages
+    '\\bnode:', // Node's own modules
+    '\\b(?:java\\.base/|jdk\\.internal\\.)', // the JDK
+    '[\\\\/]go[\\\\/](?:src|pkg[\\\\/]mod)[\\\\/]', // Go's runtime and modules
+    '/usr/(?:local/)?(?:lib|lib64|libexec|include|share)/', // system libraries and headers
+    '\\.so(?:\\.\\d+)*\\b', // shared objects
+  ].join('|'),
+);
 
 /**
  * The lines that matter (as `scanLines` found them), in the order they get room: weight
@@ -27,32 +51,59 @@ export function rankImportant(
     index.know(f.line, f.start);
     if (f.end < text.length) index.know(f.line + 1, f.end + 1);
   }
-  const seen = new Map<string, number>();
+  // Per shape: how many times it was seen, and where last (a line, or a trace).
+  const seen = new Map<string, { times: number; last: number }>();
   const first: ImportantLine[] = [];
   const later: ImportantLine[] = [];
-  const inner = innerFrames(found);
+  const { inner, traceOf } = stackTraces(text, found);
   // Deterministic: weight first, then position; repeats of one shape and the inner frames of a
   // long stack trace go to the back.
   const ranked = [...found].sort((a, b) => LINE_WEIGHT[b.kind] - LINE_WEIGHT[a.kind] || a.line - b.line);
   for (const f of ranked) {
     const shape = `${f.kind}:${shapeOf(text.slice(f.start, Math.min(f.end, f.start + 200)))}`;
-    const n = (seen.get(shape) ?? 0) + 1;
-    seen.set(shape, n);
-    (n <= SAME_SHAPE_FIRST && !inner.has(f) ? first : later).push(f);
+    // A trace repeats a shape once however many of its frames have it (Rust's frames through one
+    // file differ only in their numbers): the second trace through that file is not a repeat.
+    const occurrence = traceOf.get(f) ?? f.line;
+    const before = seen.get(shape);
+    const times = before?.last === occurrence ? before.times : (before?.times ?? 0) + 1;
+    seen.set(shape, { times, last: occurrence });
+    (times <= SAME_SHAPE_FIRST && !inner.has(f) ? first : later).push(f);
   }
   return [...first, ...later];
 }
 
 /**
- * The frames in the middle of each stack trace: a trace is frames no more than two lines apart
- * (Python puts a line of code between them); its top and bottom frames are where the error was
- * raised and where it entered the program, the ones between rank last.
+ * The stack traces among the lines that matter, and the frames of each that rank last. A trace
+ * is frames no more than two lines apart (Python puts a line of code between them); `traceOf`
+ * numbers them (negative, apart from line numbers). Its top and bottom frames are where the
+ * error was raised and where it entered the program; the ones between rank last. A trace that
+ * runs through library code as well as the program's is told apart by its frames' paths: there
+ * both ends can be the runtime's (Rust's panic machinery on top, the test harness below) and the
+ * fault is in the program's frames, so those rank first (the first few), with one frame from
+ * each end.
  */
-function innerFrames(found: readonly ImportantLine[]): Set<ImportantLine> {
+function stackTraces(
+  text: string,
+  found: readonly ImportantLine[],
+): { inner: Set<ImportantLine>; traceOf: Map<ImportantLine, number> } {
   const inner = new Set<ImportantLine>();
+  const traceOf = new Map<ImportantLine, number>();
   let trace: ImportantLine[] = [];
+  let traces = 0;
   const close = () => {
-    for (const f of trace.slice(TRACE_TOP, Math.max(TRACE_TOP, trace.length - TRACE_BOTTOM))) inner.add(f);
+    const id = -1 - traces++;
+    const library = trace.map((f) => LIBRARY_FRAME.test(text.slice(f.start, Math.min(f.end, f.start + 400))));
+    const mixed = library.includes(true) && library.includes(false);
+    let own = 0;
+    trace.forEach((f, i) => {
+      traceOf.set(f, id);
+      const end = mixed
+        ? i === 0 || i === trace.length - 1
+        : i < TRACE_TOP || i >= trace.length - TRACE_BOTTOM;
+      if (end) return;
+      if (mixed && !library[i] && own < OWN_FRAMES) own++;
+      else inner.add(f);
+    });
     trace = [];
   };
   for (const f of found) {
@@ -62,5 +113,5 @@ function innerFrames(found: readonly ImportantLine[]): Set<ImportantLine> {
     trace.push(f);
   }
   close();
-  return inner;
+  return { inner, traceOf };
 }
