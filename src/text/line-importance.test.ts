@@ -38,6 +38,10 @@ const KINDS: [string, LineKind | undefined][] = [
   ['    at charge (/app/src/pay.js:88:11)', 'frame'],
   ['src/pay.ts:88:11  Unexpected any. Specify a different type', 'diagnostic'],
   ['    at com.shop.Pay.charge(Pay.java:88)', 'frame'],
+  ['\t/srv/shop/cart/cart.go:8', 'frame'],
+  ['\t/srv/shop/main.go:27 +0x16c', 'frame'],
+  ['\texample.com/shop/main.go:27 +0x16c', 'frame'],
+  ['\t/srv/shop/main.go: reading the config', undefined],
   ['@@ -12,7 +12,9 @@ export function charge() {', 'diff'],
   ['diff --git a/src/pay.ts b/src/pay.ts', 'diff'],
   // Ordinary lines, and lines that only look alarming.

@@ -146,6 +146,8 @@ const RULES: readonly [LineKind, RegExp][] = [
     'frame',
     /^\s*(?:at\s+\S.*(?::\d+|\(.*\))\)?\s*$|File "[^"]+", line \d+|\d+: 0x[0-9a-f]+ - |#\d+\s+0x[0-9a-f]+ in )/,
   ],
+  // Go's: a tab, the file and line, and the offset (absent where the call was inlined).
+  ['frame', /^\t(?:\/\S*:\d+(?: \+0x[0-9a-f]+)?|\S+:\d+ \+0x[0-9a-f]+)\s*$/],
   // Compiler diagnostics: file:line:col, file(line,col), rustc's -->.
   ['diagnostic', /\.[A-Za-z0-9]{1,10}(?::\d+:\d+|\(\d+,\d+\))|^\s*--> \S+:\d+:\d+/],
   // Diff structure.

@@ -79,6 +79,7 @@ export const CANDIDATE = anyOf(
     'at\\s',
     'File "',
     '0x[0-9a-f]',
+    '^\\t/',
     '^E {2}',
     '^E: ',
     'CONFLICT',

@@ -232,6 +232,39 @@ describe('collapse (the seed cases)', () => {
       expect(out.text).toContain(own);
   });
 
+  it('keeps the frames of a Go panic recovered in the middle of a server log', async () => {
+    const words = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf'];
+    const served = (i: number) =>
+      `order ${i} for ${words[i % 7]}/${words[Math.floor(i / 7) % 7]} shipped via ${words[Math.floor(i / 49) % 7]}`;
+    const trace = [
+      '2026/12/01 13:14:39 panic serving order 2500: runtime error: index out of range [3] with length 3',
+      'goroutine 1 [running]:',
+      'runtime/debug.Stack()',
+      '\t/usr/lib/go-1.19/src/runtime/debug/stack.go:24 +0x65',
+      'main.handle.func1()',
+      '\t/srv/shop/main.go:24 +0x58',
+      'panic({0x49cea0, 0xc0000cc000})',
+      '\t/usr/lib/go-1.19/src/runtime/panic.go:884 +0x212',
+      'example.com/shop/cart.Total(...)',
+      '\t/srv/shop/cart/cart.go:8',
+      'main.process(...)',
+      '\t/srv/shop/main.go:18',
+      'main.handle(0x9c3)',
+      '\t/srv/shop/main.go:28 +0x406',
+      'main.main()',
+      '\t/srv/shop/main.go:34 +0x45',
+    ];
+    const lines = [
+      ...Array.from({ length: 2500 }, (_, i) => served(i)),
+      ...trace,
+      ...Array.from({ length: 2500 }, (_, i) => served(2501 + i)),
+    ];
+    const { out } = await collapse(lines.join('\n'), { resolvedMaxTokens: 600 });
+    if (out.action !== 'acted') throw new Error('expected to act');
+    expect(o200k.count(out.text)).toBeLessThanOrEqual(600);
+    expect(out.text).toContain('example.com/shop/cart.Total(...)\n\t/srv/shop/cart/cart.go:8');
+  });
+
   it('gives a trace seen many times room twice, and a different trace among them its own', async () => {
     const traceback = (file: string, error: string) => [
       'Traceback (most recent call last):',
