@@ -1,7 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { cargoTestRun, goServiceLog, makeBuild } from './compiled-programs.js';
+import { casesFailingAt, inTemp, run } from './program-run.js';
 
 /** One output of a real program, and where its failure was placed (0-1 of the way through). */
 export interface ProgramOutput {
@@ -16,44 +17,16 @@ export const PROGRAMS = {
   gcc: spawnSync('gcc', ['--version']).status === 0,
   make: spawnSync('make', ['--version']).status === 0,
   pytest: spawnSync('python3', ['-m', 'pytest', '--version']).status === 0,
+  go: spawnSync('go', ['version']).status === 0,
+  cargo: spawnSync('cargo', ['--version']).status === 0,
 } as const;
 
-export const PROGRAMS_MISSING = `program outputs need python3, pytest, gcc and make; missing: ${Object.entries(
+export const PROGRAMS_MISSING = `program outputs need python3, pytest, gcc, make, go and cargo; missing: ${Object.entries(
   PROGRAMS,
 )
   .filter(([, ok]) => !ok)
   .map(([name]) => name)
   .join(', ')}`;
-
-function run(command: string, args: string[], cwd: string): string {
-  const r = spawnSync(command, args, {
-    cwd,
-    encoding: 'utf8',
-    maxBuffer: 256 * 1024 * 1024,
-    env: { ...process.env, NO_COLOR: '1' },
-  });
-  return `${r.stdout ?? ''}${r.stderr ?? ''}`;
-}
-
-function inTemp<T>(make: (dir: string) => T): T {
-  const dir = mkdtempSync(join(tmpdir(), 'sw-programs-'));
-  try {
-    return make(dir);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-/** `n` test cases, the one at `depth` of the way through failing: `failing(i)` or `passing(i)` each. */
-function casesFailingAt(
-  n: number,
-  depth: number,
-  failing: (i: number) => string,
-  passing: (i: number) => string,
-): string[] {
-  const at = Math.floor(n * depth);
-  return Array.from({ length: n }, (_, i) => (i === at ? failing(i) : passing(i)));
-}
 
 /** `node --test` over many passing tests and one failing one, placed at `depth`. */
 function nodeTestRun(depth: number): string {
@@ -172,28 +145,6 @@ function pytestRun(depth: number): string {
   });
 }
 
-/** `make -k` building many C files with gcc, one of which does not compile, at `depth`. */
-function makeBuild(depth: number): string {
-  return inTemp((dir) => {
-    const n = 60;
-    const broken = Math.floor(n * depth);
-    const objects: string[] = [];
-    for (let i = 0; i < n; i++) {
-      const body =
-        i === broken
-          ? `int f${i}(int x) { int y = x * 2\n  return undefined_total + y; }\n`
-          : `int f${i}(int x) { return x * ${i}; }\n`;
-      writeFileSync(join(dir, `m${i}.c`), body);
-      objects.push(`m${i}.o`);
-    }
-    writeFileSync(
-      join(dir, 'Makefile'),
-      `all: ${objects.join(' ')}\n\t@echo linked\n%.o: %.c\n\tgcc -Wall -c $< -o $@ && nm -A $@ && size -A $@\n`,
-    );
-    return run('make', ['-k', '-j1'], dir);
-  });
-}
-
 /** The generators, each run at three depths of its output. */
 export const GENERATORS: {
   name: string;
@@ -206,6 +157,8 @@ export const GENERATORS: {
   { name: 'pytest -v', needs: ['python3', 'pytest'], run: pytestRun },
   { name: 'python JSON log', needs: ['python3'], run: pythonJsonLog },
   { name: 'make -k with gcc', needs: ['gcc', 'make'], run: makeBuild },
+  { name: 'go service log', needs: ['go'], run: goServiceLog },
+  { name: 'cargo test, RUST_BACKTRACE=1', needs: ['cargo'], run: cargoTestRun },
 ];
 
 export const DEPTHS = [0.1, 0.5, 0.9] as const;

@@ -21,14 +21,14 @@ describe('what the model sees after collapse', () => {
     'keeps at least 95% of the lines that matter in real program outputs at 2,000 tokens, filling 90% of the budget',
     async () => {
       const outputs = programOutputs();
-      expect(outputs.length).toBe(18);
+      expect(outputs.length).toBe(24);
       for (const budget of [1000, 2000]) {
         const { spillway, 'head+tail': headTail } = await fidelity(
           outputs.map((o) => o.text),
           budget,
         );
         if (!spillway || !headTail) throw new Error('methods missing');
-        expect(spillway.outputs).toBe(18);
+        expect(spillway.outputs).toBe(24);
         expect(spillway.over).toBe(0);
         expect(spillway.fill / spillway.outputs).toBeGreaterThanOrEqual(0.9);
         expect(spillway.kept / spillway.needles).toBeGreaterThan(headTail.kept / headTail.needles);
