@@ -42,6 +42,17 @@ const KINDS: [string, LineKind | undefined][] = [
   ['\t/srv/shop/main.go:27 +0x16c', 'frame'],
   ['\texample.com/shop/main.go:27 +0x16c', 'frame'],
   ['\t/srv/shop/main.go: reading the config', undefined],
+  ["\tfrom shop.rb:6:in `block in total'", 'frame'],
+  ["app/models/order.rb:12:in 'Order#total'", 'frame'],
+  ['** (Enum.OutOfBoundsError) out of bounds error', 'exception'],
+  ['** exception error: an error occurred when evaluating an arithmetic expression', 'exception'],
+  ['** (see the docs) for more', undefined],
+  ['    (elixir 1.14.0) lib/enum.ex:1072: Enum.fetch!/2', 'frame'],
+  ['    shop.exs:4: anonymous fn/3 in Shop.Cart.total/2', 'frame'],
+  ['#0 /srv/shop/Cart.php(4): Cart::price()', 'frame'],
+  ['  1) test charges the card (Shop.CartTest)', 'failure'],
+  ['5 tests, 5 failures', 'summary'],
+  ['1 doctest, 12 tests, 0 failures', 'summary'],
   ['@@ -12,7 +12,9 @@ export function charge() {', 'diff'],
   ['diff --git a/src/pay.ts b/src/pay.ts', 'diff'],
   // Ordinary lines, and lines that only look alarming.
@@ -170,6 +181,10 @@ describe('line importance', () => {
       'ValueError: card declined',
       'src/pay.c:12:5: error: expected ;',
       'FAILED tests/test_pay.py::test_charge',
+      // Past what reading on from the failure takes in.
+      ...Array.from({ length: 6 }, () => 'x'.repeat(99)),
+      '** (RuntimeError) no :secret_key_base configuration found in Shop.Endpoint.',
+      '    (shop 0.1.0) lib/shop/endpoint.ex:1: Shop.Endpoint.call/2',
     ];
     const text = `${stretch}${stretch}${middle.join('\n')}\n${stretch}${stretch}done\n`;
     const split = text.split('\n');
@@ -186,6 +201,8 @@ describe('line importance', () => {
       ['ValueError: card declined', 'exception'],
       ['src/pay.c:12:5: error: expected ;', 'error'],
       ['FAILED tests/test_pay.py::test_charge', 'failure'],
+      ['** (RuntimeError) no :secret_key_base configuration found in Shop.Endpoint.', 'exception'],
+      ['    (shop 0.1.0) lib/shop/endpoint.ex:1: Shop.Endpoint.call/2', 'frame'],
     ]);
     for (const f of scan.important) expect(text.slice(f.start, f.end)).toBe(split[f.line]);
   });

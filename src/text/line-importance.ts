@@ -78,13 +78,14 @@ const RULES: readonly [LineKind, RegExp][] = [
   // says an exception was raised (tests/test_pay.py:88: AssertionError).
   [
     'exception',
-    /^\s*(?:Traceback \(most recent call last\)|(?:[\w.$]+\.)?\w*(?:Error|Exception)(?::|\s*$| \[)|Exception in thread |panic(?:ked)?\b|thread '.*' panicked|Caused by:|Uncaught |Unhandled |\S+:\d+: (?:[\w.]+\.)?\w*(?:Error|Exception)\s*$)/,
+    /^\s*(?:Traceback \(most recent call last\)|(?:[\w.$]+\.)?\w*(?:Error|Exception)(?::|\s*$| \[)|Exception in thread |panic(?:ked)?\b|thread '.*' panicked|Caused by:|Uncaught |Unhandled |\S+:\d+: (?:[\w.]+\.)?\w*(?:Error|Exception)\s*$|\*\* (?:\([\w.]+\)|exception) )/,
   ],
   // Test failures and assertions; pytest's FAILURES and ERRORS sections, vitest's failed tests,
+  // ExUnit's numbered failures (`  1) test charges the card (Shop.CartTest)`),
   // a bundler that failed to compile.
   [
     'failure',
-    /^\s*(?:FAIL(?:ED|URE)?\b|=+ (?:FAILURES|ERRORS) =+|Failed to compile|⎯+ Failed Tests \d|[✗✘×]\s|not ok\b|--- FAIL:|AssertionError|assert(?:ion)? failed|Expected\b.*\b(?:to|but)\b|E\s{2,}\S)/,
+    /^\s*(?:FAIL(?:ED|URE)?\b|=+ (?:FAILURES|ERRORS) =+|Failed to compile|⎯+ Failed Tests \d|[✗✘×]\s|not ok\b|--- FAIL:|AssertionError|assert(?:ion)? failed|Expected\b.*\b(?:to|but)\b|E\s{2,}\S|\d+\) test .+ \([\w.]+\)\s*$)/,
   ],
   [
     'failure',
@@ -128,7 +129,7 @@ const RULES: readonly [LineKind, RegExp][] = [
   ],
   [
     'summary',
-    /\b[1-9]\d* (?:passed|failed|skipped|errors?)(?:,| in |\s*$)|^# (?:tests|pass|fail|cancelled) \d+\s*$/,
+    /\b[1-9]\d* (?:passed|failed|skipped|errors?)(?:,| in |\s*$)|^# (?:tests|pass|fail|cancelled) \d+\s*$|\b\d+ tests?, \d+ failures?\b/,
   ],
   // A word that ends in Warning (DeprecationWarning, UserWarning) is one too, not in a path
   // either. Its start is looked for behind "Warning" once that is found: \w*Warning, tried at
@@ -148,6 +149,11 @@ const RULES: readonly [LineKind, RegExp][] = [
   ],
   // Go's: a tab, the file and line, and the offset (absent where the call was inlined).
   ['frame', /^\t(?:\/\S*:\d+(?: \+0x[0-9a-f]+)?|\S+:\d+ \+0x[0-9a-f]+)\s*$/],
+  // Ruby's (`from app.rb:6:in 'Cart#total'`), Elixir's and Erlang's (`(app 1.0.0) lib/cart.ex:3:
+  // Cart.total/2`) and PHP's (`#0 /srv/Cart.php(4): Cart::price()`).
+  ['frame', /^\s*(?:from )?\S+:\d+:in [`'][^`']*'\s*$/],
+  ['frame', /^\s+(?:\([\w.-]+ [\w.+-]+\) )?\S+\.(?:exs?|erl):\d+: /],
+  ['frame', /^#\d+ \S+\(\d+\): /],
   // Compiler diagnostics: file:line:col, file(line,col), rustc's -->.
   ['diagnostic', /\.[A-Za-z0-9]{1,10}(?::\d+:\d+|\(\d+,\d+\))|^\s*--> \S+:\d+:\d+/],
   // Diff structure.

@@ -80,6 +80,11 @@ export const CANDIDATE = anyOf(
     'File "',
     '0x[0-9a-f]',
     '^\\t/',
+    ":\\d+:in [`']",
+    '\\.(?:exs?|erl):\\d',
+    '\\*\\* (?:\\(|exception)',
+    '\\(\\d+\\): ',
+    '^\\s*\\d+\\) test ',
     '^E {2}',
     '^E: ',
     'CONFLICT',
@@ -102,7 +107,8 @@ export const CANDIDATE = anyOf(
  * The pass over the middle of a text past the scan limit: only the marks of the lines that
  * matter most (errors, failures, exceptions), about three times as fast a character as
  * CANDIDATE. "error" counts when a colon or a bracket follows it, as in error:, Error:,
- * ValueError: or error[E0308]; prose and code that merely name errors are not candidates.
+ * ValueError:, error[E0308] or Elixir's ** (RuntimeError); prose and code that merely name
+ * errors are not candidates.
  *
  * @example
  * SEVERE.lastIndex = 0;
@@ -110,7 +116,7 @@ export const CANDIDATE = anyOf(
  */
 export const SEVERE = anyOf(
   [
-    'rror[:[]',
+    'rror[:[)]',
     'ERROR',
     'ERR!',
     'FAIL',

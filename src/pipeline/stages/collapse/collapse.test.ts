@@ -265,6 +265,53 @@ describe('collapse (the seed cases)', () => {
     expect(out.text).toContain('example.com/shop/cart.Total(...)\n\t/srv/shop/cart/cart.go:8');
   });
 
+  it.each([
+    [
+      'Ruby',
+      [
+        "E, [2026-12-01T13:22:56.770224 #23588] ERROR -- : shop.rb:5:in `price': undefined method `[]' for nil:NilClass (NoMethodError)",
+        '',
+        'def price(items, i) = items[i][:price] * 2',
+        '                              ^^^^^^^^',
+        "\tfrom shop.rb:6:in `block in total'",
+        "\tfrom shop.rb:6:in `each'",
+        "\tfrom shop.rb:6:in `sum'",
+        "\tfrom shop.rb:6:in `total'",
+        "\tfrom shop.rb:10:in `block in <main>'",
+      ],
+    ],
+    [
+      'Elixir',
+      [
+        '** (Enum.OutOfBoundsError) out of bounds error',
+        '    (elixir 1.14.0) lib/enum.ex:1072: Enum.fetch!/2',
+        '    shop.exs:3: Shop.Cart.price/2',
+        '    shop.exs:4: anonymous fn/3 in Shop.Cart.total/2',
+        '    (elixir 1.14.0) lib/enum.ex:4299: Enum.reduce_range/5',
+        '    shop.exs:12: anonymous fn/2 in Shop.run/0',
+      ],
+    ],
+    [
+      'PHP',
+      [
+        'order 2000 failed: OutOfRangeException: no item 3 in /srv/shop/shop.php:3',
+        'Stack trace:',
+        '#0 /srv/shop/shop.php(4): Cart::price()',
+        '#1 /srv/shop/shop.php(9): Cart::total()',
+        '#2 {main}',
+      ],
+    ],
+  ])("keeps %s's exception and its frames from the middle of a log", async (_, trace) => {
+    const words = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf'];
+    const served = (i: number) => `order ${i} for ${words[i % 7]}/${words[Math.floor(i / 7) % 7]} shipped`;
+    const lines = [...Array.from({ length: 2000 }, (_, i) => served(i)), ...trace];
+    lines.push(...Array.from({ length: 2000 }, (_, i) => served(2001 + i)));
+    const { out } = await collapse(lines.join('\n'), { resolvedMaxTokens: 600 });
+    if (out.action !== 'acted') throw new Error('expected to act');
+    expect(o200k.count(out.text)).toBeLessThanOrEqual(600);
+    for (const line of trace.filter((l) => /shop/.test(l))) expect(out.text).toContain(line);
+  });
+
   it('gives a trace seen many times room twice, and a different trace among them its own', async () => {
     const traceback = (file: string, error: string) => [
       'Traceback (most recent call last):',
