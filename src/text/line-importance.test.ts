@@ -50,6 +50,7 @@ const KINDS: [string, LineKind | undefined][] = [
   ['    (elixir 1.14.0) lib/enum.ex:1072: Enum.fetch!/2', 'frame'],
   ['    shop.exs:4: anonymous fn/3 in Shop.Cart.total/2', 'frame'],
   ['#0 /srv/shop/Cart.php(4): Cart::price()', 'frame'],
+  ['   at Shop.Cart.Total(List`1 items, Int32 n) in /src/Shop/Cart.cs:line 42', 'frame'],
   ['  1) test charges the card (Shop.CartTest)', 'failure'],
   ['5 tests, 5 failures', 'summary'],
   ['1 doctest, 12 tests, 0 failures', 'summary'],

@@ -145,7 +145,7 @@ const RULES: readonly [LineKind, RegExp][] = [
   // Stack frames.
   [
     'frame',
-    /^\s*(?:at\s+\S.*(?::\d+|\(.*\))\)?\s*$|File "[^"]+", line \d+|\d+: 0x[0-9a-f]+ - |#\d+\s+0x[0-9a-f]+ in )/,
+    /^\s*(?:at\s+\S.*(?::\d+|:line \d+|\(.*\))\)?\s*$|File "[^"]+", line \d+|\d+: 0x[0-9a-f]+ - |#\d+\s+0x[0-9a-f]+ in )/,
   ],
   // Go's: a tab, the file and line, and the offset (absent where the call was inlined).
   ['frame', /^\t(?:\/\S*:\d+(?: \+0x[0-9a-f]+)?|\S+:\d+ \+0x[0-9a-f]+)\s*$/],

@@ -27,6 +27,7 @@ const LIBRARY_FRAME = new RegExp(
     '[\\\\/]node_modules[\\\\/]', // npm packages
     '\\bnode:', // Node's own modules
     '\\b(?:java\\.base/|jdk\\.internal\\.)', // the JDK
+    '\\bat (?:System|Microsoft)\\.', // .NET's
     '[\\\\/]go[\\\\/](?:src|pkg[\\\\/]mod)[\\\\/]', // Go's runtime and modules
     '/usr/(?:local/)?(?:lib|lib64|libexec|include|share)/', // system libraries and headers
     '\\.so(?:\\.\\d+)*\\b', // shared objects
