@@ -312,6 +312,34 @@ describe('collapse (the seed cases)', () => {
     for (const line of trace.filter((l) => /shop/.test(l))) expect(out.text).toContain(line);
   });
 
+  it(".NET: keeps the program's frames between the framework's", async () => {
+    const own = [
+      '   at Shop.Cart.PriceOf(List`1 items, Int32 i) in /src/Shop/Cart.cs:line 12',
+      '   at Shop.Cart.Total(List`1 items, Int32 n) in /src/Shop/Cart.cs:line 18',
+      '   at Shop.Orders.Ship(Order order) in /src/Shop/Orders.cs:line 40',
+    ];
+    const trace = [
+      'fail: Shop.Orders[0] order 2000 failed',
+      'System.ArgumentOutOfRangeException: Index was out of range. (Parameter index)',
+      '   at System.ThrowHelper.ThrowArgumentOutOfRange_IndexMustBeLessException()',
+      '   at System.Collections.Generic.List`1.get_Item(Int32 index)',
+      '   at System.Linq.Enumerable.Select[TSource,TResult](IEnumerable`1 source)',
+      '   at System.Linq.Enumerable.Sum(IEnumerable`1 source)',
+      ...own,
+      '   at Microsoft.AspNetCore.Routing.EndpointMiddleware.Invoke(HttpContext httpContext)',
+      '   at Microsoft.AspNetCore.Server.Kestrel.Core.Internal.Http.HttpProtocol.ProcessRequests()',
+      '   at Microsoft.AspNetCore.Server.Kestrel.Core.Internal.Http.HttpProtocol.ProcessRequestsAsync()',
+    ];
+    const words = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf'];
+    const served = (i: number) =>
+      `info: order ${i} for ${words[i % 7]}/${words[Math.floor(i / 7) % 7]} shipped`;
+    const lines = [...Array.from({ length: 2000 }, (_, i) => served(i)), ...trace];
+    lines.push(...Array.from({ length: 2000 }, (_, i) => served(2001 + i)));
+    const { out } = await collapse(lines.join('\n'), { resolvedMaxTokens: 500 });
+    if (out.action !== 'acted') throw new Error('expected to act');
+    for (const line of own) expect(out.text).toContain(line);
+  });
+
   it('gives a trace seen many times room twice, and a different trace among them its own', async () => {
     const traceback = (file: string, error: string) => [
       'Traceback (most recent call last):',
