@@ -154,10 +154,11 @@ const RULES: readonly [LineKind, RegExp][] = [
   ['frame', /^\s*(?:from )?\S+:\d+:in [`'][^`']*'\s*$/],
   ['frame', /^\s+(?:\([\w.-]+ [\w.+-]+\) )?\S+\.(?:exs?|erl):\d+: /],
   ['frame', /^#\d+ \S+\(\d+\): /],
-  // Compiler diagnostics: file:line:col, file(line,col), rustc's -->.
-  ['diagnostic', /\.[A-Za-z0-9]{1,10}(?::\d+:\d+|\(\d+,\d+\))|^\s*--> \S+:\d+:\d+/],
-  // Diff structure.
-  ['diff', /^(?:diff --git |@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@|\+\+\+ \S|--- \S)/],
+  // Compiler diagnostics: file:line:col, file(line,col), rustc's -->; and what a Go test logs
+  // (`    cart_test.go:12: total = 6, want 7`, t.Errorf's and t.Fatalf's line).
+  ['diagnostic', /\.[A-Za-z0-9]{1,10}(?::\d+:\d+|\(\d+,\d+\))|^\s*--> \S+:\d+:\d+|^ {4}[\w./-]+\.go:\d+: /],
+  // Diff structure (not go test's verdicts: --- PASS: TestCharge).
+  ['diff', /^(?:diff --git |@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@|\+\+\+ \S|--- (?!(?:PASS|SKIP|BENCH): )\S)/],
 ];
 
 /**

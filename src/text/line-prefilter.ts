@@ -85,6 +85,7 @@ export const CANDIDATE = anyOf(
     '\\*\\* (?:\\(|exception)',
     '\\(\\d+\\): ',
     '^\\s*\\d+\\) test ',
+    '\\.go:\\d+: ',
     '^E {2}',
     '^E: ',
     'CONFLICT',

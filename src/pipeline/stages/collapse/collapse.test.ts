@@ -312,6 +312,22 @@ describe('collapse (the seed cases)', () => {
     for (const line of trace.filter((l) => /shop/.test(l))) expect(out.text).toContain(line);
   });
 
+  it('go test -v: keeps what a failing test logged, not the verdicts of the passing ones', async () => {
+    const lines: string[] = [];
+    for (let i = 0; i < 800; i++) {
+      lines.push(`=== RUN   TestCase${i}`);
+      if (i === 400) {
+        lines.push('    gt_test.go:409: total of order 400 = 6, want 7');
+        lines.push('    gt_test.go:412: total of order 400 is even: 6');
+        lines.push(`--- FAIL: TestCase${i} (0.00s)`);
+      } else lines.push(`--- PASS: TestCase${i} (0.00s)`);
+    }
+    lines.push('FAIL', 'FAIL\texample.com/gt\t0.010s', 'FAIL');
+    const { out } = await collapse(lines.join('\n'), { resolvedMaxTokens: 500 });
+    if (out.action !== 'acted') throw new Error('expected to act');
+    expect(out.text).toContain(lines.slice(801, 804).join('\n'));
+  });
+
   it(".NET: keeps the program's frames between the framework's", async () => {
     const own = [
       '   at Shop.Cart.PriceOf(List`1 items, Int32 i) in /src/Shop/Cart.cs:line 12',
