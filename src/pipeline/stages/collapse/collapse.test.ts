@@ -312,6 +312,24 @@ describe('collapse (the seed cases)', () => {
     for (const line of trace.filter((l) => /shop/.test(l))) expect(out.text).toContain(line);
   });
 
+  it("ESLint's stylish format: keeps the file an error is listed under, however far above it", async () => {
+    const lines: string[] = [''];
+    for (let f = 1; f <= 60; f++) {
+      lines.push(`/srv/shop/src/f${f}.js`);
+      for (let l = 1; l <= 25; l++)
+        lines.push(
+          `  ${l}:5  warning  'unused_${f}_${l}' is assigned a value but never used  no-unused-vars`,
+        );
+      if (f === 31) lines.push("  26:23  error    'missing_total' is not defined  no-undef");
+      lines.push('');
+    }
+    lines.push('✖ 1501 problems (1 error, 1500 warnings)');
+    const { out } = await collapse(lines.join('\n'), { resolvedMaxTokens: 600 });
+    if (out.action !== 'acted') throw new Error('expected to act');
+    expect(out.text).toContain("  26:23  error    'missing_total' is not defined  no-undef");
+    expect(out.text).toContain('/srv/shop/src/f31.js');
+  });
+
   it('go test -v: keeps what a failing test logged, not the verdicts of the passing ones', async () => {
     const lines: string[] = [];
     for (let i = 0; i < 800; i++) {

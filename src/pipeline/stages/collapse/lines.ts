@@ -37,6 +37,8 @@ const TAIL_FRAME = 5;
 // Lines beside an important line that come with it (before, after).
 const CONTEXT_BEFORE = 1;
 const CONTEXT_AFTER = 1;
+// How far above a finding that names no file the file's path is looked for.
+const HEADING_REACH = 200;
 // The most of the budget the lines that matter (with their context) may take.
 const IMPORTANT_SHARE = 0.6;
 // Important lines in a row that do not fit before the search stops.
@@ -127,6 +129,7 @@ export function selectLines(text: string, options: LineSelectionOptions): LineSe
   const important = addImportant(
     rankImportant(text, index, scan.important),
     tryAdd,
+    (line) => headingOf(index, line),
     () => spent >= maxTokens * IMPORTANT_SHARE,
   );
   // 3. Head and tail grow, in their ratio, until neither side fits another line.
@@ -150,10 +153,14 @@ export function selectLines(text: string, options: LineSelectionOptions): LineSe
   }
 }
 
-/** Adds each line that matters with its context until `full`; a run of misses ends it. */
+/**
+ * Adds each line that matters with its context (and the file a linter's finding is listed
+ * under) until `full`; a run of misses ends it.
+ */
 function addImportant(
   ranked: readonly ImportantLine[],
   tryAdd: (line: number) => boolean,
+  heading: (line: number) => number | undefined,
   full: () => boolean,
 ): number {
   let important = 0;
@@ -168,8 +175,33 @@ function addImportant(
     important++;
     for (let k = 1; k <= CONTEXT_BEFORE; k++) tryAdd(found.line - k);
     for (let k = 1; k <= CONTEXT_AFTER; k++) tryAdd(found.line + k);
+    const above = heading(found.line);
+    if (above !== undefined) tryAdd(above);
   }
   return important;
+}
+
+const indentOf = (line: string) => line.length - line.trimStart().length;
+
+// A finding that names a line and column but no file: the stylish format of ESLint and
+// Stylelint lists findings under their file's path.
+const POSITION_ONLY = /^\s+\d+:\d+\s/;
+
+/**
+ * The heading of a finding that names no file (see POSITION_ONLY): the nearest line above it
+ * that is indented less, with no blank line between; undefined for any other line, or when none
+ * is within reach.
+ */
+function headingOf(index: LineIndex, line: number): number | undefined {
+  const own = index.text(line);
+  if (line === 0 || !POSITION_ONLY.test(own)) return undefined;
+  const indent = indentOf(own);
+  const reach = Math.max(0, line - HEADING_REACH);
+  const top = index.walk(line - 1, -1, reach, (_, text) => text.trim() !== '' && indentOf(text) >= indent);
+  const above = top - 1;
+  if (above < reach) return undefined;
+  const text = index.text(above);
+  return text.trim() !== '' && indentOf(text) < indent ? above : undefined;
 }
 
 function gapMarkerTokens(total: number, options: LineSelectionOptions): { first: number; other: number } {
