@@ -7,7 +7,7 @@ const MAX_NEEDLES = 5_000;
 
 /**
  * The lines of a tool result an agent acts on: every line that matters by the rules of
- * line-importance (errors, failures, exceptions, exit statuses, summaries, diagnostics,
+ * line-kind.ts (errors, failures, exceptions, exit statuses, summaries, diagnostics,
  * warnings, frames, diff hunks), and the last five non-empty lines (how it ended). Each line
  * once, in order.
  *

@@ -55,6 +55,13 @@ const KINDS: [string, LineKind | undefined][] = [
   ['--- PASS: TestTotal (0.00s)', undefined],
   ['--- SKIP: TestTotal (0.00s)', undefined],
   ['--- a/cart.go', 'diff'],
+  // Merged output: docker compose, turbo, concurrently.
+  ['web-1  | Traceback (most recent call last):', 'exception'],
+  ['web-1  |   File "/app/shop/views.py", line 88, in checkout', 'frame'],
+  ['12:00:01 web.1  | ValueError: amount must be positive', 'exception'],
+  ['web:test: FAIL src/cart.test.ts > charges the card', 'failure'],
+  ['[api] Traceback (most recent call last):', 'exception'],
+  ['web-1  | GET /health 200 1ms', undefined],
   ['  1) test charges the card (Shop.CartTest)', 'failure'],
   ['5 tests, 5 failures', 'summary'],
   ['1 doctest, 12 tests, 0 failures', 'summary'],

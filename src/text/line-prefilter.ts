@@ -1,6 +1,6 @@
 /**
  * The cheap first passes of line importance: regexes that find the lines a rule of
- * line-importance.ts might match, so only those lines are classified. Both are global and
+ * line-kind.ts might match, so only those lines are classified. Both are global and
  * shared; a caller sets lastIndex before each search.
  */
 
