@@ -55,6 +55,9 @@ const KINDS: [string, LineKind | undefined][] = [
   ['--- PASS: TestTotal (0.00s)', undefined],
   ['--- SKIP: TestTotal (0.00s)', undefined],
   ['--- a/cart.go', 'diff'],
+  ['Use of uninitialized value $x in concatenation (.) or string at shop.pl line 7.', 'diagnostic'],
+  ['│   on main.tf line 12, in resource "aws_instance" "web":', 'diagnostic'],
+  ['Read line 12 of the config', undefined],
   // Merged output: docker compose, turbo, concurrently.
   ['web-1  | Traceback (most recent call last):', 'exception'],
   ['web-1  |   File "/app/shop/views.py", line 88, in checkout', 'frame'],

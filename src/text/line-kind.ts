@@ -156,6 +156,9 @@ const RULES: readonly [LineKind, RegExp][] = [
   // Compiler diagnostics: file:line:col, file(line,col), rustc's -->; and what a Go test logs
   // (`    cart_test.go:12: total = 6, want 7`, t.Errorf's and t.Fatalf's line).
   ['diagnostic', /\.[A-Za-z0-9]{1,10}(?::\d+:\d+|\(\d+,\d+\))|^\s*--> \S+:\d+:\d+|^ {4}[\w./-]+\.go:\d+: /],
+  // A file and a line in words: Perl's warnings and dies (`at shop.pl line 7.`), Terraform's
+  // `on main.tf line 12, in resource ...`.
+  ['diagnostic', /\b(?:at|on) \S+\.[A-Za-z]{1,10} line \d+\b/],
   // Diff structure (not go test's verdicts: --- PASS: TestCharge).
   ['diff', /^(?:diff --git |@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@|\+\+\+ \S|--- (?!(?:PASS|SKIP|BENCH): )\S)/],
 ];

@@ -86,6 +86,7 @@ export const CANDIDATE = anyOf(
     '\\(\\d+\\): ',
     '^\\s*\\d+\\) test ',
     '\\.go:\\d+: ',
+    'ine \\d',
     '^E {2}',
     '^E: ',
     'CONFLICT',
