@@ -73,8 +73,9 @@ function structuredLevel(names: readonly string[], numbers: string): RegExp {
 // Each rule looks at the start of a line only (its first 512 characters): a regex over a
 // megabyte line would cost time for nothing.
 const RULES: readonly [LineKind, RegExp][] = [
-  // Exceptions and their headers: Python, JS, Java, Rust panics, Go panics; and where pytest
-  // says an exception was raised (tests/test_pay.py:88: AssertionError).
+  // Exceptions and their headers: Python, JS, Java, Rust panics, Go panics, Elixir's and
+  // Erlang's ** (RuntimeError) and ** exception; and where pytest says an exception was raised
+  // (tests/test_pay.py:88: AssertionError).
   [
     'exception',
     /^\s*(?:Traceback \(most recent call last\)|(?:[\w.$]+\.)?\w*(?:Error|Exception)(?::|\s*$| \[)|Exception in thread |panic(?:ked)?\b|thread '.*' panicked|Caused by:|Uncaught |Unhandled |\S+:\d+: (?:[\w.]+\.)?\w*(?:Error|Exception)\s*$|\*\* (?:\([\w.]+\)|exception) )/,
