@@ -58,6 +58,13 @@ const KINDS: [string, LineKind | undefined][] = [
   ['Use of uninitialized value $x in concatenation (.) or string at shop.pl line 7.', 'diagnostic'],
   ['│   on main.tf line 12, in resource "aws_instance" "web":', 'diagnostic'],
   ['Read line 12 of the config', undefined],
+  ['api-7d9c4-xk2p   0/1     CrashLoopBackOff   12 (3m ago)   30m', 'error'],
+  ['api-7d9c4-m9qz   0/1     ImagePullBackOff   0             30m', 'error'],
+  ['api-7d9c4-r4tw   0/1     CreateContainerConfigError   0   30m', 'error'],
+  ['3f2a1c9d   shop/api:1.4   "node server.js"   2 hours ago   Exited (137) 5 minutes ago', 'error'],
+  ['3f2a1c9d   shop/api:1.4   "node server.js"   2 hours ago   Exited (0) 5 minutes ago', undefined],
+  ['3f2a1c9d   shop/api:1.4   "node server.js"   2 hours ago   Restarting (1) 3 seconds ago', 'error'],
+  ['api-7d9c4-xk2p   1/1     Running            0             30m', undefined],
   // Merged output: docker compose, turbo, concurrently.
   ['web-1  | Traceback (most recent call last):', 'exception'],
   ['web-1  |   File "/app/shop/views.py", line 88, in checkout', 'frame'],

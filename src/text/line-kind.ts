@@ -107,6 +107,11 @@ const RULES: readonly [LineKind, RegExp][] = [
     /^(?:CRITICAL:[\w.-]*:|PANIC: |[EF]\d{4} \d\d:\d\d:\d\d\.\d+ |(?:zsh|bash|sh|fish): (?:killed|segmentation fault|bus error|abort|illegal instruction))/,
   ],
   ['error', /(?:[\d\]] |\[|\| )CRITICAL\b|[\d\]] PANIC: |\[(?:[\w-]+:)?(?:crit|alert|emerg)\]|Bus error\b/],
+  // Container states that mean it is not running as it should (kubectl's and docker's tables).
+  [
+    'error',
+    /\b(?:CrashLoopBackOff|ImagePullBackOff|ErrImagePull|CreateContainer(?:Config)?Error|RunContainerError|ContainerStatusUnknown|Evicted)\b|\bExited \([1-9]\d*\)|\bRestarting \(\d+\)/,
+  ],
   // Structured logs: an error level as JSON or logfmt writes it (pino's and bunyan's 50 and 60).
   [
     'error',
