@@ -21,7 +21,7 @@ export const PROGRAMS = {
   cargo: spawnSync('cargo', ['--version']).status === 0,
 } as const;
 
-export const PROGRAMS_MISSING = `program outputs need python3, pytest, gcc, make, go and cargo; missing: ${Object.entries(
+export const PROGRAMS_MISSING = `program outputs need ${Object.keys(PROGRAMS).join(', ')}; missing: ${Object.entries(
   PROGRAMS,
 )
   .filter(([, ok]) => !ok)
