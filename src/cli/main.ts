@@ -15,6 +15,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
     summary: 'serve spillway_expand over MCP on stdio',
     load: () => import('./commands/mcp.js').then((m) => ({ run: m.mcpCommand, help: m.MCP_HELP })),
   },
+  run: {
+    summary: 'run a command and print its output collapsed, the original stashed',
+    load: () => import('./commands/run.js').then((m) => ({ run: m.runCommand, help: m.RUN_HELP })),
+  },
   snip: {
     summary: 'cut a text to a budget, keeping head and tail',
     load: () => import('./commands/snip.js').then((m) => ({ run: m.snipCommand, help: m.SNIP_HELP })),

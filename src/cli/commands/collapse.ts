@@ -1,10 +1,7 @@
 import { SpillwayError } from '../../errors.js';
-import { resolvePipeline } from '../../pipeline/config.js';
-import { ConversationEngine } from '../../pipeline/conversation.js';
 import { DEFAULT_COLLAPSE_MAX_TOKENS, DEFAULT_WINDOW_LINES } from '../../pipeline/stages/collapse/index.js';
-import { decodeUtf8 } from '../../text/measure.js';
-import { getTokenizer } from '../../text/tokenizers/index.js';
 import { intOption, parseCommandArgs } from '../args.js';
+import { collapseOutput } from '../collapse-output.js';
 import { type CliIo, readInputBytes, write } from '../io.js';
 import { STORE_HELP, STORE_OPTIONS, withStore } from '../store-option.js';
 
@@ -43,51 +40,34 @@ export async function collapseCommand(argv: string[], io: CliIo): Promise<number
   }
   if (positionals.length > 1)
     throw new SpillwayError('SPILLWAY_USAGE', `collapse takes one FILE, got ${positionals.length}`);
-  // The collapse stage alone, through the engine: the runner's guarantees, one stash function.
-  const pipeline = resolvePipeline({
-    stages: [
-      {
-        name: 'collapse',
-        maxTokens: intOption('--tokens', values.tokens) ?? DEFAULT_COLLAPSE_MAX_TOKENS,
-        headLines: intOption('--head-lines', values['head-lines']) ?? DEFAULT_WINDOW_LINES,
-        tailLines: intOption('--tail-lines', values['tail-lines']) ?? DEFAULT_WINDOW_LINES,
-      },
-    ],
-    tokenizer: getTokenizer(values.tokenizer).name,
-  });
   const raw = await readInputBytes(io, positionals[0]);
-  const input = {
-    id: 'stdin',
-    tool: '',
-    content: decodeUtf8(raw),
-    position: 0,
-    // The stash keeps the bytes as read, even where they are not valid UTF-8.
-    originalBytes: raw,
-  };
-  const turn = await withStore(values, io.env, (store) =>
-    new ConversationEngine({ pipeline, store }).turn({ results: [input], messageCount: 1 }),
+  const out = await withStore(values, io.env, (store) =>
+    collapseOutput(raw, {
+      store,
+      maxTokens: intOption('--tokens', values.tokens),
+      headLines: intOption('--head-lines', values['head-lines']),
+      tailLines: intOption('--tail-lines', values['tail-lines']),
+      tokenizer: values.tokenizer,
+    }),
   );
-  const outcome = turn.outcomes[0];
-  const step = outcome?.trail.find((t) => t.stage === 'collapse')?.outcome ?? 'below_max_tokens';
-  const acted = step === 'acted' || step === 'stash_failed';
-  const text = turn.results[0]?.content as string;
+  const acted = out.step === 'acted' || out.step === 'stash_failed';
   if (values.json) {
     await write(
       io.stdout,
       `${JSON.stringify({
         action: acted ? 'acted' : 'declined',
-        reason: step === 'acted' ? null : step,
-        window: acted ? (outcome?.detail?.window ?? null) : null,
-        id: outcome?.stashId ?? null,
-        tokensBefore: outcome?.tokensBefore,
-        tokensAfter: outcome?.tokensAfter,
-        text,
+        reason: out.step === 'acted' ? null : out.step,
+        window: acted ? (out.window ?? null) : null,
+        id: out.id ?? null,
+        tokensBefore: out.tokensBefore,
+        tokensAfter: out.tokensAfter,
+        text: out.text,
       })}\n`,
     );
   } else {
-    await write(io.stdout, text);
+    await write(io.stdout, out.text);
   }
-  const stashError = outcome?.detail?.stashError;
+  const stashError = out.stashError;
   if (stashError !== undefined) {
     await write(
       io.stderr,

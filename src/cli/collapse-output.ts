@@ -1,0 +1,78 @@
+import { resolvePipeline } from '../pipeline/config.js';
+import { ConversationEngine } from '../pipeline/conversation.js';
+import { DEFAULT_COLLAPSE_MAX_TOKENS, DEFAULT_WINDOW_LINES } from '../pipeline/stages/collapse/index.js';
+import type { Store } from '../store/store.js';
+import { decodeUtf8 } from '../text/measure.js';
+import { getTokenizer } from '../text/tokenizers/index.js';
+
+/** What one collapse of one output did. */
+export interface CollapsedOutput {
+  /** What the model should see: the output itself when it fits, else the collapse with markers. */
+  text: string;
+  /** `acted` when the text was shortened; otherwise why not (`below_max_tokens`, ...). */
+  step: string;
+  /** The recall id of the stashed original, when it was stashed. */
+  id?: string;
+  window?: unknown;
+  tokensBefore?: number;
+  tokensAfter?: number;
+  /** Why the original could not be stashed (the text is then shortened and not recallable). */
+  stashError?: string;
+}
+
+export interface CollapseOutputOptions {
+  store: Store;
+  maxTokens?: number;
+  headLines?: number;
+  tailLines?: number;
+  tokenizer?: string;
+  /** The tool that produced the output (a stat label only). */
+  tool?: string;
+}
+
+/**
+ * Collapses one command output to a token budget through the conversation engine (the collapse
+ * stage alone), stashing the exact bytes: what `spillway collapse`, `spillway run` and the client
+ * hooks share.
+ *
+ * @example
+ * const out = await collapseOutput(await readFile('build.log'), { store });
+ * process.stdout.write(out.text);
+ */
+export async function collapseOutput(raw: Buffer, options: CollapseOutputOptions): Promise<CollapsedOutput> {
+  const pipeline = resolvePipeline({
+    stages: [
+      {
+        name: 'collapse',
+        maxTokens: options.maxTokens ?? DEFAULT_COLLAPSE_MAX_TOKENS,
+        headLines: options.headLines ?? DEFAULT_WINDOW_LINES,
+        tailLines: options.tailLines ?? DEFAULT_WINDOW_LINES,
+      },
+    ],
+    tokenizer: getTokenizer(options.tokenizer).name,
+  });
+  const turn = await new ConversationEngine({ pipeline, store: options.store }).turn({
+    results: [
+      {
+        id: 'output',
+        tool: options.tool ?? '',
+        content: decodeUtf8(raw),
+        position: 0,
+        // The stash keeps the bytes as read, even where they are not valid UTF-8.
+        originalBytes: raw,
+      },
+    ],
+    messageCount: 1,
+  });
+  const outcome = turn.outcomes[0];
+  const step = outcome?.trail.find((t) => t.stage === 'collapse')?.outcome ?? 'below_max_tokens';
+  const stashError = outcome?.detail?.stashError as string | undefined;
+  return {
+    text: turn.results[0]?.content as string,
+    step,
+    ...(outcome?.stashId ? { id: outcome.stashId } : {}),
+    ...(outcome?.detail?.window !== undefined ? { window: outcome.detail.window } : {}),
+    ...(outcome ? { tokensBefore: outcome.tokensBefore, tokensAfter: outcome.tokensAfter } : {}),
+    ...(stashError !== undefined ? { stashError } : {}),
+  };
+}
