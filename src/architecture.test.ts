@@ -13,7 +13,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['pipeline'],
   ['session'],
   ['replay'],
-  ['proxy', 'mcp'],
+  ['proxy', 'mcp', 'clients'],
   ['cli', 'index'],
 ];
 

@@ -19,6 +19,18 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
     summary: 'run a command and print its output collapsed, the original stashed',
     load: () => import('./commands/run.js').then((m) => ({ run: m.runCommand, help: m.RUN_HELP })),
   },
+  setup: {
+    summary: 'set Claude Code, Codex or Gemini CLI up to hand spillway whole outputs',
+    load: () => import('./commands/setup.js').then((m) => ({ run: m.setupCommand, help: m.SETUP_HELP })),
+  },
+  doctor: {
+    summary: 'check each link between a client and spillway, with the fix for each failure',
+    load: () => import('./commands/doctor.js').then((m) => ({ run: m.doctorCommand, help: m.DOCTOR_HELP })),
+  },
+  hook: {
+    summary: "a client's shell hook: hand spillway the whole output (spillway setup installs it)",
+    load: () => import('./commands/hook.js').then((m) => ({ run: m.hookCommand, help: m.HOOK_HELP })),
+  },
   snip: {
     summary: 'cut a text to a budget, keeping head and tail',
     load: () => import('./commands/snip.js').then((m) => ({ run: m.snipCommand, help: m.SNIP_HELP })),

@@ -17,6 +17,10 @@ export const EXPAND_DESCRIPTION = [
   'If the answer says there is no stored tool result with that id, it expired or never existed: that answer is final, do not retry.',
 ].join(' ');
 
+/** What ToolSearch matches when a client defers the tool anyway. */
+export const EXPAND_SEARCH_HINT =
+  'spillway expand recall full original output omitted lines <<sw:ID>> marker shortened truncated tool result grep';
+
 /**
  * An MCP server with one tool, `spillway_expand {id, grep?, context?, ignore_case?, lines?,
  * max_tokens?, offset?}`, reading `store`.
@@ -72,6 +76,9 @@ export function createExpandServer(store: Store, version = '0.0.0'): McpServer {
           .describe('Byte offset of the next page, from the previous footer.'),
       },
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+      // Claude Code 2.1.3xx defers MCP tools behind ToolSearch; a marker names this tool, so it
+      // asks to be always loaded, and gives ToolSearch the words a model would search with.
+      _meta: { 'anthropic/alwaysLoad': true, 'anthropic/searchHint': EXPAND_SEARCH_HINT },
     },
     async ({ id, grep, context, ignore_case, lines, max_tokens, offset }) => {
       try {

@@ -23,7 +23,7 @@ import {
 import { markerIds } from '../text/markers.js';
 import { getTokenizer } from '../text/tokenizers/index.js';
 
-// The real Claude Code, Codex and Gemini CLI, installed from npm as pinned dev dependencies and set up with
+// The real Claude Code, Codex and Gemini CLI, installed from npm (npm run clients) and set up with
 // the README's own lines, run through `spillway proxy` against a scripted model API. The model
 // runs a command that prints 1,500 lines with one error in them, recalls the shortened result
 // through the client's own MCP registration of `spillway_expand`, then answers. A recording tap
@@ -189,7 +189,10 @@ async function checkConversation(client: ClientCase, sent: Json[], upstream: Jso
   }
 }
 
-const CASES = [CLAUDE_CODE, CODEX, GEMINI].map((client) => ({ client, binary: clientBinary(client.bin) }));
+const CASES = [CLAUDE_CODE, CODEX, GEMINI].map((client) => ({
+  client,
+  binary: clientBinary(client.bin as 'claude' | 'codex' | 'gemini'),
+}));
 
 beforeAll(() => {
   if (CASES.some((c) => 'path' in c.binary)) buildCli();

@@ -173,3 +173,20 @@ describe('streaming', () => {
     expect(ticks).toBeGreaterThan(2);
   });
 });
+
+describe('grep on a long line', () => {
+  it('shows the window around the match, not the line’s beginning', async () => {
+    const store = new MemoryStore();
+    const items = Array.from({ length: 2000 }, (_, i) =>
+      i === 1000 ? '{"id":1000,"status":"error","code":"card_declined"}' : `{"id":${i},"status":"ok"}`,
+    );
+    const line = `{"items":[${items.join(',')}]}`;
+    const id = await stash(store, Buffer.from(line));
+    for (const grep of ['card_declined', 'card_dec?lined', 'CARD_DECLINED']) {
+      const out = await expand(store, { id, grep, ignoreCase: grep === 'CARD_DECLINED' });
+      expect(out).toContain('"status":"error","code":"card_declined"');
+      expect(out).toMatch(/^1:… .* … \(characters \d+-\d+ of \d+ of this line\)\n/);
+      expect(out.length).toBeLessThan(2300);
+    }
+  });
+});

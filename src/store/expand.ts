@@ -69,6 +69,20 @@ function shown(text: string): string {
     : `${text.slice(0, codePointFloor(text, SHOWN_LINE_CHARS))} … (line cut)`;
 }
 
+/**
+ * A long matching line as the window of SHOWN_LINE_CHARS around its first match, so a match deep
+ * in a one-line JSON answer or a minified file is shown, not the line's unrelated beginning.
+ */
+function shownAround(text: string, at: number): string {
+  if (text.length <= SHOWN_LINE_CHARS || at < 0) return shown(text);
+  const start = codePointFloor(
+    text,
+    Math.max(0, Math.min(at - SHOWN_LINE_CHARS / 4, text.length - SHOWN_LINE_CHARS)),
+  );
+  const end = codePointFloor(text, start + SHOWN_LINE_CHARS);
+  return `${start > 0 ? '… ' : ''}${text.slice(start, end)}${end < text.length ? ' …' : ''} (characters ${start + 1}-${end} of ${text.length} of this line)`;
+}
+
 /** Output lines under a token budget: true while they fit. */
 function budgeted(tokenizer: Tokenizer, maxTokens: number) {
   const out: string[] = [];
@@ -119,7 +133,8 @@ async function grepOriginal(
   let lines = 0;
   const show = (number: number, text: string, mark: ':' | '-') => {
     if (lastShown && number > lastShown + 1) page.push('--');
-    if (page.push(`${number}${mark}${shown(text)}`)) lastShown = number;
+    const body = mark === ':' ? shownAround(text, pattern.locate(text)) : shown(text);
+    if (page.push(`${number}${mark}${body}`)) lastShown = number;
   };
   await streamLines(store, key, total, ({ number, text }) => {
     lines = number;

@@ -114,6 +114,8 @@ export function requiredTexts(pattern: string): string[] | undefined {
 /** A compiled search pattern, and whether a line must be lower-cased before it is tested. */
 export interface SafePattern {
   test(line: string): boolean;
+  /** Where the first match in `line` starts, or -1 (for showing a window of a long line). */
+  locate(line: string): number;
   readonly source: string;
 }
 
@@ -137,7 +139,11 @@ export function safePattern(pattern: string, options: { ignoreCase?: boolean } =
   const source = fold ? lowerPattern(pattern) : pattern;
   if (!hasLinearEngine()) {
     // Plain text: as safe as it gets, and still what most searches are.
-    return { source, test: (line) => (fold ? line.toLowerCase() : line).includes(source) };
+    return {
+      source,
+      test: (line) => (fold ? line.toLowerCase() : line).includes(source),
+      locate: (line) => (fold ? line.toLowerCase() : line).indexOf(source),
+    };
   }
   let regex: RegExp;
   try {
@@ -161,5 +167,6 @@ export function safePattern(pattern: string, options: { ignoreCase?: boolean } =
       if (required && !required.some((t) => text.includes(t))) return false;
       return regex.test(text);
     },
+    locate: (line) => regex.exec(fold ? line.toLowerCase() : line)?.index ?? -1,
   };
 }

@@ -1,30 +1,16 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { listenOnLoopback } from './loopback.js';
 
+export { clientBinary } from './client-install.js';
+
 export const ROOT = resolve(import.meta.dirname, '../..');
 export const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
 /** The README's proxy address; tests swap in the port their proxy got. */
 export const README_URL = 'http://127.0.0.1:4747';
-
-/**
- * The pinned client's executable in node_modules, or why it cannot run here (the test then
- * skips with that message).
- */
-export function clientBinary(bin: string): { path: string } | { missing: string } {
-  const path = join(ROOT, 'node_modules/.bin', bin);
-  if (!existsSync(path))
-    return { missing: `${bin} is not installed (npm ci installs the pinned dev dependency)` };
-  const probe = spawnSync(path, ['--version'], { encoding: 'utf8', timeout: 30_000 });
-  if (probe.status !== 0)
-    return {
-      missing: `${bin} --version failed here: ${(probe.stderr || String(probe.error)).trim().slice(0, 200)}`,
-    };
-  return { path };
-}
 
 /** The README's fenced block of `lang` that contains `needle`. */
 export function readmeBlock(lang: string, needle: string): string {

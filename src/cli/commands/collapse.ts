@@ -1,7 +1,7 @@
 import { SpillwayError } from '../../errors.js';
+import { collapseOutput } from '../../pipeline/collapse-output.js';
 import { DEFAULT_COLLAPSE_MAX_TOKENS, DEFAULT_WINDOW_LINES } from '../../pipeline/stages/collapse/index.js';
 import { intOption, parseCommandArgs } from '../args.js';
-import { collapseOutput } from '../collapse-output.js';
 import { type CliIo, readInputBytes, write } from '../io.js';
 import { STORE_HELP, STORE_OPTIONS, withStore } from '../store-option.js';
 

@@ -1,13 +1,13 @@
 import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
 import { SpillwayError } from '../../errors.js';
+import { collapseOutput } from '../../pipeline/collapse-output.js';
 import { DEFAULT_COLLAPSE_MAX_TOKENS } from '../../pipeline/stages/collapse/index.js';
 import { DEFAULT_LIMITS } from '../../store/store.js';
+import { OutputCapture } from '../../text/output-capture.js';
 import { getTokenizer } from '../../text/tokenizers/index.js';
 import { intOption, parseCommandArgs } from '../args.js';
-import { collapseOutput } from '../collapse-output.js';
 import { type CliIo, write } from '../io.js';
-import { OutputCapture } from '../output-capture.js';
 import { STORE_HELP, STORE_OPTIONS, withStore } from '../store-option.js';
 
 /**
@@ -124,17 +124,10 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   getTokenizer(values.tokenizer);
   const capture = new OutputCapture(DEFAULT_LIMITS.maxFileBytes);
   const status = await runChild(command, io, capture);
-  const { head, tail, dropped } = capture.result();
-  const raw =
-    dropped === 0
-      ? head
-      : Buffer.concat([
-          head,
-          Buffer.from(
-            `\n[spillway run: ${dropped} bytes in the middle of this output were past the ${DEFAULT_LIMITS.maxFileBytes}-byte limit and were not kept]\n`,
-          ),
-          tail,
-        ]);
+  const raw = capture.joined(
+    (dropped) =>
+      `\n[spillway run: ${dropped} bytes in the middle of this output were past the ${DEFAULT_LIMITS.maxFileBytes}-byte limit and were not kept]\n`,
+  );
   let out: Awaited<ReturnType<typeof collapseForClients>>;
   try {
     out = await collapseForClients(raw, values, io.env);

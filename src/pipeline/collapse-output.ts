@@ -1,9 +1,9 @@
-import { resolvePipeline } from '../pipeline/config.js';
-import { ConversationEngine } from '../pipeline/conversation.js';
-import { DEFAULT_COLLAPSE_MAX_TOKENS, DEFAULT_WINDOW_LINES } from '../pipeline/stages/collapse/index.js';
 import type { Store } from '../store/store.js';
 import { decodeUtf8 } from '../text/measure.js';
 import { getTokenizer } from '../text/tokenizers/index.js';
+import { resolvePipeline } from './config.js';
+import { ConversationEngine } from './conversation.js';
+import { DEFAULT_COLLAPSE_MAX_TOKENS, DEFAULT_WINDOW_LINES } from './stages/collapse/index.js';
 
 /** What one collapse of one output did. */
 export interface CollapsedOutput {

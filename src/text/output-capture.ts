@@ -54,6 +54,17 @@ export class OutputCapture {
     }
   }
 
+  /**
+   * The kept bytes as one buffer: everything, or the head, a line saying how many bytes were
+   * left out (`note(dropped)`), and the tail.
+   */
+  joined(note: (dropped: number) => string): Buffer {
+    const { head, tail, dropped } = this.result();
+    return dropped === 0
+      ? Buffer.concat([head, tail])
+      : Buffer.concat([head, Buffer.from(note(dropped)), tail]);
+  }
+
   /** The kept bytes (head then tail) and how many bytes in between were not kept. */
   result(): { head: Buffer; tail: Buffer; dropped: number } {
     return { head: Buffer.concat(this.head), tail: Buffer.concat(this.tail), dropped: this.dropped };

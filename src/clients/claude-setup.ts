@@ -1,0 +1,75 @@
+import { join } from 'node:path';
+import { claudeDir } from './claude.js';
+import { readJsonc, setJsonc } from './config-text.js';
+import { type FileEdit, isOwnHookGroup, type SetupOptions } from './setup-plan.js';
+import { spillwayShell } from './spillway-command.js';
+
+/** A hook array with spillway's groups taken out. */
+const othersOf = (value: unknown): unknown[] =>
+  Array.isArray(value) ? value.filter((g) => !isOwnHookGroup(g)) : [];
+
+/**
+ * Claude Code's files: in `settings.json`, the PostToolUse hook on Bash (Claude Code saves an
+ * output over 30,000 characters and sends a 2 KB preview; the hook sends a collapse of the saved
+ * file instead) and, with a proxy, `env.ANTHROPIC_BASE_URL`; in `~/.claude.json`, spillway as a
+ * user MCP server for `spillway_expand`, always loaded (never deferred behind ToolSearch).
+ *
+ * @example
+ * const edits = claudeSetup({ home: '/home/u', env: {}, spillway, proxy: 'http://127.0.0.1:4747' });
+ */
+export function claudeSetup(options: SetupOptions): FileEdit[] {
+  const dir = claudeDir({ ...options.env, HOME: options.home });
+  const settings = join(dir, 'settings.json');
+  const state = options.env.CLAUDE_CONFIG_DIR?.trim()
+    ? join(dir, '.claude.json')
+    : join(options.home, '.claude.json');
+  const hook = {
+    matcher: 'Bash',
+    hooks: [{ type: 'command', command: spillwayShell(options.spillway, ['hook', 'claude']), timeout: 120 }],
+  };
+  const removeSettings = (text: string) => {
+    const value = readJsonc(text, settings);
+    const hooks = (value.hooks ?? {}) as Record<string, unknown>;
+    let out = text;
+    if (Array.isArray(hooks.PostToolUse)) {
+      const others = othersOf(hooks.PostToolUse);
+      out = setJsonc(out, ['hooks', 'PostToolUse'], others.length ? others : undefined);
+    }
+    const env = (value.env ?? {}) as Record<string, unknown>;
+    if (options.proxy !== undefined && env.ANTHROPIC_BASE_URL === options.proxy)
+      out = setJsonc(out, ['env', 'ANTHROPIC_BASE_URL'], undefined);
+    return out;
+  };
+  return [
+    {
+      path: settings,
+      purpose: `PostToolUse hook on Bash${options.proxy ? ', ANTHROPIC_BASE_URL' : ''}`,
+      remove: removeSettings,
+      add: (text) => {
+        const value = readJsonc(text, settings);
+        const post = othersOf(((value.hooks ?? {}) as Record<string, unknown>).PostToolUse);
+        let out = setJsonc(text, ['hooks', 'PostToolUse'], [...post, hook]);
+        if (options.proxy) out = setJsonc(out, ['env', 'ANTHROPIC_BASE_URL'], options.proxy);
+        return out;
+      },
+    },
+    {
+      path: state,
+      purpose: 'spillway_expand as an MCP server',
+      remove: (text) => {
+        const value = readJsonc(text, state);
+        return (value.mcpServers as Record<string, unknown> | undefined)?.spillway
+          ? setJsonc(text, ['mcpServers', 'spillway'], undefined)
+          : text;
+      },
+      add: (text) =>
+        setJsonc(text, ['mcpServers', 'spillway'], {
+          type: 'stdio',
+          command: options.spillway.command,
+          args: [...options.spillway.args, 'mcp'],
+          env: {},
+          alwaysLoad: true,
+        }),
+    },
+  ];
+}

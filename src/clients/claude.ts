@@ -1,0 +1,44 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { collapseOutput } from '../pipeline/collapse-output.js';
+import { type HookContext, type HookInput, objectField, stringField } from './hook-io.js';
+import { readClientFile } from './persisted-output.js';
+
+/** Claude Code's configuration folder: `$CLAUDE_CONFIG_DIR`, else `~/.claude`. */
+export function claudeDir(env: NodeJS.ProcessEnv): string {
+  return env.CLAUDE_CONFIG_DIR?.trim() || join(env.HOME || homedir(), '.claude');
+}
+
+/**
+ * Claude Code's PostToolUse hook for Bash. Claude Code keeps a Bash output over 30,000
+ * characters in `~/.claude/projects/.../tool-results/ID.txt` and sends the model a 2 KB
+ * preview (`<persisted-output>`); this reads that file (only inside Claude Code's projects
+ * folder, see readClientFile), stashes it, and hands back the collapse as `updatedToolOutput`,
+ * which Claude Code sends in the preview's place. Any other result: no answer, no change.
+ *
+ * @example
+ * const answer = await claudeHook(JSON.parse(stdin), ctx); // { hookSpecificOutput: { hookEventName: 'PostToolUse', updatedToolOutput: {...} } }
+ */
+export async function claudeHook(input: HookInput, ctx: HookContext): Promise<object | undefined> {
+  if (input.hook_event_name !== 'PostToolUse' || input.tool_name !== 'Bash') return undefined;
+  const response = objectField(input, 'tool_response');
+  const path = stringField(response, 'persistedOutputPath');
+  if (!response || path === undefined) return undefined;
+  const file = await readClientFile(path, {
+    root: join(claudeDir(ctx.env), 'projects'),
+    preview: stringField(response, 'stdout') ?? '',
+  });
+  if ('refused' in file) return { systemMessage: `spillway left this output as it was: ${file.refused}` };
+  const out = await collapseOutput(file.bytes, { store: await ctx.store(), tool: 'Bash' });
+  if (out.step !== 'acted') return undefined;
+  const { persistedOutputPath: _path, persistedOutputSize: _size, ...rest } = response;
+  return {
+    hookSpecificOutput: {
+      hookEventName: 'PostToolUse',
+      updatedToolOutput: {
+        ...rest,
+        stdout: `${out.text}\n[Claude Code also saved the full output to ${path}]`,
+      },
+    },
+  };
+}

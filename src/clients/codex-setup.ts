@@ -1,0 +1,136 @@
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import { SpillwayError } from '../errors.js';
+import { block, COMMENTED, readJsonc, readToml, setJsonc, tomlString, withoutBlocks } from './config-text.js';
+import { type FileEdit, isOwnHookGroup, type SetupOptions } from './setup-plan.js';
+import { spillwayShell } from './spillway-command.js';
+
+/** Codex's folder: `$CODEX_HOME`, else `~/.codex`. */
+export function codexDir(options: Pick<SetupOptions, 'home' | 'env'>): string {
+  return options.env.CODEX_HOME?.trim() || join(options.home, '.codex');
+}
+
+/** JSON with object keys sorted at every depth, compact: what Codex hashes a hook by. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object')
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
+  return JSON.stringify(value);
+}
+
+/**
+ * The hash Codex trusts a hook by (codex-rs/hooks: sha256 over the compact, key-sorted JSON of
+ * the hook's identity, Codex's defaults filled in: timeout 600, async false). Codex runs a hook
+ * from `hooks.json` only when `[hooks.state."KEY"] trusted_hash` in config.toml matches it.
+ *
+ * @example
+ * codexTrustHash('Bash', '/usr/bin/node /opt/sw/cli.js hook codex'); // 'sha256:…'
+ */
+export function codexTrustHash(matcher: string, command: string): string {
+  const identity = {
+    event_name: 'pre_tool_use',
+    matcher,
+    hooks: [{ type: 'command', command, timeout: 600, async: false }],
+  };
+  return `sha256:${createHash('sha256').update(canonicalJson(identity)).digest('hex')}`;
+}
+
+/**
+ * Codex's files: `hooks.json` gets the PreToolUse hook on Bash that runs each shell command
+ * through `spillway run` (Codex cuts an output to about 10,000 tokens before any proxy sees it,
+ * and its PostToolUse hook gets only the cut text); `config.toml` gets that hook's trust entry,
+ * spillway as an MCP server for `spillway_expand`, and, with a proxy, a model provider that
+ * sends requests through it.
+ *
+ * @example
+ * const edits = codexSetup({ home: '/home/u', env: {}, spillway, proxy: 'http://127.0.0.1:4747' });
+ */
+export function codexSetup(options: SetupOptions): FileEdit[] {
+  const dir = codexDir(options);
+  const hooksPath = join(dir, 'hooks.json');
+  const configPath = join(dir, 'config.toml');
+  const command = spillwayShell(options.spillway, ['hook', 'codex']);
+  // Our group goes last in PreToolUse: its index is part of the trust key, read from the
+  // hooks.json setup writes, so the key is right when the user has hook groups of their own.
+  const groupIndex = (hooksText: string) => {
+    const pre = ((readJsonc(hooksText, hooksPath).hooks ?? {}) as Record<string, unknown>).PreToolUse;
+    return Array.isArray(pre) ? pre.filter((g) => !isOwnHookGroup(g)).length : 0;
+  };
+  const hooks: FileEdit = {
+    path: hooksPath,
+    purpose: 'PreToolUse hook on Bash: commands run through spillway run',
+    remove: (text) => {
+      const pre = ((readJsonc(text, hooksPath).hooks ?? {}) as Record<string, unknown>).PreToolUse;
+      if (!Array.isArray(pre)) return text;
+      const others = pre.filter((g) => !isOwnHookGroup(g));
+      return others.length === pre.length
+        ? text
+        : setJsonc(text, ['hooks', 'PreToolUse'], others.length ? others : undefined);
+    },
+    add: (text) => {
+      const pre = ((readJsonc(text, hooksPath).hooks ?? {}) as Record<string, unknown>).PreToolUse;
+      const others = Array.isArray(pre) ? pre.filter((g) => !isOwnHookGroup(g)) : [];
+      return setJsonc(
+        text,
+        ['hooks', 'PreToolUse'],
+        [...others, { matcher: 'Bash', hooks: [{ type: 'command', command }] }],
+      );
+    },
+  };
+  const config: FileEdit = {
+    path: configPath,
+    purpose: `hook trust, MCP server${options.proxy ? ', model provider' : ''}`,
+    remove: (text) => withoutBlocks(text),
+    add: (text, planned) => {
+      const base = withoutBlocks(text);
+      const parsed = readToml(base, configPath);
+      for (const [table, key] of [
+        ['mcp_servers', 'spillway'],
+        ['model_providers', 'spillway'],
+      ] as const)
+        if ((parsed[table] as Record<string, unknown> | undefined)?.[key] !== undefined)
+          throw new SpillwayError(
+            'SPILLWAY_BAD_CONFIG',
+            `${configPath} already has [${table}.${key}] of its own; remove it, then run setup again`,
+          );
+      let head = '';
+      let body = base;
+      if (options.proxy) {
+        // A top-level key must come before the first table; a model_provider of the user's is
+        // switched off (undo switches it back on).
+        body = body.replace(/^(\s*model_provider\s*=.*)$/m, (line, _l, offset: number) =>
+          /^\s*\[/m.test(body.slice(0, offset)) ? line : `${COMMENTED}${line}`,
+        );
+        head = block('codex', [`model_provider = "spillway"`]);
+      }
+      const index = groupIndex(planned(hooksPath));
+      const tables = [
+        `[mcp_servers.spillway]`,
+        `command = ${tomlString(options.spillway.command)}`,
+        `args = [${[...options.spillway.args, 'mcp'].map(tomlString).join(', ')}]`,
+        '',
+        `[hooks.state.${tomlString(`${hooksPath}:pre_tool_use:${index}:0`)}]`,
+        `trusted_hash = ${tomlString(codexTrustHash('Bash', command))}`,
+      ];
+      if (options.proxy)
+        tables.push(
+          '',
+          '[model_providers.spillway]',
+          'name = "spillway"',
+          `base_url = ${tomlString(`${options.proxy}/v1`)}`,
+          'wire_api = "responses"',
+          'env_key = "OPENAI_API_KEY"',
+        );
+      // One blank line between the user's text and our block, however many it ended with, so
+      // setting up twice writes the same bytes as once.
+      const rest = body.trim() === '' ? '' : `${body.replace(/\n*$/, '')}\n\n`;
+      const out = `${head}${rest}${block('codex', tables)}`;
+      readToml(out, configPath); // never write a file Codex cannot read
+      return out;
+    },
+  };
+  return [hooks, config];
+}

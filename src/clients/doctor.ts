@@ -1,0 +1,200 @@
+import { spawn } from 'node:child_process';
+import { accessSync, constants, existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { defaultBase } from '../store/default-base.js';
+import { CLIENTS } from './index.js';
+import { planSetup, readSetup, setupStateDir } from './setup-files.js';
+import type { SetupOptions } from './setup-plan.js';
+import { spillwayShell } from './spillway-command.js';
+
+/** One link of the chain: what was checked, whether it holds, and the fix when it does not. */
+export interface Check {
+  ok: boolean;
+  what: string;
+  fix?: string;
+}
+
+/** Runs `command` in a shell with `input` on stdin; its output, or why it failed. */
+function runShell(command: string, input: string, env: NodeJS.ProcessEnv, timeoutMs: number) {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn('/bin/sh', ['-c', command], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => {
+      stdout += c.toString('utf8');
+    });
+    child.stderr.on('data', (c: Buffer) => {
+      stderr += c.toString('utf8');
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+    child.stdin.on('error', () => {});
+    child.stdin.end(input);
+  });
+}
+
+/** Starts `spillway mcp` as a client would and times its answer to `initialize`. */
+async function checkMcp(options: SetupOptions): Promise<Check> {
+  const started = Date.now();
+  const init = `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'spillway-doctor', version: '1' } } })}\n`;
+  return new Promise<Check>((resolve) => {
+    const child = spawn(options.spillway.command, [...options.spillway.args, 'mcp'], {
+      env: options.env,
+      stdio: ['pipe', 'pipe', 'ignore'],
+    });
+    let out = '';
+    const done = (check: Check) => {
+      clearTimeout(timer);
+      child.kill();
+      resolve(check);
+    };
+    const timer = setTimeout(
+      () =>
+        done({
+          ok: false,
+          what: 'spillway mcp did not answer initialize within 10 s',
+          fix: 'run "spillway mcp" by hand to see its error',
+        }),
+      10_000,
+    );
+    child.on('error', (err) =>
+      done({ ok: false, what: `spillway mcp does not start: ${err.message}`, fix: 'reinstall spillway' }),
+    );
+    child.stdout.on('data', (c: Buffer) => {
+      out += c.toString('utf8');
+      if (out.includes('"id":1'))
+        done({ ok: true, what: `spillway mcp answers initialize (${Date.now() - started} ms)` });
+    });
+    child.stdin.end(init);
+  });
+}
+
+/** The store the hooks and `spillway run` stash into: there, writable, private. */
+function checkStore(env: NodeJS.ProcessEnv): Check {
+  const base = defaultBase(env);
+  try {
+    mkdirSync(base, { recursive: true, mode: 0o700 });
+    const probe = join(base, `.doctor-${process.pid}`);
+    writeFileSync(probe, 'ok', { mode: 0o600 });
+    rmSync(probe);
+    const mode = statSync(base).mode & 0o777;
+    if (mode & 0o077)
+      return {
+        ok: false,
+        what: `the store ${base} can be read by other users (mode ${mode.toString(8)})`,
+        fix: `chmod 700 ${base}`,
+      };
+    return { ok: true, what: `the store ${base} is writable and private` };
+  } catch (err) {
+    return {
+      ok: false,
+      what: `the store ${base} is not writable: ${(err as Error).message}`,
+      fix: 'set SPILLWAY_HOME to a folder you own',
+    };
+  }
+}
+
+async function checkProxy(url: string): Promise<Check> {
+  try {
+    const res = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(3000) });
+    if (res.ok) return { ok: true, what: `the proxy answers at ${url}` };
+    return {
+      ok: false,
+      what: `the proxy at ${url} answered ${res.status}`,
+      fix: 'is another program on that port?',
+    };
+  } catch {
+    return {
+      ok: false,
+      what: `no proxy answers at ${url} (the client's model requests go there)`,
+      fix: `start it: spillway proxy --port ${new URL(url).port || 80}, or run setup again without --proxy`,
+    };
+  }
+}
+
+/** A sample hook input per client, and what the hook must answer to it. */
+const HOOK_PROBES: Record<string, { input: object; expect: (stdout: string) => boolean }> = {
+  claude: {
+    input: {
+      hook_event_name: 'PostToolUse',
+      tool_name: 'Bash',
+      tool_input: { command: 'true' },
+      tool_response: { stdout: 'ok', stderr: '' },
+    },
+    expect: (stdout) => stdout.trim() === '',
+  },
+  codex: {
+    input: { hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'make' } },
+    expect: (stdout) => /"updatedInput".*run -- bash -c/.test(stdout),
+  },
+  gemini: {
+    input: { hook_event_name: 'BeforeTool', tool_name: 'run_shell_command', tool_input: { command: 'make' } },
+    expect: (stdout) => /"tool_input".*run -- bash -c/.test(stdout),
+  },
+};
+
+/**
+ * Checks every link between a client and spillway: setup's entries still in the client's
+ * files, the hook command runs from a shell and answers right, `spillway mcp` answers, the
+ * store is writable, the proxy (when setup named one) answers. Each failure carries its fix.
+ *
+ * @example
+ * for (const c of await doctor('codex', options)) console.log(c.ok ? '✓' : '✗', c.what);
+ */
+export async function doctor(client: string, options: SetupOptions): Promise<Check[]> {
+  const spec = CLIENTS[client];
+  if (!spec) return [{ ok: false, what: `unknown client ${client}` }];
+  const state = readSetup(setupStateDir(options.home, options.env), client);
+  if (!state)
+    return [{ ok: false, what: `${spec.name} is not set up for spillway`, fix: `spillway setup ${client}` }];
+  const checks: Check[] = [];
+  const cli = options.spillway.args[0] ?? '';
+  try {
+    accessSync(options.spillway.command, constants.X_OK);
+    checks.push(
+      existsSync(cli)
+        ? {
+            ok: true,
+            what: `hooks and MCP start spillway as ${spillwayShell(options.spillway, [])} (no PATH needed)`,
+          }
+        : { ok: false, what: `${cli} is missing`, fix: 'reinstall spillway, then run setup again' },
+    );
+  } catch {
+    checks.push({
+      ok: false,
+      what: `${options.spillway.command} is not executable`,
+      fix: 'run setup again with the node you use',
+    });
+  }
+  const withProxy = { ...options, ...(state.proxy ? { proxy: state.proxy } : {}) };
+  for (const file of planSetup(spec.edits(withProxy)))
+    checks.push(
+      file.before === file.after
+        ? { ok: true, what: `${file.path}: ${file.purpose}` }
+        : {
+            ok: false,
+            what: `${file.path} no longer has what setup wrote (${file.purpose})`,
+            fix: `spillway setup ${client}${state.proxy ? ` --proxy ${state.proxy}` : ''}`,
+          },
+    );
+  const probe = HOOK_PROBES[client];
+  if (probe) {
+    const command = spillwayShell(options.spillway, ['hook', client]);
+    const r = await runShell(command, JSON.stringify(probe.input), options.env, 15_000);
+    checks.push(
+      r.code === 0 && probe.expect(r.stdout)
+        ? { ok: true, what: `the ${client} hook runs and answers` }
+        : {
+            ok: false,
+            what: `the ${client} hook failed (exit ${r.code}): ${(r.stderr || r.stdout).trim().slice(0, 300)}`,
+            fix: `run: echo '{}' | ${command}`,
+          },
+    );
+  }
+  checks.push(checkStore(options.env), await checkMcp(options));
+  if (state.proxy) checks.push(await checkProxy(state.proxy));
+  return checks;
+}

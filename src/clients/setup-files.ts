@@ -1,0 +1,172 @@
+import { createHash } from 'node:crypto';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { SpillwayError } from '../errors.js';
+import type { FileEdit } from './setup-plan.js';
+
+/** What setup wrote for one client, so `--undo` can put every file back. */
+interface Manifest {
+  client: string;
+  proxy?: string;
+  files: { path: string; existed: boolean; backup?: string; written: string }[];
+}
+
+const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
+const readOr = (path: string): Buffer | undefined => (existsSync(path) ? readFileSync(path) : undefined);
+
+/** Writes through a temporary file and a rename: a reader never sees half a file. */
+function writeAtomic(path: string, bytes: Buffer | string, mode: number): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  const tmp = join(dirname(path), `.${basename(path)}.spillway-${process.pid}`);
+  try {
+    writeFileSync(tmp, bytes, { mode });
+    chmodSync(tmp, mode);
+    renameSync(tmp, path);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    throw new SpillwayError('SPILLWAY_IO', `cannot write ${path}: ${(err as Error).message}`, { cause: err });
+  }
+}
+
+/**
+ * Whether setup ran for `client` here, and with which proxy.
+ *
+ * @example
+ * readSetup(stateDir, 'codex'); // { proxy: 'http://127.0.0.1:4747' }
+ */
+export function readSetup(stateDir: string, client: string): { proxy?: string } | undefined {
+  const raw = readOr(join(stateDir, `${client}.json`));
+  if (!raw) return undefined;
+  const manifest = JSON.parse(raw.toString('utf8')) as Manifest;
+  return manifest.proxy ? { proxy: manifest.proxy } : {};
+}
+
+/** One file's planned change. */
+export interface PlannedFile {
+  path: string;
+  purpose: string;
+  before: string | undefined;
+  after: string;
+}
+
+/**
+ * The text each file would have after setup (nothing is written).
+ *
+ * @example
+ * for (const f of planSetup(claudeSetup(options))) console.log(f.path, f.after);
+ */
+export function planSetup(edits: FileEdit[]): PlannedFile[] {
+  const planned = new Map<string, string>();
+  return edits.map((edit) => {
+    const before = readOr(edit.path)?.toString('utf8');
+    const after = edit.add(before ?? '', (p) => planned.get(p) ?? readOr(p)?.toString('utf8') ?? '');
+    planned.set(edit.path, after);
+    return { path: edit.path, purpose: edit.purpose, before, after };
+  });
+}
+
+/** Where setup keeps its manifests and the originals it backed up. */
+export function setupStateDir(home: string, env: NodeJS.ProcessEnv): string {
+  return join(env.SPILLWAY_HOME?.trim() || join(home, '.spillway'), 'setup');
+}
+
+/**
+ * Writes the planned files, each original backed up once (a second setup keeps the first
+ * backup, so undo always returns to before spillway).
+ *
+ * @example
+ * applySetup('claude', planSetup(edits), { stateDir, proxy });
+ */
+export function applySetup(
+  client: string,
+  files: PlannedFile[],
+  options: { stateDir: string; proxy?: string },
+): void {
+  const manifestPath = join(options.stateDir, `${client}.json`);
+  const old = readOr(manifestPath);
+  const manifest: Manifest = old ? (JSON.parse(old.toString('utf8')) as Manifest) : { client, files: [] };
+  mkdirSync(join(options.stateDir, client), { recursive: true, mode: 0o700 });
+  for (const file of files) {
+    let entry = manifest.files.find((f) => f.path === file.path);
+    if (!entry) {
+      const existed = file.before !== undefined;
+      entry = { path: file.path, existed, written: '' };
+      if (existed) {
+        entry.backup = join(options.stateDir, client, `${manifest.files.length}-${basename(file.path)}`);
+        writeAtomic(entry.backup, readFileSync(file.path), 0o600);
+      }
+      manifest.files.push(entry);
+    }
+    if (file.after !== file.before) {
+      const mode = file.before !== undefined ? statSync(file.path).mode & 0o777 : 0o600;
+      writeAtomic(file.path, file.after, mode);
+    }
+    entry.written = sha256(file.after);
+  }
+  if (options.proxy !== undefined) manifest.proxy = options.proxy;
+  writeAtomic(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`, 0o600);
+}
+
+/** What undo did to one file. */
+export interface UndoneFile {
+  path: string;
+  /** restored: the original bytes are back; removed: the file did not exist before; edited: the
+   * file changed since setup, so only spillway's entries were taken out. */
+  how: 'restored' | 'removed' | 'edited' | 'unchanged';
+}
+
+/**
+ * Puts back every file setup changed for `client`: byte for byte when the file is still what
+ * setup wrote; when the client or the user changed it since, only spillway's entries are taken
+ * out, their changes kept. Returns undefined when setup never ran for it.
+ *
+ * @example
+ * undoSetup('codex', (proxy) => codexSetup({ ...options, proxy }), { stateDir });
+ */
+export function undoSetup(
+  client: string,
+  editsFor: (proxy: string | undefined) => FileEdit[],
+  options: { stateDir: string },
+): UndoneFile[] | undefined {
+  const manifestPath = join(options.stateDir, `${client}.json`);
+  const raw = readOr(manifestPath);
+  if (!raw) return undefined;
+  const manifest = JSON.parse(raw.toString('utf8')) as Manifest;
+  const edits = editsFor(manifest.proxy);
+  const done: UndoneFile[] = [];
+  for (const entry of [...manifest.files].reverse()) {
+    const current = readOr(entry.path);
+    if (current !== undefined && sha256(current) === entry.written) {
+      if (entry.existed && entry.backup) {
+        writeAtomic(entry.path, readFileSync(entry.backup), statSync(entry.path).mode & 0o777);
+        done.push({ path: entry.path, how: 'restored' });
+      } else {
+        unlinkSync(entry.path);
+        done.push({ path: entry.path, how: 'removed' });
+      }
+      continue;
+    }
+    const edit = edits.find((e) => e.path === entry.path);
+    if (current === undefined || !edit) {
+      done.push({ path: entry.path, how: 'unchanged' });
+      continue;
+    }
+    const text = current.toString('utf8');
+    const after = edit.remove(text);
+    if (after !== text) writeAtomic(entry.path, after, statSync(entry.path).mode & 0o777);
+    done.push({ path: entry.path, how: after !== text ? 'edited' : 'unchanged' });
+  }
+  rmSync(join(options.stateDir, client), { recursive: true, force: true });
+  rmSync(manifestPath, { force: true });
+  return done.reverse();
+}

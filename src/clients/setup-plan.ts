@@ -1,0 +1,40 @@
+import type { SpillwayCommand } from './spillway-command.js';
+
+/** What `spillway setup CLIENT` is given. */
+export interface SetupOptions {
+  /** The user's home folder (the clients' configuration lives under it). */
+  home: string;
+  env: NodeJS.ProcessEnv;
+  spillway: SpillwayCommand;
+  /** The proxy to send the client's model requests through; none leaves the base URL alone. */
+  proxy?: string;
+}
+
+/**
+ * One file setup changes: `add` puts spillway's settings into the file's text (replacing any
+ * earlier ones), `remove` takes them out again and leaves the rest as it is. Both are pure.
+ */
+export interface FileEdit {
+  path: string;
+  /** What the file is for, for --print and doctor. */
+  purpose: string;
+  /** `planned(path)` is the text setup writes to another of the client's files (edited first). */
+  add(text: string, planned: (path: string) => string): string;
+  remove(text: string): string;
+}
+
+/** The command lines spillway writes into a client's hooks end like this; setup finds its own by it. */
+export const OWN_HOOK = /(^|[\s/'])(spillway|cli\.js)'? hook (claude|codex|gemini)$/;
+
+/** Whether a hook group (Claude Code's, Codex's and Gemini CLI's share the shape) is spillway's. */
+export function isOwnHookGroup(group: unknown): boolean {
+  const hooks = (group as { hooks?: unknown })?.hooks;
+  return (
+    Array.isArray(hooks) &&
+    hooks.some(
+      (h) =>
+        typeof (h as { command?: unknown })?.command === 'string' &&
+        OWN_HOOK.test((h as { command: string }).command),
+    )
+  );
+}

@@ -1,0 +1,64 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+
+/**
+ * A string as one POSIX shell word.
+ *
+ * @example
+ * shellQuote("it's"); // `'it'\''s'`
+ */
+export function shellQuote(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+}
+
+/** How a client starts this spillway: absolute node and CLI paths, so no PATH is needed. */
+export interface SpillwayCommand {
+  command: string;
+  args: string[];
+}
+
+/**
+ * This installation's spillway, as an absolute command: the running node and this package's
+ * `dist/cli.js`. Clients start hooks and MCP servers with a PATH of their own; a bare
+ * `spillway` fails there unless it was linked globally.
+ *
+ * @example
+ * spillwayCommand(); // { command: '/usr/bin/node', args: ['/usr/lib/node_modules/spillway/dist/cli.js'] }
+ */
+export function spillwayCommand(): SpillwayCommand {
+  const beside = resolve(import.meta.dirname, '../cli.js');
+  // Run from the TypeScript sources (tests, tsx), the command is the build of this checkout.
+  const cli = existsSync(beside) ? beside : resolve(import.meta.dirname, '../../dist/cli.js');
+  return { command: process.execPath, args: [cli] };
+}
+
+/**
+ * The command line that runs spillway with `args`, quoted for a shell.
+ *
+ * @example
+ * spillwayShell({ command: '/usr/bin/node', args: ['/opt/sw/cli.js'] }, ['hook', 'claude']); // '/usr/bin/node /opt/sw/cli.js hook claude'
+ */
+export function spillwayShell(spillway: SpillwayCommand, args: string[]): string {
+  return [spillway.command, ...spillway.args, ...args].map(shellQuote).join(' ');
+}
+
+/**
+ * A client's shell command wrapped in `spillway run`, so spillway captures the whole output
+ * before the client cuts it. The command runs in bash as the client would have run it.
+ *
+ * @example
+ * wrapInRun('make 2>&1 | tee log', sw); // "/usr/bin/node /opt/sw/cli.js run -- bash -c 'make 2>&1 | tee log'"
+ */
+export function wrapInRun(command: string, spillway: SpillwayCommand): string {
+  return `${spillwayShell(spillway, ['run', '--'])} bash -c ${shellQuote(command)}`;
+}
+
+/**
+ * Whether a command already goes through `spillway run` (a hook must not wrap it twice).
+ *
+ * @example
+ * isWrappedInRun('spillway run -- make'); // true
+ */
+export function isWrappedInRun(command: string): boolean {
+  return /^\s*(\S*\/)?(spillway|cli\.js)'?\s+run(\s|$)/.test(command) || /\bcli\.js'? run -- /.test(command);
+}
