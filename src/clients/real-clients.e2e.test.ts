@@ -72,18 +72,30 @@ interface ClientRun {
   key: ClientKey;
   label: string;
   api: ModelTurn['api'];
-  shell: { name: string; input: (cmd: string) => Json };
-  expand: { name: string; namespace?: string };
+  /** The tool whose presence marks the agent loop's requests (not the client's side requests). */
+  loopTool: string;
+  /** The model's call that runs a shell command, and the one that greps a recall id. */
+  run: (cmd: string) => ModelStep;
+  grep: (id: string, pattern: string) => ModelStep;
   env: (machine: ReturnType<typeof userMachine>) => NodeJS.ProcessEnv;
   args: (prompt: string) => string[];
 }
+
+const call = (name: string, input: Json, callId: string, namespace?: string): ModelStep => ({
+  kind: 'call',
+  callId,
+  name,
+  input,
+  ...(namespace ? { namespace } : {}),
+});
 
 const CLAUDE = (key: ClientKey): ClientRun => ({
   key,
   label: `Claude Code ${clientVersion(key)}`,
   api: 'anthropic',
-  shell: { name: 'Bash', input: (command) => ({ command, description: 'run it' }) },
-  expand: { name: 'mcp__spillway__spillway_expand' },
+  loopTool: 'Bash',
+  run: (command) => call('Bash', { command, description: 'run it' }, 'call_run'),
+  grep: (id, grep) => call('mcp__spillway__spillway_expand', { id, grep }, 'call_grep'),
   env: (m) => ({
     ...m.env,
     ANTHROPIC_API_KEY: 'sk-ant-test',
@@ -97,8 +109,9 @@ const CODEX: ClientRun = {
   key: 'codex',
   label: `Codex ${clientVersion('codex')} -m gpt-5`,
   api: 'openai-responses',
-  shell: { name: 'exec_command', input: (cmd) => ({ cmd }) },
-  expand: { name: 'spillway_expand', namespace: 'mcp__spillway' },
+  loopTool: 'exec_command',
+  run: (cmd) => call('exec_command', { cmd }, 'call_run'),
+  grep: (id, grep) => call('spillway_expand', { id, grep }, 'call_grep', 'mcp__spillway'),
   env: (m) => ({ ...m.env, OPENAI_API_KEY: 'sk-test' }),
   args: (prompt) => [
     'exec',
@@ -110,12 +123,35 @@ const CODEX: ClientRun = {
   ],
 };
 
+// With no -m, Codex's default model gets "responses-lite": its tools in an `additional_tools`
+// input item, and one JavaScript `exec` tool that calls the others (tools.exec_command,
+// tools.mcp__spillway__spillway_expand); outputs come back as custom_tool_call_output.
+const CODEX_DEFAULT_MODEL: ClientRun = {
+  ...CODEX,
+  label: `Codex ${clientVersion('codex')}, its default model (responses-lite)`,
+  loopTool: 'functions:exec',
+  run: (cmd) => ({
+    kind: 'custom',
+    callId: 'call_run',
+    name: 'exec',
+    input: `const r = await tools.exec_command({ cmd: ${JSON.stringify(cmd)} });\ntext(r.output);`,
+  }),
+  grep: (id, grep) => ({
+    kind: 'custom',
+    callId: 'call_grep',
+    name: 'exec',
+    input: `const r = await tools.mcp__spillway__spillway_expand(${JSON.stringify({ id, grep })});\ntext(r.content.map((c) => c.text).join('\\n'));`,
+  }),
+  args: (prompt) => ['exec', '--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox', prompt],
+};
+
 const GEMINI: ClientRun = {
   key: 'gemini',
   label: `Gemini CLI ${clientVersion('gemini')}`,
   api: 'gemini',
-  shell: { name: 'run_shell_command', input: (command) => ({ command, description: 'run it' }) },
-  expand: { name: 'mcp_spillway_spillway_expand' },
+  loopTool: 'run_shell_command',
+  run: (command) => call('run_shell_command', { command, description: 'run it' }, 'call_run'),
+  grep: (id, grep) => call('mcp_spillway_spillway_expand', { id, grep }, 'call_grep'),
   env: (m) => ({ ...m.env, GEMINI_API_KEY: 'AIza-test', GEMINI_CLI_TRUST_WORKSPACE: 'true' }),
   args: (prompt) => ['-p', prompt, '--yolo'],
 };
@@ -128,29 +164,25 @@ function clientVersion(key: ClientKey): string {
 /** The agent: run the command, grep the marker's id for the needle, answer with what it found. */
 function agentScript(client: ClientRun, current: () => OutputCase) {
   return (turn: ModelTurn): ModelStep => {
-    if (!turn.tools.includes(client.shell.name)) return { kind: 'answer', text: 'ok' }; // side requests
+    if (!turn.tools.includes(client.loopTool)) return { kind: 'answer', text: 'ok' }; // side requests
     const out = turn.lastOutput;
-    if (!out)
-      return {
-        kind: 'call',
-        callId: 'call_run',
-        name: client.shell.name,
-        input: client.shell.input(`node ${current().file}`),
-      };
+    if (!out) return client.run(`node ${current().file}`);
     if (out.callId === 'call_run') {
       const id = markerIds(out.text)[0];
       if (!id) return { kind: 'answer', text: 'NO MARKER: the result was not shortened' };
-      return { kind: 'call', callId: 'call_grep', ...client.expand, input: { id, grep: current().grep } };
+      return client.grep(id, current().grep);
     }
     return { kind: 'answer', text: 'FINAL: found it' };
   };
 }
 
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
-const RUNS = [CLAUDE('claude'), CLAUDE('claude-2.1.197'), CODEX, GEMINI].map((client) => ({
-  client,
-  binary: clientBinary(client.key),
-}));
+const RUNS = [CLAUDE('claude'), CLAUDE('claude-2.1.197'), CODEX, CODEX_DEFAULT_MODEL, GEMINI].map(
+  (client) => ({
+    client,
+    binary: clientBinary(client.key),
+  }),
+);
 
 beforeAll(() => {
   if (RUNS.some((r) => 'path' in r.binary)) buildCli();

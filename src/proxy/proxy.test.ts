@@ -183,6 +183,54 @@ describe('proxy with the official SDKs', () => {
     expect(parts).toEqual(ANSWER_TEXT);
   });
 
+  it("Codex's responses-lite: tools in an additional_tools item, the shell output inside a custom exec call", async () => {
+    // The shape Codex 0.171.0 sends for its default model: no `tools`, a leading
+    // `additional_tools` input item, and the JavaScript `exec` tool's custom_tool_call_output.
+    const tools = {
+      type: 'additional_tools',
+      role: 'developer',
+      tools: [
+        {
+          type: 'namespace',
+          name: 'functions',
+          tools: [{ type: 'custom', name: 'exec', description: 'Run JavaScript' }],
+        },
+      ],
+    };
+    const output = `Script completed\nWall time 0.4 seconds\nOutput:\n\n${bigLog}`;
+    const body = {
+      model: 'gpt-6.2-sol',
+      stream: true,
+      text: { verbosity: 'low' },
+      input: [
+        tools,
+        { type: 'message', role: 'user', content: [{ type: 'input_text', text: `lite ${++conversations}` }] },
+        {
+          type: 'custom_tool_call',
+          call_id: 'call_x',
+          name: 'exec',
+          input: 'text((await tools.exec_command({cmd:"make"})).output)',
+        },
+        { type: 'custom_tool_call_output', call_id: 'call_x', output },
+      ],
+    };
+    const res = await fetch(`${proxy.url}/v1/responses`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer sk-test' },
+      body: JSON.stringify(body),
+    });
+    expect(res.status).toBe(200);
+    await res.text();
+    const sent = last().json as typeof body;
+    expect(sent.input[0]).toEqual(tools);
+    expect(sent.input.slice(1, 3)).toEqual(body.input.slice(1, 3));
+    const shortened = (sent.input[3] as { output: string }).output;
+    expect(o200k.count(shortened)).toBeLessThanOrEqual(2000);
+    expect(shortened).toContain('Script completed');
+    const id = markerIds(shortened)[0] as string;
+    expect((await recallAll(id, { store })).toString('utf8')).toBe(output);
+  });
+
   it('passes other paths through untouched, and forwards a request with nothing to change as its original bytes', async () => {
     const models = await openai().models.list();
     expect(models.data[0]?.id).toBe('gpt-test');

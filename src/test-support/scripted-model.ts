@@ -14,6 +14,8 @@ export interface ModelTurn {
 /** The model's next move: call a tool, or answer and end the turn. */
 export type ModelStep =
   | { kind: 'call'; callId: string; name: string; namespace?: string; input: Record<string, unknown> }
+  /** A freeform tool call (Responses `custom_tool_call`): Codex's JavaScript `exec`, `apply_patch`. */
+  | { kind: 'custom'; callId: string; name: string; namespace?: string; input: string }
   | { kind: 'answer'; text: string };
 
 export interface ScriptedModel {
@@ -86,8 +88,15 @@ function sampleOf(schema: unknown): unknown {
   }
 }
 
+/** A step for an API with no freeform tool calls. */
+function plainStep(step: ModelStep): Exclude<ModelStep, { kind: 'custom' }> {
+  if (step.kind === 'custom') throw new Error('a custom tool call is a Responses API shape');
+  return step;
+}
+
 /** One Gemini answer chunk: a function call or text, finished. */
-function geminiChunk(step: ModelStep): Json {
+function geminiChunk(any: ModelStep): Json {
+  const step = plainStep(any);
   const part =
     step.kind === 'call'
       ? { functionCall: { id: step.callId, name: step.name, args: step.input } }
@@ -114,7 +123,15 @@ function anthropicTurn(body: Json): ModelTurn {
 }
 
 function responsesTurn(body: Json): ModelTurn {
-  const tools = ((body.tools as Json[] | undefined) ?? []).flatMap((t) =>
+  // Codex's default model sends "responses-lite": no `tools`, the tools in a leading
+  // `additional_tools` input item instead.
+  const offered = [
+    ...((body.tools as Json[] | undefined) ?? []),
+    ...((Array.isArray(body.input) ? body.input : []) as Json[])
+      .filter((i) => i.type === 'additional_tools')
+      .flatMap((i) => (i.tools as Json[] | undefined) ?? []),
+  ];
+  const tools = offered.flatMap((t) =>
     // Codex offers an MCP server's tools as a namespace of functions.
     Array.isArray(t.tools)
       ? (t.tools as Json[]).map((f) => `${t.name}:${f.name}`)
@@ -129,7 +146,8 @@ function responsesTurn(body: Json): ModelTurn {
   };
 }
 
-function anthropicEvents(step: ModelStep, model: string): string[] {
+function anthropicEvents(any: ModelStep, model: string): string[] {
+  const step = plainStep(any);
   const start = {
     type: 'message_start',
     message: {
@@ -165,7 +183,8 @@ function anthropicEvents(step: ModelStep, model: string): string[] {
   ];
 }
 
-function anthropicMessage(step: ModelStep, model: string): Json {
+function anthropicMessage(any: ModelStep, model: string): Json {
+  const step = plainStep(any);
   return {
     id: 'msg_scripted',
     type: 'message',
@@ -184,23 +203,33 @@ function anthropicMessage(step: ModelStep, model: string): Json {
 
 function responsesEvents(step: ModelStep, n: number): string[] {
   const item =
-    step.kind === 'call'
+    step.kind === 'custom'
       ? {
-          type: 'function_call',
-          id: `fc_${n}`,
+          type: 'custom_tool_call',
+          id: `ctc_${n}`,
           call_id: step.callId,
           ...(step.namespace ? { namespace: step.namespace } : {}),
           name: step.name,
-          arguments: JSON.stringify(step.input),
+          input: step.input,
           status: 'completed',
         }
-      : {
-          type: 'message',
-          id: `msg_${n}`,
-          status: 'completed',
-          role: 'assistant',
-          content: [{ type: 'output_text', text: step.text, annotations: [] }],
-        };
+      : step.kind === 'call'
+        ? {
+            type: 'function_call',
+            id: `fc_${n}`,
+            call_id: step.callId,
+            ...(step.namespace ? { namespace: step.namespace } : {}),
+            name: step.name,
+            arguments: JSON.stringify(step.input),
+            status: 'completed',
+          }
+        : {
+            type: 'message',
+            id: `msg_${n}`,
+            status: 'completed',
+            role: 'assistant',
+            content: [{ type: 'output_text', text: step.text, annotations: [] }],
+          };
   const response = (status: string, output: unknown[]) => ({
     id: `resp_${n}`,
     object: 'response',
