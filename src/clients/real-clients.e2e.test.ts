@@ -74,6 +74,8 @@ interface ClientRun {
   api: ModelTurn['api'];
   /** The tool whose presence marks the agent loop's requests (not the client's side requests). */
   loopTool: string;
+  /** spillway_expand as the model is offered it, when the client lists it among the tools. */
+  recallTool?: string;
   /** The model's call that runs a shell command, and the one that greps a recall id. */
   run: (cmd: string) => ModelStep;
   grep: (id: string, pattern: string) => ModelStep;
@@ -94,6 +96,8 @@ const CLAUDE = (key: ClientKey): ClientRun => ({
   label: `Claude Code ${clientVersion(key)}`,
   api: 'anthropic',
   loopTool: 'Bash',
+  // Claude Code 2.1.3xx defers MCP tools behind ToolSearch unless they ask to be always loaded.
+  recallTool: 'mcp__spillway__spillway_expand',
   run: (command) => call('Bash', { command, description: 'run it' }, 'call_run'),
   grep: (id, grep) => call('mcp__spillway__spillway_expand', { id, grep }, 'call_grep'),
   env: (m) => ({
@@ -110,6 +114,7 @@ const CODEX: ClientRun = {
   label: `Codex ${clientVersion('codex')} -m gpt-5`,
   api: 'openai-responses',
   loopTool: 'exec_command',
+  recallTool: 'mcp__spillway:spillway_expand',
   run: (cmd) => call('exec_command', { cmd }, 'call_run'),
   grep: (id, grep) => call('spillway_expand', { id, grep }, 'call_grep', 'mcp__spillway'),
   env: (m) => ({ ...m.env, OPENAI_API_KEY: 'sk-test' }),
@@ -130,6 +135,7 @@ const CODEX_DEFAULT_MODEL: ClientRun = {
   ...CODEX,
   label: `Codex ${clientVersion('codex')}, its default model (responses-lite)`,
   loopTool: 'functions:exec',
+  recallTool: undefined, // a nested tool of exec, listed in its description
   run: (cmd) => ({
     kind: 'custom',
     callId: 'call_run',
@@ -150,6 +156,7 @@ const GEMINI: ClientRun = {
   label: `Gemini CLI ${clientVersion('gemini')}`,
   api: 'gemini',
   loopTool: 'run_shell_command',
+  recallTool: 'mcp_spillway_spillway_expand',
   run: (command) => call('run_shell_command', { command, description: 'run it' }, 'call_run'),
   grep: (id, grep) => call('mcp_spillway_spillway_expand', { id, grep }, 'call_grep'),
   env: (m) => ({ ...m.env, GEMINI_API_KEY: 'AIza-test', GEMINI_CLI_TRUST_WORKSPACE: 'true' }),
@@ -236,6 +243,11 @@ describe.each(RUNS)(
             .slice(from)
             .filter((s) => s.json && Object.keys(s.json).length > 0)
             .map((s) => turnOf(client.api, s.json as Json));
+          if (client.recallTool)
+            expect(
+              turns.filter((t) => t.tools.includes(client.loopTool))[0]?.tools,
+              'spillway_expand is offered, not deferred',
+            ).toContain(client.recallTool);
           const ran = turns.find((t) => t.lastOutput?.callId === 'call_run')?.lastOutput?.text ?? '';
           const grepped = turns.find((t) => t.lastOutput?.callId === 'call_grep')?.lastOutput?.text ?? '';
           expect(ran, `${output.name}: what the model saw of the command`).toContain(output.needle);
