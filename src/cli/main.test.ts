@@ -20,7 +20,13 @@ describe('spillway CLI', () => {
     const main = await cli(['--help']);
     expect(main.code).toBe(0);
     expect(main.stdout).toMatch(/usage: spillway <command>/);
-    for (const c of ['snip', 'tokens', 'models', 'demo']) {
+    expect(main.stdout).toMatch(/proxy for Anthropic, OpenAI \(Chat and Responses\) and Gemini clients/);
+    // No command at all is bad usage: the help on standard error, exit 2.
+    const none = await cli([]);
+    expect(none.code).toBe(2);
+    expect(none.stdout).toBe('');
+    expect(none.stderr).toBe(main.stdout);
+    for (const c of ['snip', 'tokens', 'models', 'demo', 'run', 'setup', 'doctor', 'hook']) {
       const r = await cli([c, '--help']);
       expect(r.code).toBe(0);
       expect(r.stdout).toMatch(new RegExp(`usage: spillway ${c}`));

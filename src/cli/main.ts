@@ -8,7 +8,7 @@ type Command = { run: (argv: string[], io: CliIo) => Promise<number>; help: stri
 // load the proxy, the pipeline or a tokenizer table.
 const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
   proxy: {
-    summary: 'run the HTTP proxy for Anthropic and OpenAI clients',
+    summary: 'run the HTTP proxy for Anthropic, OpenAI (Chat and Responses) and Gemini clients',
     load: () => import('./commands/proxy.js').then((m) => ({ run: m.proxyCommand, help: m.PROXY_HELP })),
   },
   mcp: {
@@ -100,7 +100,12 @@ Run "spillway <command> --help" for its options.
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const [name, ...rest] = argv;
   try {
-    if (name === undefined || name === '-h' || name === '--help' || name === 'help') {
+    if (name === undefined) {
+      // No command is bad usage: the help goes where errors go, and the exit says so.
+      await write(io.stderr, MAIN_HELP);
+      return 2;
+    }
+    if (name === '-h' || name === '--help' || name === 'help') {
       const topic =
         name === 'help' && rest[0] && Object.hasOwn(COMMANDS, rest[0]) ? COMMANDS[rest[0]] : undefined;
       await write(io.stdout, topic ? (await topic.load()).help : MAIN_HELP);
