@@ -1,3 +1,5 @@
+import { spillwayCommand, spillwayShell } from '../clients/spillway-command.js';
+
 /**
  * Codex's provider block for `~/.codex/config.toml`. Codex ignores `OPENAI_BASE_URL`; a custom
  * provider with `wire_api = "responses"` sends plain HTTP (no WebSocket attempt) to spillway.
@@ -33,32 +35,22 @@ export const GEMINI_SETTINGS_JSON = `{
 }
 `;
 
-const indent = (text: string) =>
-  text
-    .trimEnd()
-    .split('\n')
-    .map((line) => (line ? `    ${line}` : ''))
-    .join('\n');
-
 /**
- * How to point each client at a proxy at `proxyUrl`, as the startup banner and `--help` print
- * it; the README gives the same lines for the default port.
+ * How to point clients at a proxy at `proxyUrl`, as the startup banner and `--help` print it:
+ * `spillway setup` by the absolute command (it works before `npm link`), the SDKs' base URLs,
+ * and where the lines for setting a client up by hand are.
  *
  * @example
  * process.stdout.write(clientSetup('http://127.0.0.1:4747'));
  */
 export function clientSetup(proxyUrl: string): string {
-  return `Claude Code:
-    ANTHROPIC_BASE_URL=${proxyUrl} claude
-    claude mcp add spillway -- spillway mcp
-Codex, at the top of ~/.codex/config.toml:
-${indent(codexProviderToml(proxyUrl))}
-
-${indent(CODEX_MCP_TOML)}
-OpenAI SDKs:
-    OPENAI_BASE_URL=${proxyUrl}/v1
-Gemini CLI (with GEMINI_API_KEY set), and in ~/.gemini/settings.json:
-    GOOGLE_GEMINI_BASE_URL=${proxyUrl} gemini
-${indent(GEMINI_SETTINGS_JSON)}
+  const setup = spillwayShell(spillwayCommand(), ['setup']);
+  return `Claude Code, Codex, Gemini CLI (hooks that hand spillway whole outputs, recall, this proxy):
+    ${setup} claude --proxy ${proxyUrl}     (or codex, gemini; --undo reverts)
+OpenAI and Anthropic SDKs:
+    OPENAI_BASE_URL=${proxyUrl}/v1    ANTHROPIC_BASE_URL=${proxyUrl}
+Gemini API clients:
+    GOOGLE_GEMINI_BASE_URL=${proxyUrl}
+By hand, for any client: docs/clients.md
 `;
 }

@@ -23,9 +23,8 @@ describe('spillway proxy (the command)', () => {
       await new Promise((r) => setTimeout(r, 50));
     const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1] as string;
     expect(url).toBeDefined();
-    expect(out).toContain(`ANTHROPIC_BASE_URL=${url} claude\n`);
-    expect(out).toContain(`base_url = "${url}/v1"\n`);
-    expect(out).toContain(`OPENAI_BASE_URL=${url}/v1\n`);
+    expect(out).toContain(` setup claude --proxy ${url} `);
+    expect(out).toContain(`OPENAI_BASE_URL=${url}/v1 `);
     expect(await (await fetch(`${url}/healthz`)).json()).toMatchObject({ ok: true });
     // Recall is this user's own: /expand and /mcp need the token only they can read.
     const tokenFile = join(home, 'token');

@@ -6,9 +6,9 @@ import { recallAll } from '../store/recall.js';
 import {
   buildCli,
   clientBinary,
-  README_URL,
-  readmeBlock,
-  readmeLine,
+  DOC_URL,
+  docBlock,
+  docLine,
   runClient,
   startCliProxy,
   startTap,
@@ -24,7 +24,7 @@ import { markerIds } from '../text/markers.js';
 import { getTokenizer } from '../text/tokenizers/index.js';
 
 // The real Claude Code, Codex and Gemini CLI, installed from npm (npm run clients) and set up with
-// the README's own lines, run through `spillway proxy` against a scripted model API. The model
+// the lines of docs/clients.md, run through `spillway proxy` against a scripted model API. The model
 // runs a command that prints 1,500 lines with one error in them, recalls the shortened result
 // through the client's own MCP registration of `spillway_expand`, then answers. A recording tap
 // between the client and spillway shows what the client sent.
@@ -43,7 +43,7 @@ interface ClientCase {
   expand: { name: string; namespace?: string };
   /** How the client shows a tool's text to the model (Gemini CLI escapes closing tags it wraps with). */
   shows?: (text: string) => string;
-  /** Runs the README's setup for a proxy at `url`; returns the environment for the runs. */
+  /** Runs the setup docs/clients.md gives for a proxy at `url`; returns the environment for the runs. */
   setup(machine: ReturnType<typeof userMachine>, url: string): Promise<NodeJS.ProcessEnv>;
   args(prompt: string): string[];
 }
@@ -54,14 +54,14 @@ const CLAUDE_CODE: ClientCase = {
   shell: { name: 'Bash', input: (command) => ({ command, description: 'print the build log' }) },
   expand: { name: 'mcp__spillway__spillway_expand' },
   async setup(machine, url) {
-    const [command, ...args] = readmeLine('claude mcp add spillway -- spillway mcp').split(' ');
+    const [command, ...args] = docLine('claude mcp add spillway -- spillway mcp').split(' ');
     const add = await runClient(command as string, args, { env: machine.env, cwd: machine.project });
     expect(add.code, add.stderr).toBe(0);
-    const baseUrl = /^ANTHROPIC_BASE_URL=(\S+) claude$/.exec(readmeLine('ANTHROPIC_BASE_URL='))?.[1];
-    expect(baseUrl).toBe(README_URL);
+    const baseUrl = /^ANTHROPIC_BASE_URL=(\S+) claude$/.exec(docLine('ANTHROPIC_BASE_URL='))?.[1];
+    expect(baseUrl).toBe(DOC_URL);
     return {
       ...machine.env,
-      ANTHROPIC_BASE_URL: (baseUrl as string).replace(README_URL, url),
+      ANTHROPIC_BASE_URL: (baseUrl as string).replace(DOC_URL, url),
       ANTHROPIC_API_KEY: 'sk-ant-test',
       DISABLE_AUTOUPDATER: '1',
       CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
@@ -77,8 +77,8 @@ const CODEX: ClientCase = {
   expand: { name: 'spillway_expand', namespace: 'mcp__spillway' },
   async setup(machine, url) {
     const config = [
-      readmeBlock('toml', '[model_providers.spillway]').replace(README_URL, url),
-      readmeBlock('toml', '[mcp_servers.spillway]'),
+      docBlock('toml', '[model_providers.spillway]').replace(DOC_URL, url),
+      docBlock('toml', '[mcp_servers.spillway]'),
     ].join('\n');
     mkdirSync(join(machine.home, '.codex'));
     writeFileSync(join(machine.home, '.codex/config.toml'), config);
@@ -103,12 +103,12 @@ const GEMINI: ClientCase = {
   shows: (text) => text.replaceAll('</untrusted_context>', '&lt;/untrusted_context&gt;'),
   async setup(machine, url) {
     mkdirSync(join(machine.home, '.gemini'));
-    writeFileSync(join(machine.home, '.gemini/settings.json'), readmeBlock('json', '"mcpServers"'));
-    const baseUrl = /^GOOGLE_GEMINI_BASE_URL=(\S+) gemini$/.exec(readmeLine('GOOGLE_GEMINI_BASE_URL='))?.[1];
-    expect(baseUrl).toBe(README_URL);
+    writeFileSync(join(machine.home, '.gemini/settings.json'), docBlock('json', '"mcpServers"'));
+    const baseUrl = /^GOOGLE_GEMINI_BASE_URL=(\S+) gemini$/.exec(docLine('GOOGLE_GEMINI_BASE_URL='))?.[1];
+    expect(baseUrl).toBe(DOC_URL);
     return {
       ...machine.env,
-      GOOGLE_GEMINI_BASE_URL: (baseUrl as string).replace(README_URL, url),
+      GOOGLE_GEMINI_BASE_URL: (baseUrl as string).replace(DOC_URL, url),
       GEMINI_API_KEY: 'AIza-test',
       // Headless runs in a folder the user never trusted interactively.
       GEMINI_CLI_TRUST_WORKSPACE: 'true',
@@ -198,51 +198,54 @@ beforeAll(() => {
   if (CASES.some((c) => 'path' in c.binary)) buildCli();
 }, 120_000);
 
-describe.each(CASES)('$client.bin through spillway, set up as the README says', ({ client, binary }) => {
-  if ('missing' in binary) {
-    it.skip(`skipped: ${binary.missing}`, () => {});
-    return;
-  }
-  it('runs two conversations: results collapsed, recalled exactly over MCP, one session key each', async () => {
-    const model = await startScriptedModel(agentScript(client));
-    const machine = userMachine({ [client.bin]: binary.path });
-    const proxy = await startCliProxy(machine.env, model.url);
-    const tap = await startTap(proxy.url);
-    try {
-      const env = await client.setup(machine, tap.url);
-      const sessions: unknown[][] = [];
-      for (const prompt of PROMPTS) {
-        const [seenFrom, tapFrom, logFrom] = [model.seen.length, tap.seen.length, proxy.log().length];
-        const run = await runClient(client.bin, client.args(prompt), { env, cwd: machine.project });
-        expect(run.code, run.stderr).toBe(0);
-        expect(run.stdout).toContain('FINAL: recalled');
-        const posted = (seen: { url: string; json: unknown }[]) =>
-          seen
-            .filter((s) => /^\/v1\/(messages|responses)(\?|$)|:streamGenerateContent/.test(s.url))
-            .map((s) => s.json as Json);
-        const upstream = posted(model.seen.slice(seenFrom)).filter(isAgentLoop(client));
-        const sent = posted(tap.seen.slice(tapFrom)).filter(isAgentLoop(client));
-        expect(upstream.length).toBe(3);
-        await checkConversation(client, sent, upstream, machine.home);
-        sessions.push([
-          ...new Set(
-            proxy
-              .log()
-              .slice(logFrom)
-              // Gemini CLI's model router asks generateContent on the side: a conversation of its own.
-              .filter((l) => l.api && !String(l.path).includes(':generateContent'))
-              .map((l) => l.session),
-          ),
-        ]);
-        if (client.bin === 'codex')
-          expect(tap.seen.slice(tapFrom).filter((s) => s.url !== '/v1/responses')).toEqual([]);
-      }
-      expect(sessions.map((s) => s.length)).toEqual([1, 1]);
-      expect(sessions[0]?.[0]).not.toBe(sessions[1]?.[0]);
-    } finally {
-      await tap.close();
-      await proxy.close();
-      await model.close();
+describe.each(CASES)(
+  '$client.bin through spillway, set up by hand as docs/clients.md says',
+  ({ client, binary }) => {
+    if ('missing' in binary) {
+      it.skip(`skipped: ${binary.missing}`, () => {});
+      return;
     }
-  }, 300_000);
-});
+    it('runs two conversations: results collapsed, recalled exactly over MCP, one session key each', async () => {
+      const model = await startScriptedModel(agentScript(client));
+      const machine = userMachine({ [client.bin]: binary.path });
+      const proxy = await startCliProxy(machine.env, model.url);
+      const tap = await startTap(proxy.url);
+      try {
+        const env = await client.setup(machine, tap.url);
+        const sessions: unknown[][] = [];
+        for (const prompt of PROMPTS) {
+          const [seenFrom, tapFrom, logFrom] = [model.seen.length, tap.seen.length, proxy.log().length];
+          const run = await runClient(client.bin, client.args(prompt), { env, cwd: machine.project });
+          expect(run.code, run.stderr).toBe(0);
+          expect(run.stdout).toContain('FINAL: recalled');
+          const posted = (seen: { url: string; json: unknown }[]) =>
+            seen
+              .filter((s) => /^\/v1\/(messages|responses)(\?|$)|:streamGenerateContent/.test(s.url))
+              .map((s) => s.json as Json);
+          const upstream = posted(model.seen.slice(seenFrom)).filter(isAgentLoop(client));
+          const sent = posted(tap.seen.slice(tapFrom)).filter(isAgentLoop(client));
+          expect(upstream.length).toBe(3);
+          await checkConversation(client, sent, upstream, machine.home);
+          sessions.push([
+            ...new Set(
+              proxy
+                .log()
+                .slice(logFrom)
+                // Gemini CLI's model router asks generateContent on the side: a conversation of its own.
+                .filter((l) => l.api && !String(l.path).includes(':generateContent'))
+                .map((l) => l.session),
+            ),
+          ]);
+          if (client.bin === 'codex')
+            expect(tap.seen.slice(tapFrom).filter((s) => s.url !== '/v1/responses')).toEqual([]);
+        }
+        expect(sessions.map((s) => s.length)).toEqual([1, 1]);
+        expect(sessions[0]?.[0]).not.toBe(sessions[1]?.[0]);
+      } finally {
+        await tap.close();
+        await proxy.close();
+        await model.close();
+      }
+    }, 300_000);
+  },
+);

@@ -8,21 +8,22 @@ import { listenOnLoopback } from './loopback.js';
 export { clientBinary } from './client-install.js';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
-export const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
-/** The README's proxy address; tests swap in the port their proxy got. */
-export const README_URL = 'http://127.0.0.1:4747';
+/** docs/clients.md: the setup lines for each client by hand, which the real-client tests run. */
+export const CLIENTS_DOC = readFileSync(join(ROOT, 'docs/clients.md'), 'utf8');
+/** The docs' proxy address; tests swap in the port their proxy got. */
+export const DOC_URL = 'http://127.0.0.1:4747';
 
-/** The README's fenced block of `lang` that contains `needle`. */
-export function readmeBlock(lang: string, needle: string): string {
-  for (const m of README.matchAll(new RegExp(`\`\`\`${lang}\\n([\\s\\S]*?)\`\`\``, 'g')))
+/** The fenced block of `lang` in docs/clients.md that contains `needle`. */
+export function docBlock(lang: string, needle: string): string {
+  for (const m of CLIENTS_DOC.matchAll(new RegExp(`\`\`\`${lang}\\n([\\s\\S]*?)\`\`\``, 'g')))
     if (m[1]?.includes(needle)) return m[1];
-  throw new Error(`README has no \`\`\`${lang} block with ${needle}`);
+  throw new Error(`docs/clients.md has no \`\`\`${lang} block with ${needle}`);
 }
 
-/** The README line that starts with `start`, without its trailing comment. */
-export function readmeLine(start: string): string {
-  const line = README.split('\n').find((l) => l.startsWith(start));
-  if (!line) throw new Error(`README has no line starting with "${start}"`);
+/** The line of docs/clients.md that starts with `start`, without its trailing comment. */
+export function docLine(start: string): string {
+  const line = CLIENTS_DOC.split('\n').find((l) => l.startsWith(start));
+  if (!line) throw new Error(`docs/clients.md has no line starting with "${start}"`);
   return line.replace(/\s+#.*$/, '');
 }
 
@@ -65,7 +66,7 @@ export interface RunningCliProxy {
   close(): Promise<void>;
 }
 
-/** Starts `spillway proxy` as the README does (a port of its own, upstreams on loopback). */
+/** Starts `spillway proxy` as the docs do (a port of its own, upstreams on loopback). */
 export async function startCliProxy(env: NodeJS.ProcessEnv, upstream: string): Promise<RunningCliProxy> {
   const child: ChildProcess = spawn(
     'spillway',
