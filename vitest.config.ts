@@ -23,5 +23,6 @@ export default defineConfig({
       SPILLWAY_HOME: join(process.env.SPILLWAY_TEST_TMP, 'spillway-home'),
     },
     globalSetup: ['src/test-support/temp-root.ts'],
+    setupFiles: ['src/test-support/no-stray-children.ts'],
   },
 });

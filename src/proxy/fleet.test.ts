@@ -55,7 +55,10 @@ async function proxyProcess(
   while (!/listening on (http:\/\/\S+)/.test(out) && Date.now() < deadline)
     await new Promise((r) => setTimeout(r, 50));
   const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
-  if (!url) throw new Error(`proxy did not start: ${out}`);
+  if (!url) {
+    child.kill('SIGKILL');
+    throw new Error(`proxy did not start in 20 s: ${out}`);
+  }
   return { url, child };
 }
 
@@ -87,14 +90,27 @@ describe.skipIf(!REDIS_SERVER)('a fleet of proxies sharing one Redis', () => {
   beforeAll(async () => {
     redis = await startRedis();
     upstream = await startUpstream();
-    [a, b] = await Promise.all([
+    // Both or neither: one that started is stopped when the other did not.
+    const started = await Promise.allSettled([
       proxyProcess(redis.url, upstream.url),
       proxyProcess(redis.url, upstream.url),
     ]);
+    const failed = started.find((s) => s.status === 'rejected');
+    if (failed) {
+      for (const s of started) if (s.status === 'fulfilled') s.value.child.kill('SIGKILL');
+      throw failed.reason;
+    }
+    [a, b] = started.map(
+      (s) => (s as PromiseFulfilledResult<{ url: string; child: ChildProcess }>).value,
+    ) as [typeof a, typeof b];
   });
   afterAll(async () => {
+    const exited = [a, b].map(
+      (p) => p && p.child.exitCode === null && new Promise((r) => p.child.once('exit', r)),
+    );
     a?.child.kill('SIGTERM');
     b?.child.kill('SIGTERM');
+    await Promise.all(exited);
     await upstream?.close();
     await redis?.stop();
   });
