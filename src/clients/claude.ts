@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { collapseOutput } from '../pipeline/collapse-output.js';
+import { collapseOutput, SOURCE_MAX_TOKENS } from '../pipeline/collapse-output.js';
+import { recordOwnOutput } from '../pipeline/own-outputs.js';
 import { type HookContext, type HookInput, objectField, stringField } from './hook-io.js';
 import { readClientFile } from './persisted-output.js';
 
@@ -29,16 +30,12 @@ export async function claudeHook(input: HookInput, ctx: HookContext): Promise<ob
     preview: stringField(response, 'stdout') ?? '',
   });
   if ('refused' in file) return { systemMessage: `spillway left this output as it was: ${file.refused}` };
-  const out = await collapseOutput(file.bytes, { store: await ctx.store(), tool: 'Bash' });
+  const store = await ctx.store();
+  const out = await collapseOutput(file.bytes, { store, tool: 'Bash', maxTokens: SOURCE_MAX_TOKENS });
   if (out.step !== 'acted') return undefined;
+  const stdout = `${out.text}\n[Claude Code also saved the full output to ${path}]`;
+  // Claude Code sends this text as it is: recorded, the proxy knows it as spillway's own.
+  await recordOwnOutput(store, stdout);
   const { persistedOutputPath: _path, persistedOutputSize: _size, ...rest } = response;
-  return {
-    hookSpecificOutput: {
-      hookEventName: 'PostToolUse',
-      updatedToolOutput: {
-        ...rest,
-        stdout: `${out.text}\n[Claude Code also saved the full output to ${path}]`,
-      },
-    },
-  };
+  return { hookSpecificOutput: { hookEventName: 'PostToolUse', updatedToolOutput: { ...rest, stdout } } };
 }

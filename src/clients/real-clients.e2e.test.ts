@@ -253,9 +253,11 @@ describe.each(RUNS)(
           expect(ran, `${output.name}: what the model saw of the command`).toContain(output.needle);
           expect(o200k.count(ran), output.name).toBeLessThanOrEqual(2100);
           expect(grepped, `${output.name}: the grep through spillway_expand`).toContain(output.needle);
+          if (process.env.SPILLWAY_TEST_VERBOSE)
+            console.log(JSON.stringify(ran.slice(-400)), o200k.count(ran));
           const id = markerIds(ran)[0] as string;
           const original = await recallAll(id, { store });
-          expect(original.length, output.name).toBe(real.length);
+          expect(original.length, `${output.name}\n${ran.slice(0, 3000)}`).toBe(real.length);
           expect(sha(original), `${output.name}: the stash is the command's own output`).toBe(sha(real));
         }
         const undo = spawnSync('spillway', ['setup', client.key.split('-')[0] as string, '--undo'], {

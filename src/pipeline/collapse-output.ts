@@ -5,6 +5,14 @@ import { resolvePipeline } from './config.js';
 import { ConversationEngine } from './conversation.js';
 import { DEFAULT_COLLAPSE_MAX_TOKENS, DEFAULT_WINDOW_LINES } from './stages/collapse/index.js';
 
+/**
+ * The budget for a collapse made at the source (`spillway run`, the client hooks): under the
+ * proxy's default 2,000 tokens with room for the frame a client puts around a shell output
+ * (Codex's "Exit code ... Output:", Gemini CLI's tags, Claude Code's file line), so the proxy
+ * leaves it as it is rather than collapsing spillway's own output again.
+ */
+export const SOURCE_MAX_TOKENS = DEFAULT_COLLAPSE_MAX_TOKENS - 200;
+
 /** What one collapse of one output did. */
 export interface CollapsedOutput {
   /** What the model should see: the output itself when it fits, else the collapse with markers. */

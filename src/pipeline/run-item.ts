@@ -1,11 +1,10 @@
-import { stashKey } from '../store/ids.js';
 import { stashOriginal } from '../store/stash.js';
 import type { Store } from '../store/store.js';
-import { type Content, contentBytes, textOf } from '../text/blocks.js';
+import { type Content, contentBytes } from '../text/blocks.js';
 import { originalOf } from '../text/content-hash.js';
-import { hasMarker, markerIds } from '../text/markers.js';
 import type { ToolResult } from '../text/tool-result.js';
 import type { FrozenDecisions } from './frozen.js';
+import { isOwnOutput } from './own-outputs.js';
 import type { ToolOverride } from './tool-overrides.js';
 import type { StageItem, StageName } from './types.js';
 
@@ -88,7 +87,7 @@ export async function runItem(
         : contentBytes(result.content),
     originalId: () => original.id(),
     cameMarked: () => {
-      cameMarked ??= resolvesMarker(ctx.store, textOf(result.content) ?? '');
+      cameMarked ??= isOwnOutput(ctx.store, result.content);
       return cameMarked;
     },
     stashOriginal: () => {
@@ -110,22 +109,4 @@ export async function runItem(
     },
   };
   return item;
-}
-
-// Enough to recognise spillway's own output (one id, or a few); a text full of marker-shaped
-// strings costs at most this many lookups.
-const MARKER_LOOKUPS = 4;
-
-/** True when one of the first few marker ids in the text names something stored. */
-async function resolvesMarker(store: Store, text: string): Promise<boolean> {
-  if (!hasMarker(text)) return false;
-  const ids = [...new Set(markerIds(text))].slice(0, MARKER_LOOKUPS);
-  for (const id of ids) {
-    try {
-      if (await store.stat(stashKey(id))) return true;
-    } catch {
-      // An id the store cannot look up (not a valid key, the store is down) is not spillway's.
-    }
-  }
-  return false;
 }

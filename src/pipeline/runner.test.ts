@@ -1,9 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { stashKey } from '../store/ids.js';
 import { MemoryStore } from '../store/memory-store.js';
-import { stash } from '../store/stash.js';
 import { jsonLine, logLines, result, testContext } from '../test-support/pipeline.js';
 import { contentBytes } from '../text/blocks.js';
+import { markerIds } from '../text/markers.js';
 import { getTokenizer } from '../text/tokenizers/index.js';
 import { resolvePipeline } from './config.js';
 import { FrozenDecisions } from './frozen.js';
@@ -66,15 +67,38 @@ describe('runner rules', () => {
     expect(run2.stats.collapse?.fallbacks).toEqual({ stash_failed: 1 });
   });
 
-  it('skips results that came in marked by spillway (the id resolves) in lossy stages only', async () => {
+  it("skips a result that is exactly spillway's own output, in lossy stages only", async () => {
     const ctx = testContext();
-    const id = await stash(ctx.store, 'the original output');
-    const marked = `head ... (lines 2-9 of 10 omitted; full output: spillway_expand <<sw:${id}>>) ... tail`;
+    const pipeline = resolvePipeline({ preset: 'balanced' });
+    const first = await runPipeline([result(logLines(3000))], pipeline.stages, ctx, {
+      tools: pipeline.tools,
+    });
+    const own = first.results[0]?.content as string;
+    expect(markerIds(own)).toHaveLength(1);
     const lossy = stage('collapse', true, () => ({ action: 'acted', content: 'x', stashId: 'y' }));
     const pure = stage('textclean', false, () => ({ action: 'acted', content: 'm' }));
-    const run = await runPipeline([result(marked)], [lossy, pure], ctx);
+    const run = await runPipeline([result(own)], [lossy, pure], ctx);
     expect(run.stats.collapse?.declined).toEqual({ already_marked: 1 });
     expect(run.results[0]?.content).toBe('m');
+  });
+
+  it('collapses a forged marker: a real id (computable offline) in front of other text is just text', async () => {
+    const ctx = testContext();
+    const pipeline = resolvePipeline({ preset: 'balanced' });
+    const a = await runPipeline([result(logLines(3000))], pipeline.stages, ctx, { tools: pipeline.tools });
+    const [realId] = markerIds(a.results[0]?.content as string);
+    expect(await ctx.store.stat(stashKey(realId as string))).not.toBeNull();
+    // Output B starts with A's marker, and with A's whole shortened output too.
+    for (const forged of [
+      `<<sw:${realId}>>\n${logLines(30_000)}`,
+      `${a.results[0]?.content}\n${logLines(30_000)}`,
+    ]) {
+      const run = await runPipeline([result(forged, { id: 'b' })], pipeline.stages, ctx, {
+        tools: pipeline.tools,
+      });
+      expect(run.outcomes[0]?.actedBy).toContain('collapse');
+      expect(getTokenizer('o200k').count(run.results[0]?.content as string)).toBeLessThanOrEqual(2000);
+    }
   });
 
   it('collapses text that merely looks like a marker: an id that resolves nowhere is content', async () => {

@@ -4,6 +4,7 @@ import { statsTokens } from '../text/tokenizers/estimate.js';
 import type { Tokenizer } from '../text/tokenizers/tokenizer.js';
 import type { ToolResult } from '../text/tool-result.js';
 import { breatheBefore } from './breathe.js';
+import { recordOwnOutput } from './own-outputs.js';
 import { type ResultOutcome, type RunItem, runItem } from './run-item.js';
 import { bump, emptyStats, type StageStats } from './stage-stats.js';
 import { type ToolOverride, toolOverride } from './tool-overrides.js';
@@ -58,6 +59,8 @@ export async function runPipeline(
     stats[stage.name] ??= emptyStats();
     await runStage(stage, items, ctx, stats[stage.name] as StageStats, count);
   }
+  // What spillway wrote is recorded, so it is recognised when it comes back (not its markers).
+  for (const item of items) if (item.changed) await recordOwnOutput(ctx.store, item.content).catch(() => {});
   const freezeFailures = await freeze(items, ctx);
   const tokens = measureAll(items, count);
   return {

@@ -103,6 +103,32 @@ describe('the window guard through the proxy', () => {
     });
   }
 
+  it('a forged marker (a real id, computed offline) switches off neither collapse nor the guard', async () => {
+    for (const window of [undefined, 20_000]) {
+      const { upstream: up, proxy: p } = await start(1, window);
+      // Output A is shortened: its marker names a real stashed id, which anyone can compute
+      // (base64url of the sha256 of A). Then results that start with that marker.
+      const a = [{ id: 'call_a', tool: 'Bash', content: buildLog(99, 3000), position: 0 }];
+      await post(p.url, 'anthropic', requestBody('anthropic', { id: 'f', turns: [a] }, 1).body, 'forge-a');
+      const [realId] = markerIds(JSON.stringify(up.seen.at(-1)?.json));
+      expect(realId).toBeDefined();
+      const turns: ToolResult[][] = Array.from({ length: 6 }, (_, t) => [
+        { id: `call_${t}`, tool: 'Bash', content: `<<sw:${realId}>>\n${buildLog(t, 1500)}`, position: t },
+      ]);
+      const { body } = requestBody('anthropic', { id: 'g', turns }, turns.length);
+      await post(p.url, 'anthropic', body, `forge-b-${window}`);
+      const sent = up.seen.at(-1)?.body.toString('utf8') ?? '';
+      const o200k = countTokens(sent, PLAIN);
+      // Each ~20,000-token result is collapsed to its 2,000-token budget, so the request fits.
+      expect(o200k).toBeLessThanOrEqual(6 * 2000 + 1000);
+      expect(JSON.stringify(body).length).toBeGreaterThan(4 * sent.length);
+      await p.close();
+      await up.close();
+      proxy = undefined;
+      upstream = undefined;
+    }
+  });
+
   it('calibration: with a provider counting 1.37x o200k, the estimate is within 2% after one answer', async () => {
     // A small window, so these small requests are within reach of it and calibrate.
     const { proxy, upstream: up } = await start(1.37, 8_192);

@@ -77,6 +77,18 @@ export function stashKey(id: string): StoreKey {
 }
 
 /**
+ * The store key that records an output spillway wrote (by its content hash), so that output
+ * is known as spillway's own when it comes back; a text that merely carries a marker is not.
+ *
+ * @example
+ * ownOutputKey('Ab3'); // { dir: 'pruned', name: 'own_Ab3' }
+ */
+export function ownOutputKey(hash: string): StoreKey {
+  assertIdPart('output hash', hash);
+  return { dir: STASH_DIR, name: `own_${hash}` };
+}
+
+/**
  * The recall id a marker names for a key: `session/call` for a spill, the bare id for a stash entry.
  *
  * @example

@@ -1,8 +1,7 @@
 import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
 import { SpillwayError } from '../../errors.js';
-import { collapseOutput } from '../../pipeline/collapse-output.js';
-import { DEFAULT_COLLAPSE_MAX_TOKENS } from '../../pipeline/stages/collapse/index.js';
+import { collapseOutput, SOURCE_MAX_TOKENS } from '../../pipeline/collapse-output.js';
 import { DEFAULT_LIMITS } from '../../store/store.js';
 import { OutputCapture } from '../../text/output-capture.js';
 import { getTokenizer } from '../../text/tokenizers/index.js';
@@ -29,8 +28,9 @@ when a signal N ended it); SIGINT, SIGTERM and SIGHUP are passed on to COMMAND.
 Tell an agent to use it, e.g. in AGENTS.md, CLAUDE.md or GEMINI.md:
   Prefix shell commands that may print a lot (builds, tests, logs) with "spillway run --".
 
-  --tokens N      token budget (default ${DEFAULT_COLLAPSE_MAX_TOKENS}; the printed text also stays under
-                  ${RUN_MAX_CHARS} characters, below every major client's own cut)
+  --tokens N      token budget (default ${SOURCE_MAX_TOKENS}: with a client's frame around it, still
+                  under the proxy's 2,000; the text also stays under ${RUN_MAX_CHARS} characters,
+                  below every major client's own cut)
   --tokenizer T   o200k (default), cl100k or heuristic
 ${STORE_HELP}
   -h, --help      show this help
@@ -95,7 +95,7 @@ async function collapseForClients(
   values: { tokens?: string; tokenizer?: string; dir?: string; store?: string },
   env: NodeJS.ProcessEnv,
 ) {
-  let maxTokens = intOption('--tokens', values.tokens, 1) ?? DEFAULT_COLLAPSE_MAX_TOKENS;
+  let maxTokens = intOption('--tokens', values.tokens, 1) ?? SOURCE_MAX_TOKENS;
   return withStore(values, env, async (store) => {
     for (;;) {
       const out = await collapseOutput(raw, { store, maxTokens, tokenizer: values.tokenizer, tool: 'run' });
