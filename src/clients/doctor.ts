@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { accessSync, constants, existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { defaultBase } from '../store/default-base.js';
+import { recallTokenPath } from '../store/recall-token.js';
 import { CLIENTS } from './index.js';
 import { planSetup, readSetup, setupStateDir } from './setup-files.js';
 import type { SetupOptions } from './setup-plan.js';
@@ -97,6 +98,20 @@ function checkStore(env: NodeJS.ProcessEnv): Check {
   }
 }
 
+/** The recall token (for /expand and /mcp over HTTP): absent is fine, readable by others is not. */
+function checkToken(env: NodeJS.ProcessEnv): Check | undefined {
+  const path = recallTokenPath(env);
+  if (!existsSync(path)) return undefined;
+  const st = statSync(path);
+  if ((process.getuid && st.uid !== process.getuid()) || st.mode & 0o077)
+    return {
+      ok: false,
+      what: `the recall token ${path} is not yours alone (mode ${(st.mode & 0o777).toString(8)})`,
+      fix: `rm ${path} (the proxy makes a new one)`,
+    };
+  return { ok: true, what: `the recall token ${path} is private` };
+}
+
 async function checkProxy(url: string): Promise<Check> {
   try {
     const res = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(3000) });
@@ -139,7 +154,7 @@ const HOOK_PROBES: Record<string, { input: object; expect: (stdout: string) => b
 /**
  * Checks every link between a client and spillway: setup's entries still in the client's
  * files, the hook command runs from a shell and answers right, `spillway mcp` answers, the
- * store is writable, the proxy (when setup named one) answers. Each failure carries its fix.
+ * store is writable, the recall token is private, the proxy (when setup named one) answers. Each failure carries its fix.
  *
  * @example
  * for (const c of await doctor('codex', options)) console.log(c.ok ? '✓' : '✗', c.what);
@@ -195,6 +210,8 @@ export async function doctor(client: string, options: SetupOptions): Promise<Che
     );
   }
   checks.push(checkStore(options.env), await checkMcp(options));
+  const token = checkToken(options.env);
+  if (token) checks.push(token);
   if (state.proxy) checks.push(await checkProxy(state.proxy));
   return checks;
 }

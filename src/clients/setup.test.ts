@@ -143,7 +143,9 @@ describe('spillway doctor', () => {
     // A hook the user removed, and a proxy that is not running.
     writeFileSync(join(home, '.codex/hooks.json'), '{}');
     await cli(['setup', 'gemini', '--proxy', 'http://127.0.0.1:9'], { env });
+    writeFileSync(join(home, '.spillway/token'), `${'a'.repeat(64)}\n`, { mode: 0o644 });
     const bad = await cli(['doctor'], { env });
+    expect(bad.stdout).toMatch(/✗ the recall token .*token is not yours alone \(mode 644\)\n\s+fix: rm /);
     expect(bad.code).toBe(1);
     expect(bad.stdout).toMatch(
       /✗ .*hooks\.json no longer has what setup wrote.*\n\s+fix: spillway setup codex\n/,
