@@ -54,12 +54,42 @@ function mcpReady(dir: string): Promise<number> {
   });
 }
 
+/** Milliseconds from spawning `spillway proxy --port 0` to its "listening on" line. */
+function proxyListening(dir: string): Promise<number> {
+  return new Promise((done, fail) => {
+    const t = performance.now();
+    const child = spawn(
+      process.execPath,
+      [CLI, 'proxy', '--port', '0', '--dir', dir, '--quiet', '--open-recall'],
+      {
+        stdio: ['ignore', 'pipe', 'ignore'],
+      },
+    );
+    let out = '';
+    child.on('error', fail);
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString('utf8');
+      if (!out.includes('listening on')) return;
+      const elapsed = performance.now() - t;
+      child.once('exit', () => done(elapsed));
+      child.kill();
+    });
+  });
+}
+
+/** Wall time of a bare `node -e 0`, spawned as the others are. */
+function bareNode(): number {
+  const t = performance.now();
+  spawnSync(process.execPath, ['-e', '0']);
+  return performance.now() - t;
+}
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
 
 /**
  * How fast the CLI starts, as a user's shell or an agent's MCP launcher sees it: `spillway
  * --version` against bare `node -e 0` (CPU time and peak memory, interleaved A B A B), and
- * `spillway mcp` from spawn to its tools/list answer. Runs the built CLI, building it first
+ * `spillway mcp` from spawn to its tools/list answer, and `spillway proxy` from spawn to listening. Runs the built CLI, building it first
  * when dist/ is missing.
  */
 export async function benchStart(): Promise<void> {
@@ -79,17 +109,23 @@ export async function benchStart(): Promise<void> {
   );
   const dir = mkdtempSync(join(tmpdir(), 'spillway-bench-'));
   try {
+    // Interleaved: mcp, node, proxy, node, ... so both ratios see the same machine load.
     const ready: number[] = [];
+    const listening: number[] = [];
     const bareWall: number[] = [];
-    for (let i = 0; i < 5; i++) {
+    for (let i = 0; i < 7; i++) {
       ready.push(await mcpReady(dir));
-      const t = performance.now();
-      spawnSync(process.execPath, ['-e', '0']);
-      bareWall.push(performance.now() - t);
+      bareWall.push(bareNode());
+      listening.push(await proxyListening(dir));
+      bareWall.push(bareNode());
     }
     console.log(
       `spillway mcp: initialize and tools/list answered ${ms(median(ready))} after spawn ` +
         `(${ratio(median(ready), median(bareWall))} of node -e 0's ${ms(median(bareWall))})`,
+    );
+    console.log(
+      `spillway proxy: listening ${ms(median(listening))} after spawn ` +
+        `(${ratio(median(listening), median(bareWall))} of node -e 0's ${ms(median(bareWall))})`,
     );
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -18,7 +18,8 @@ export interface ProxyContext {
   readonly sessions: SessionTable;
   readonly stats: ProxyStats;
   readonly upstreams: Upstreams;
-  readonly agent: Agent;
+  /** The upstream connection pool, made on the first forward (undici loads then, not at start). */
+  readonly dispatcher: () => Promise<Agent>;
   readonly log: LogLine;
   readonly maxBodyBytes: number;
   /** Who may be rewritten now (bounded concurrency and bytes). */

@@ -1,6 +1,5 @@
 import { once } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { request as undiciRequest } from 'undici';
 import type { ApiName } from '../formats/types.js';
 import type { ProxyContext } from './context.js';
 import { apiError, redactedTarget, sendJson } from './http.js';
@@ -95,12 +94,13 @@ export async function forward(
   const length =
     body?.length ?? (streamed && Number.isSafeInteger(declared) && declared >= 0 ? declared : undefined);
   try {
+    const { request: undiciRequest } = await import('undici');
     const upstream = await undiciRequest(target, {
       method: (req.method ?? 'GET') as 'GET',
       headers: upstreamHeaders(req.headers, length),
       body: upstreamBody,
       signal: controller.signal,
-      dispatcher: ctx.agent,
+      dispatcher: await ctx.dispatcher(),
     });
     options.onSent?.();
     res.writeHead(upstream.statusCode, responseHeaders(upstream.headers));

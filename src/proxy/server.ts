@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Agent } from 'undici';
+import type { Agent } from 'undici';
 import { SpillwayError } from '../errors.js';
 import { Calibration } from '../pipeline/calibration.js';
 import type { ResolvedPipeline } from '../pipeline/config.js';
@@ -88,6 +88,7 @@ function listenError(err: unknown, host: string, port: number): SpillwayError {
 export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const host = options.host ?? '127.0.0.1';
   refuseOpenBind(host, options.token);
+  let agent: Promise<Agent> | undefined;
   const ctx: ProxyContext = {
     store: options.store,
     // The proxy counts tokens as bytes / 4: cheap on a hot path, from sizes already measured.
@@ -106,7 +107,12 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     upstreams: resolveUpstreams(options.upstreams),
     // No body or header timeout: a model that thinks for minutes before its first byte, or
     // between two events of a stream, must not be cut off by the proxy.
-    agent: new Agent({ bodyTimeout: 0, headersTimeout: 0, keepAliveTimeout: 30_000 }),
+    dispatcher: async () => {
+      agent ??= import('undici').then(
+        ({ Agent }) => new Agent({ bodyTimeout: 0, headersTimeout: 0, keepAliveTimeout: 30_000 }),
+      );
+      return agent;
+    },
     log: options.log ?? ((line) => process.stderr.write(`${JSON.stringify(line)}\n`)),
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     admission: new Admission(options.admission),
@@ -132,17 +138,16 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       });
     });
   });
-  // The tokenizer's tables load on the first count (a CLI command that never counts never pays
-  // for them); a proxy loads them now, so no request waits ~300 ms for them.
-  options.pipeline.tokenizer.count('spillway');
   const port = options.port ?? DEFAULT_PORT;
   server.listen(port, host);
   try {
     await once(server, 'listening');
   } catch (err) {
-    await ctx.agent.close();
     throw listenError(err, host, port);
   }
+  // The tokenizer's tables load on the first count (~300 ms): a proxy loads them right after it
+  // listens, so it is up at once and a request rarely waits for them.
+  setTimeout(() => options.pipeline.tokenizer.count('spillway'), 0).unref();
   const address = server.address() as AddressInfo;
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {
@@ -155,7 +160,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       await closed;
       // Decisions are written after their turn: a clean stop waits for the last ones.
       await ctx.sessions.flush();
-      await ctx.agent.close();
+      await (await agent)?.close();
     },
   };
 }

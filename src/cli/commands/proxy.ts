@@ -1,9 +1,10 @@
 import { SpillwayError } from '../../errors.js';
-import { mcpHttpHandler } from '../../mcp/http.js';
 import { DEFAULT_ADMISSION } from '../../proxy/admission.js';
+import type { McpHandler } from '../../proxy/context.js';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_PORT, startProxy } from '../../proxy/server.js';
 import { DEFAULT_UPSTREAMS } from '../../proxy/upstreams.js';
 import { userRecallToken } from '../../store/recall-token.js';
+import type { Store } from '../../store/store.js';
 import { intOption, parseCommandArgs } from '../args.js';
 import { clientSetup } from '../client-setup.js';
 import { type CliIo, write } from '../io.js';
@@ -46,6 +47,15 @@ ${STORE_HELP}
 
 Routes: /healthz, /stats (JSON), /metrics (Prometheus), /expand?id=ID&offset=N, /mcp (MCP).
 `;
+
+/** /mcp, with the MCP SDK loaded on its first request rather than before the proxy listens. */
+function lazyMcp(store: Store): McpHandler {
+  let handler: Promise<McpHandler> | undefined;
+  return async (req, res, body) => {
+    handler ??= import('../../mcp/http.js').then((m) => m.mcpHttpHandler(store, version()));
+    return (await handler)(req, res, body);
+  };
+}
 
 export async function proxyCommand(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs('proxy', argv, {
@@ -105,7 +115,7 @@ export async function proxyCommand(argv: string[], io: CliIo): Promise<number> {
       },
       ...(values.window ? { window: intOption('--window', values.window, 1024) as number } : {}),
       version: version(),
-      mcp: mcpHttpHandler(store, version()),
+      mcp: lazyMcp(store),
       log: values.quiet
         ? () => {}
         : (line) => io.stderr.write(`${JSON.stringify({ ts: new Date().toISOString(), ...line })}\n`),
