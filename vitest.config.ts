@@ -15,6 +15,7 @@ if (!process.env.SPILLWAY_TEST_TMP) {
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts'],
+    reporters: ['default', './src/test-support/skip-reporter.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     // SPILLWAY_HOME too: no test, and no process a test starts, touches the real ~/.spillway.

@@ -59,7 +59,7 @@ describe('spillway CLI', () => {
   });
 
   it.skipIf(!corpusAvailable)(
-    'tokens --tokenizer o200k agrees exactly with gpt-tokenizer on corpus files',
+    'tokens --tokenizer o200k agrees exactly with gpt-tokenizer on corpus files (needs ../shared/corpus)',
     async () => {
       for (const file of corpusFiles().slice(0, 6)) {
         const text = readFileSync(file, 'utf8');

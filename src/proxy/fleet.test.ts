@@ -150,7 +150,7 @@ describe.skipIf(!REDIS_SERVER)('a fleet of proxies sharing one Redis', () => {
   });
 
   it.skipIf(!corpusAvailable)(
-    'a conversation whose turns alternate between A and B keeps its rewritten prefix byte-identical',
+    'a conversation whose turns alternate between A and B keeps its rewritten prefix byte-identical (needs ../shared/corpus)',
     async () => {
       const file = corpusFiles().find((f) => f.includes('ae4a77f8')) ?? (corpusFiles()[0] as string);
       const conversation = readTranscript(readFileSync(file, 'utf8'), file).conversations[0];

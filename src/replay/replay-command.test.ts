@@ -126,7 +126,7 @@ function reportInputs(): string[] {
 
 describe('the HTML report in a real browser', () => {
   it.skipIf(!CHROMIUM)(
-    'writes a self-contained HTML report that renders its charts in headless Chromium',
+    'writes a self-contained HTML report that renders its charts in headless Chromium (needs chromium)',
     async () => {
       const dir = mkdtempSync(join(tmpdir(), 'sw-replay-'));
       const out = join(dir, 'report.html');
@@ -182,47 +182,49 @@ describe('the HTML report in a real browser', () => {
       }
     },
   );
-  it.skipIf(!CHROMIUM)('puts a failed check at the top, naming the result and linking to it', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sw-replay-'));
-    // A budget no marker fits in forces a violation: the result stays over it.
-    const config = join(dir, 'tight.json');
-    writeFileSync(config, JSON.stringify({ preset: 'balanced', tools: { Bash: { maxTokens: 5 } } }));
-    const transcript = join(dir, 'session.jsonl');
-    const log = Array.from({ length: 400 }, (_, j) => `step ${j}: compiling unit ${j} ... ok`).join('\n');
-    writeFileSync(
-      transcript,
-      [
-        { type: 'user', message: { role: 'user', content: 'build it' } },
-        {
-          type: 'assistant',
-          message: {
-            role: 'assistant',
-            model: 'claude-sonnet-4-5',
-            content: [{ type: 'tool_use', id: 'toolu_tight', name: 'Bash', input: {} }],
+  it.skipIf(!CHROMIUM)(
+    'puts a failed check at the top, naming the result and linking to it (needs chromium)',
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'sw-replay-'));
+      // A budget no marker fits in forces a violation: the result stays over it.
+      const config = join(dir, 'tight.json');
+      writeFileSync(config, JSON.stringify({ preset: 'balanced', tools: { Bash: { maxTokens: 5 } } }));
+      const transcript = join(dir, 'session.jsonl');
+      const log = Array.from({ length: 400 }, (_, j) => `step ${j}: compiling unit ${j} ... ok`).join('\n');
+      writeFileSync(
+        transcript,
+        [
+          { type: 'user', message: { role: 'user', content: 'build it' } },
+          {
+            type: 'assistant',
+            message: {
+              role: 'assistant',
+              model: 'claude-sonnet-4-5',
+              content: [{ type: 'tool_use', id: 'toolu_tight', name: 'Bash', input: {} }],
+            },
           },
-        },
-        {
-          type: 'user',
-          message: {
-            role: 'user',
-            content: [{ type: 'tool_result', tool_use_id: 'toolu_tight', content: log }],
+          {
+            type: 'user',
+            message: {
+              role: 'user',
+              content: [{ type: 'tool_result', tool_use_id: 'toolu_tight', content: log }],
+            },
           },
-        },
-      ]
-        .map((l) => JSON.stringify(l))
-        .join('\n'),
-    );
-    const out = join(dir, 'report.html');
-    const r = await cli(['replay', '--config', config, '--report', out, transcript]);
-    expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(
-      /FAILED CHECKS \(1\):\n {2}budget .*session\.jsonl Bash toolu_tight: \d+ tokens > budget 5/,
-    );
-    const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-    try {
-      const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
-      await page.goto(`file://${out}`);
-      const seen = (await page.evaluate(`(() => {
+        ]
+          .map((l) => JSON.stringify(l))
+          .join('\n'),
+      );
+      const out = join(dir, 'report.html');
+      const r = await cli(['replay', '--config', config, '--report', out, transcript]);
+      expect(r.code).toBe(1);
+      expect(r.stdout).toMatch(
+        /FAILED CHECKS \(1\):\n {2}budget .*session\.jsonl Bash toolu_tight: \d+ tokens > budget 5/,
+      );
+      const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+      try {
+        const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+        await page.goto(`file://${out}`);
+        const seen = (await page.evaluate(`(() => {
         const section = document.querySelector('#failed-checks');
         const kpis = document.querySelector('.kpis');
         const link = section && section.querySelector('a[href^="#result-"]');
@@ -233,20 +235,21 @@ describe('the HTML report in a real browser', () => {
           href: link ? link.getAttribute('href') : null,
         };
       })()`)) as { text: string; above: boolean; visible: boolean; href: string | null };
-      expect(seen.above).toBe(true);
-      expect(seen.visible).toBe(true);
-      expect(seen.text).toMatch(/budget/);
-      expect(seen.text).toMatch(/toolu_tight/);
-      expect(seen.text).toMatch(/over its budget of 5/);
-      expect(seen.href).toMatch(/^#result-/);
-      await page.click(`a[href="${seen.href}"]`);
-      const target = (await page.evaluate(
-        `(() => { const el = document.querySelector(location.hash); return el ? el.textContent : null; })()`,
-      )) as string | null;
-      expect(target).toMatch(/Bash toolu_tight/);
-    } finally {
-      await browser.close();
-    }
-  });
+        expect(seen.above).toBe(true);
+        expect(seen.visible).toBe(true);
+        expect(seen.text).toMatch(/budget/);
+        expect(seen.text).toMatch(/toolu_tight/);
+        expect(seen.text).toMatch(/over its budget of 5/);
+        expect(seen.href).toMatch(/^#result-/);
+        await page.click(`a[href="${seen.href}"]`);
+        const target = (await page.evaluate(
+          `(() => { const el = document.querySelector(location.hash); return el ? el.textContent : null; })()`,
+        )) as string | null;
+        expect(target).toMatch(/Bash toolu_tight/);
+      } finally {
+        await browser.close();
+      }
+    },
+  );
   if (!CHROMIUM) it.skip(CHROMIUM_MISSING, () => {});
 });

@@ -80,7 +80,7 @@ describe('parseLineRange', () => {
 
 for (const [name, make] of STORES) {
   describe.skipIf(name === 'Redis store' && !shared && !REDIS_SERVER)(
-    `spillway_expand over the ${name}`,
+    `spillway_expand over the ${name}${name === 'Redis store' ? ' (needs redis-server or SPILLWAY_TEST_REDIS_URL)' : ''}`,
     () => {
       it('greps the needle of a large original with its line number and context', async () => {
         const store = await make();

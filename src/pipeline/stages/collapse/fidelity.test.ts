@@ -18,7 +18,7 @@ if (!corpusAvailable) console.warn(`skipping the corpus fidelity test: ${CORPUS_
 
 describe('what the model sees after collapse', () => {
   it.skipIf(!allPrograms)(
-    'keeps at least 95% of the lines that matter in real program outputs at 2,000 tokens, filling 90% of the budget',
+    'keeps at least 95% of the lines that matter in real program outputs at 2,000 tokens, filling 90% of the budget (needs python3 with pytest, go, cargo)',
     async () => {
       const outputs = programOutputs();
       expect(outputs.length).toBe(24);
@@ -38,7 +38,7 @@ describe('what the model sees after collapse', () => {
   );
 
   it.skipIf(!PROGRAMS.python3)(
-    'keeps the failure and its traceback from the middle of a 12 MB real output, at every depth',
+    'keeps the failure and its traceback from the middle of a 12 MB real output, at every depth (needs python3)',
     async () => {
       const outputs = hugeProgramOutputs();
       expect(outputs.map((o) => o.text.length > 11 * 1024 * 1024)).toEqual([true, true, true]);
@@ -62,7 +62,7 @@ describe('what the model sees after collapse', () => {
   );
 
   it.skipIf(!corpusAvailable)(
-    'keeps more of them than head+tail and than 50/50 at 4 bytes a token on the corpus, never over budget',
+    'keeps more of them than head+tail and than 50/50 at 4 bytes a token on the corpus, never over budget (needs ../shared/corpus)',
     async () => {
       const texts = corpusResultTexts(4000);
       expect(texts.length).toBeGreaterThan(100);
