@@ -60,6 +60,29 @@ function alternatives(pattern: string): string[] {
   return out;
 }
 
+const QUANTIFIER = /^\{\d+(,\d*)?\}/;
+
+/** How many characters after the escape letter at `i` belong to it (`\x41`: 2). */
+function escapePayload(pattern: string, i: number): number {
+  const rest = pattern.slice(i + 1);
+  const length = (re: RegExp) => re.exec(rest)?.[0].length ?? 0;
+  switch (pattern[i]) {
+    case 'x':
+      return length(/^[0-9A-Fa-f]{2}/);
+    case 'u':
+      return length(/^(\{[0-9A-Fa-f]+\}|[0-9A-Fa-f]{4})/);
+    case 'c':
+      return length(/^[A-Za-z]/);
+    case 'p':
+    case 'P':
+      return length(/^\{[^}]*\}/);
+    case 'k':
+      return length(/^<[^>]*>/);
+    default:
+      return /[0-9]/.test(pattern[i] ?? '') ? length(/^[0-9]*/) : 0;
+  }
+}
+
 /** The longest run of plain characters every match of `alternative` contains ('' when none). */
 function literalOf(alternative: string): string {
   let best = '';
@@ -76,8 +99,12 @@ function literalOf(alternative: string): string {
     let literal: string | undefined;
     if (c === '\\') {
       const e = alternative[++i] ?? '';
-      // An escaped punctuation mark is itself; \d, \w, \b, \n ... are not plain text.
+      // An escaped punctuation mark is itself; \d, \w, \b, \n ... are not plain text, and the
+      // payload of \x41, \u0041, \u{41}, \cJ, \p{L}, \k<name> or \12 is not text either.
       if (/[^A-Za-z0-9]/.test(e)) literal = e;
+      else i += escapePayload(alternative, i);
+    } else if (!inClass && c === '{' && QUANTIFIER.test(alternative.slice(i))) {
+      i += (QUANTIFIER.exec(alternative.slice(i))?.[0].length ?? 1) - 1; // {n}, {n,}, {n,m}
     } else if (inClass) inClass = c !== ']';
     else if (c === '[') inClass = true;
     else if (c === '(') depth++;
@@ -150,11 +177,15 @@ export function safePattern(pattern: string, options: { ignoreCase?: boolean } =
     regex = new RegExp(source, LINEAR);
   } catch (err) {
     const why = (err as Error).message;
+    const counted = /\{(\d+)(?:,(\d*))?\}/g;
+    const bigCount = [...source.matchAll(counted)].find((m) => Number(m[1]) > 16 || Number(m[2] || 0) > 16);
     throw new SpillwayError(
       'SPILLWAY_BAD_INPUT',
-      /linear time/.test(why)
-        ? `the pattern ${JSON.stringify(pattern)} uses a backreference or lookaround, which spillway does not run (they can take exponential time); use a pattern without them`
-        : `the pattern ${JSON.stringify(pattern)} is not a valid regular expression: ${why.replace(/^Invalid regular expression: /, '')}`,
+      /linear time/.test(why) && bigCount && !/\\[1-9]|\\k<|\(\?<?[=!]/.test(source)
+        ? `the pattern ${JSON.stringify(pattern)} counts a repetition past 16 (${bigCount[0]}), which spillway's linear-time engine does not run; use + or * instead (e.g. [0-9a-f]+), or a count up to 16`
+        : /linear time/.test(why)
+          ? `the pattern ${JSON.stringify(pattern)} uses a backreference or lookaround, which spillway does not run (they can take exponential time); use a pattern without them`
+          : `the pattern ${JSON.stringify(pattern)} is not a valid regular expression: ${why.replace(/^Invalid regular expression: /, '')}`,
     );
   }
   // Lines without the plain text every match must contain are passed over at once: the linear
