@@ -68,3 +68,50 @@ export async function benchRecall(): Promise<void> {
     rmSync(root, { recursive: true, force: true });
   }
 }
+
+/** The longest pause of the event loop while `work` runs, sampled by a 5 ms timer. */
+async function longestPause(work: () => Promise<unknown>): Promise<{ ms: number; pauseMs: number }> {
+  let last = performance.now();
+  let pause = 0;
+  const timer = setInterval(() => {
+    const now = performance.now();
+    pause = Math.max(pause, now - last);
+    last = now;
+  }, 5);
+  const t = performance.now();
+  await work();
+  const took = performance.now() - t;
+  clearInterval(timer);
+  return { ms: took, pauseMs: Math.max(pause, performance.now() - last) };
+}
+
+/**
+ * A grep over one line of megabytes (a minified bundle, a one-line JSON answer): its time, the
+ * longest the event loop waited meanwhile (what /healthz and every other request wait), and the
+ * growth of the process's peak RSS. Patterns from the hardening report: `a+c`, and `(a+)+$`.
+ */
+export async function benchRecallLongLine(): Promise<void> {
+  console.log(
+    '\n## recall-long-line: grep over one line of 2 MiB and 50 MB (event-loop pause, peak RSS growth)',
+  );
+  const root = mkdtempSync(join(tmpdir(), 'spillway-bench-'));
+  try {
+    const store = new FileStore({ base: join(root, 'tool-results'), pruneOnFirstSpill: false });
+    for (const [size, grep] of [
+      [2 * MB, 'a+c'],
+      [2 * MB, 'error.*99ms"}]'],
+      [50 * MB, '(a+)+$'],
+    ] as const) {
+      const line = 'ab'.repeat(size / 2);
+      const id = await stash(store, line);
+      const rssBefore = process.resourceUsage().maxRSS / 1024;
+      const r = await longestPause(() => expand(store, { id, grep }));
+      const rssAfter = process.resourceUsage().maxRSS / 1024;
+      console.log(
+        `${size / MB} MB line, grep ${JSON.stringify(grep)}: ${ms(r.ms)}, longest event-loop pause ${ms(r.pauseMs)}, peak RSS +${(rssAfter - rssBefore).toFixed(0)} MB`,
+      );
+    }
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}

@@ -2,7 +2,7 @@ import { benchFidelity } from './fidelity.bench.js';
 import { benchLongSession } from './long-session.bench.js';
 import { benchCollapse, benchUnsaved } from './pipeline.bench.js';
 import { benchProxy } from './proxy.bench.js';
-import { benchRecall } from './recall.bench.js';
+import { benchRecall, benchRecallLongLine } from './recall.bench.js';
 import { benchReplay } from './replay.bench.js';
 import { benchSession } from './session.bench.js';
 import { benchStart } from './start.bench.js';
@@ -21,6 +21,7 @@ const suites: Record<string, () => void | Promise<void>> = {
   fidelity: benchFidelity,
   proxy: benchProxy,
   recall: benchRecall,
+  'recall-long-line': benchRecallLongLine,
   replay: benchReplay,
   session: benchSession,
   stores: benchStores,

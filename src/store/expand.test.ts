@@ -190,3 +190,47 @@ describe('grep on a long line', () => {
     }
   });
 });
+
+describe('grep on a line of megabytes', () => {
+  it('finds a match anywhere, across window edges too, and anchors only at the line’s own ends', async () => {
+    const store = new MemoryStore();
+    // 2 MiB of one line; needles at the start, across 64 KiB window edges, deep inside, at the end.
+    const size = 2 * 1024 * 1024;
+    const chars = Array.from({ length: size }, (_, i) => 'abcdefghij'[(i * 7) % 10] as string);
+    const put = (at: number, word: string) => {
+      for (let k = 0; k < word.length; k++) chars[at + k] = word[k] as string;
+    };
+    put(0, 'HEAD');
+    put(64 * 1024 - 3, 'EDGE1'); // straddles the first window's end
+    put(60 * 1024 * 9 - 2, 'EDGE2');
+    put(1_500_000, 'DEEP');
+    put(size - 4, 'TAIL');
+    const id = await stash(store, chars.join(''));
+    for (const [grep, found] of [
+      ['EDGE1', true],
+      ['EDGE2', true],
+      ['DEEP', true],
+      ['^HEAD', true],
+      ['TAIL$', true],
+      ['^DEEP', false],
+      ['DEEP$', false],
+      ['^EDGE1', false],
+      ['NOWHERE', false],
+    ] as const) {
+      const out = await expand(store, { id, grep });
+      if (found) expect(out, grep).toMatch(/^1:/);
+      else expect(out, grep).toMatch(/^\[grep .*no matching line/);
+    }
+  });
+
+  it('caps context at 50 lines, and stops when the asker goes away', async () => {
+    const store = new MemoryStore();
+    const id = await stash(store, log(20_000, 10_000));
+    await expect(expand(store, { id, grep: 'ERROR', context: 51 })).rejects.toThrow(
+      /context must be at most 50 lines/,
+    );
+    const gone = new AbortController();
+    gone.abort();
+    await expect(expand(store, { id, grep: 'ERROR', signal: gone.signal })).rejects.toThrow(/abandoned/);
+  });
+});

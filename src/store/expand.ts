@@ -7,7 +7,7 @@ import { parseRecallId } from './ids.js';
 import { streamLines } from './line-stream.js';
 import { totals } from './original-lines.js';
 import { notFoundMessage } from './recall.js';
-import { safePattern } from './safe-pattern.js';
+import { type SafePattern, safePattern } from './safe-pattern.js';
 import type { Store } from './store.js';
 
 /** The default size of what one recall returns, in tokens. */
@@ -16,6 +16,16 @@ export const DEFAULT_EXPAND_TOKENS = 4000;
 export const MAX_EXPAND_TOKENS = 32_000;
 /** Lines around each grep match (default). */
 export const DEFAULT_GREP_CONTEXT = 2;
+/** The most lines of context around a match, wherever a grep comes from (MCP, HTTP, the CLI). */
+export const MAX_GREP_CONTEXT = 50;
+/** A grep that runs longer stops and says where it got to. */
+export const GREP_TIME_LIMIT_MS = 20_000;
+// A line longer than this is searched in windows of it, with the event loop let run between
+// them: V8's regex engines take memory in proportion to the text (over 150 bytes a character
+// for the linear one), and a multi-megabyte line in one go stalls every other request.
+const LINE_WINDOW_CHARS = 64 * 1024;
+// Windows overlap by this much: a match up to this long is found across a window edge.
+const WINDOW_OVERLAP_CHARS = 4 * 1024;
 // A line shown by grep or a range keeps at most this many characters.
 const SHOWN_LINE_CHARS = 2000;
 
@@ -32,6 +42,8 @@ export interface ExpandRequest {
   maxTokens?: number | undefined;
   /** For pages: the byte offset to start at (from the previous page's footer). */
   offset?: number | undefined;
+  /** Stops the work when aborted (an HTTP client that went away). */
+  signal?: AbortSignal | undefined;
 }
 
 function bad(message: string): SpillwayError {
@@ -114,6 +126,29 @@ async function statOrThrow(store: Store, id: string) {
   return { key, total: info.bytes };
 }
 
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Where the first match in `text` starts, or -1: a long line is searched in overlapping windows
+ * with the event loop let run between them. A window other than the first is searched behind a
+ * NUL and one other than the last with a NUL after it, so `^` and `$` match only at the line's
+ * own ends.
+ */
+async function locateIn(pattern: SafePattern, text: string): Promise<number> {
+  if (text.length <= LINE_WINDOW_CHARS) return pattern.locate(text);
+  const step = LINE_WINDOW_CHARS - WINDOW_OVERLAP_CHARS;
+  for (let from = 0; from < text.length; from += step) {
+    const to = Math.min(text.length, from + LINE_WINDOW_CHARS);
+    const lead = from > 0 ? '\0' : '';
+    const window = `${lead}${text.slice(from, to)}${to < text.length ? '\0' : ''}`;
+    const at = pattern.locate(window);
+    if (at >= 0) return from + Math.max(0, at - lead.length);
+    if (to === text.length) break;
+    await yieldToEventLoop();
+  }
+  return -1;
+}
+
 /** grep -n over a stored original, streamed, with context and a token budget. */
 async function grepOriginal(
   store: Store,
@@ -123,6 +158,10 @@ async function grepOriginal(
 ): Promise<string> {
   const pattern = safePattern(req.grep as string, { ignoreCase: req.ignoreCase });
   const context = wholeAtLeast('context', req.context, 0, DEFAULT_GREP_CONTEXT);
+  if (context > MAX_GREP_CONTEXT)
+    throw bad(
+      `context must be at most ${MAX_GREP_CONTEXT} lines, got ${context}; ask for lines "A-B" for more`,
+    );
   const { key, total } = await statOrThrow(store, req.id);
   const page = budgeted(tokenizer, maxTokens);
   const before: { number: number; text: string }[] = [];
@@ -131,18 +170,31 @@ async function grepOriginal(
   let matches = 0;
   let shownMatches = 0;
   let lines = 0;
-  const show = (number: number, text: string, mark: ':' | '-') => {
+  let stoppedAt: number | undefined;
+  const started = Date.now();
+  const show = (number: number, text: string, mark: ':' | '-', at = -1) => {
     if (lastShown && number > lastShown + 1) page.push('--');
-    const body = mark === ':' ? shownAround(text, pattern.locate(text)) : shown(text);
+    const body = mark === ':' ? shownAround(text, at) : shown(text);
     if (page.push(`${number}${mark}${body}`)) lastShown = number;
   };
-  await streamLines(store, key, total, ({ number, text }) => {
+  await streamLines(store, key, total, async ({ number, text }) => {
     lines = number;
-    if (pattern.test(text)) {
+    if (req.signal?.aborted) return false;
+    if (Date.now() - started > GREP_TIME_LIMIT_MS) {
+      stoppedAt = number;
+      return false;
+    }
+    const at =
+      text.length > LINE_WINDOW_CHARS
+        ? await locateIn(pattern, text)
+        : pattern.test(text)
+          ? pattern.locate(text)
+          : -1;
+    if (at >= 0) {
       matches++;
       if (!page.full) {
         for (const b of before) if (b.number > lastShown) show(b.number, b.text, '-');
-        show(number, text, ':');
+        show(number, text, ':', at);
         if (!page.full) shownMatches++;
         after = context;
       }
@@ -152,12 +204,17 @@ async function grepOriginal(
     if (after > 0 && !page.full) {
       show(number, text, '-');
       after--;
-    } else {
+    } else if (context > 0) {
       before.push({ number, text });
       if (before.length > context) before.shift();
     }
     return undefined;
   });
+  if (req.signal?.aborted) throw new SpillwayError('SPILLWAY_IO', 'the recall was abandoned');
+  if (stoppedAt !== undefined) {
+    const partial = `[grep "${req.grep}": stopped after ${GREP_TIME_LIMIT_MS / 1000} s at line ${stoppedAt}; ${matches} matching lines before it; narrow the pattern, or ask for lines "${stoppedAt}-" to go on]`;
+    return `${page.out.join('\n')}${page.out.length ? '\n' : ''}${partial}`;
+  }
   const what = `grep "${req.grep}"${req.ignoreCase ? ' (ignoring case)' : ''}`;
   const footer =
     matches === 0

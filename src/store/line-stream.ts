@@ -27,29 +27,39 @@ export async function streamLines(
   store: Store,
   key: StoreKey,
   total: number,
-  onLine: (line: StreamedLine) => boolean | undefined,
+  onLine: (line: StreamedLine) => boolean | undefined | Promise<boolean | undefined>,
 ): Promise<void> {
-  let carry: Buffer = Buffer.alloc(0);
+  // The start of a line that has not ended yet, in pieces: a 50 MB line is joined once, not
+  // copied again with every chunk.
+  let carry: Buffer[] = [];
   let number = 1;
   for (let at = 0; at < total; at += STREAM_CHUNK_BYTES) {
     const chunk = await store.get(key, { start: at, end: Math.min(total, at + STREAM_CHUNK_BYTES) });
     if (!chunk) return;
-    const data = carry.length ? Buffer.concat([carry, chunk]) : chunk;
-    const lastNewline = data.lastIndexOf(10);
-    if (lastNewline >= 0) {
-      const text = storedText(data, 0, lastNewline);
-      for (let from = 0; ; ) {
-        const nl = text.indexOf('\n', from);
-        if (onLine({ number, text: nl < 0 ? text.slice(from) : text.slice(from, nl) }) === false) return;
-        number++;
-        if (nl < 0) break;
-        from = nl + 1;
-      }
+    const lastNewline = chunk.lastIndexOf(10);
+    if (lastNewline < 0) {
+      carry.push(chunk);
+      await yieldToEventLoop();
+      continue;
     }
-    carry = data.subarray(lastNewline + 1);
+    const data = carry.length ? Buffer.concat([...carry, chunk]) : chunk;
+    const end = data.length - (chunk.length - lastNewline);
+    const text = storedText(data, 0, end);
+    for (let from = 0; ; ) {
+      const nl = text.indexOf('\n', from);
+      const line = { number, text: nl < 0 ? text.slice(from) : text.slice(from, nl) };
+      let go = onLine(line);
+      if (go instanceof Promise) go = await go;
+      if (go === false) return;
+      number++;
+      if (nl < 0) break;
+      from = nl + 1;
+    }
+    carry = [chunk.subarray(lastNewline + 1)];
     await yieldToEventLoop();
   }
-  if (carry.length > 0 || total === 0) onLine({ number, text: storedText(carry) });
+  const rest = Buffer.concat(carry);
+  if (rest.length > 0 || total === 0) await onLine({ number, text: storedText(rest) });
 }
 
 /**

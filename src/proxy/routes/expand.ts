@@ -31,7 +31,11 @@ export async function expandRoute(ctx: ProxyContext, url: URL, res: ServerRespon
       res.end(body);
       return;
     }
+    // A client that goes away stops the search (a grep over 50 MB is not left running).
+    const gone = new AbortController();
+    res.once('close', () => gone.abort());
     const text = await expand(ctx.store, {
+      signal: gone.signal,
       id,
       grep: params.get('grep') ?? undefined,
       context: whole(params, 'context'),
