@@ -779,6 +779,8 @@ describe('proxy failure behaviour', () => {
       const before = upstream.seen.length;
       expect((await send({})).status).toBe(401);
       expect((await send({ 'x-spillway-token': 'wrong-token' })).status).toBe(401);
+      // spillway's token as a Bearer is refused on a model route: it would go upstream as is.
+      expect((await send({ authorization: 'Bearer secret-token' })).status).toBe(401);
       expect(upstream.seen.length).toBe(before);
       expect((await send({ 'x-spillway-token': 'secret-token' })).status).toBe(200);
       expect(last().headers['x-spillway-token']).toBeUndefined();

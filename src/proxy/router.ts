@@ -75,9 +75,10 @@ export async function route(ctx: ProxyContext, req: IncomingMessage, res: Server
   if ((req.method === 'GET' && path === '/healthz') || (req.method === 'HEAD' && path === '/'))
     return healthRoute(ctx, res);
   // With a token set, every other route needs it, model API requests included.
-  if (!isAuthorized(ctx.token, req)) return unauthorized(res, path);
+  const own = GUARDED.has(path);
+  if (!isAuthorized(ctx.token, req, { bearer: own })) return unauthorized(res, path);
   // Recall reads other people's outputs: on a shared host it also needs the user's own token.
-  if ((path === '/expand' || path === '/mcp') && !isAuthorized(ctx.recallToken, req))
+  if ((path === '/expand' || path === '/mcp') && !isAuthorized(ctx.recallToken, req, { bearer: true }))
     return unauthorized(
       res,
       path,

@@ -1,4 +1,4 @@
-import { mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -21,4 +21,23 @@ describe('the user recall token', () => {
     writeFileSync(recallTokenPath(env), 'not a token', { mode: 0o600 });
     await expect(userRecallToken(env)).rejects.toThrow(/does not hold a spillway token; delete it/);
   });
+
+  it('makes a loose token of this user private, and refuses one that belongs to someone else', async () => {
+    const env = { SPILLWAY_HOME: mkdtempSync(join(tmpdir(), 'sw-token-')) };
+    chmodSync(env.SPILLWAY_HOME, 0o755);
+    writeFileSync(recallTokenPath(env), `${'a'.repeat(64)}\n`, { mode: 0o644 });
+    expect((await userRecallToken(env)).token).toBe('a'.repeat(64));
+    expect(statSync(recallTokenPath(env)).mode & 0o777).toBe(0o600);
+    expect(statSync(env.SPILLWAY_HOME).mode & 0o777).toBe(0o700);
+  });
+
+  it.skipIf(process.getuid?.() !== 0)(
+    'refuses a token file another user owns (needs root to make one)',
+    async () => {
+      const env = { SPILLWAY_HOME: mkdtempSync(join(tmpdir(), 'sw-token-')) };
+      writeFileSync(recallTokenPath(env), `${'b'.repeat(64)}\n`, { mode: 0o600 });
+      chownSync(recallTokenPath(env), 65534, 65534);
+      await expect(userRecallToken(env)).rejects.toThrow(/belongs to another user \(uid 65534\)/);
+    },
+  );
 });

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { link, unlink } from 'node:fs/promises';
+import { link, stat, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { SpillwayError } from '../errors.js';
 import { defaultBase } from './default-base.js';
@@ -12,10 +12,31 @@ export function recallTokenPath(env: NodeJS.ProcessEnv = process.env): string {
   return join(dirname(defaultBase(env)), 'token');
 }
 
+/** The token and its folder must be this user's alone: a token others can read guards nothing. */
+async function assertOwnPrivate(
+  path: string,
+  info: { uid: number; mode: number },
+  what: string,
+): Promise<void> {
+  const uid = process.getuid?.();
+  if (uid !== undefined && info.uid !== uid)
+    throw new SpillwayError(
+      'SPILLWAY_BAD_CONFIG',
+      `${what} ${path} belongs to another user (uid ${info.uid}); spillway will not use it: remove it, or set SPILLWAY_HOME to a folder of your own`,
+    );
+  if ((info.mode & 0o077) !== 0)
+    throw new SpillwayError(
+      'SPILLWAY_BAD_CONFIG',
+      `${what} ${path} can be read by other users (mode ${(info.mode & 0o777).toString(8)}) and could not be made private; run chmod 700 on the folder and 600 on the token, or remove it`,
+    );
+}
+
 async function readToken(path: string): Promise<string | undefined> {
   const handle = await openPrivateForRead(path);
   if (!handle) return undefined;
   try {
+    await assertOwnPrivate(path, await handle.stat(), 'the recall token');
+    await assertOwnPrivate(dirname(path), await stat(dirname(path)), 'the folder of the recall token');
     const text = (await handle.readFile('utf8')).trim();
     if (!TOKEN.test(text))
       throw new SpillwayError(
@@ -41,10 +62,11 @@ export async function userRecallToken(
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<{ token: string; file: string }> {
   const file = recallTokenPath(env);
+  const dir = dirname(file);
+  // Made private first (when it is this user's), so an older, looser folder is fixed, not refused.
+  await ensurePrivateDir(dir, { parents: true, allowLink: true });
   const existing = await readToken(file);
   if (existing) return { token: existing, file };
-  const dir = dirname(file);
-  await ensurePrivateDir(dir, { parents: true, allowLink: true });
   const token = randomBytes(32).toString('hex');
   const temp = await writeFileAtomic(
     dir,

@@ -42,12 +42,21 @@ const digest = (text: string) => createHash('sha256').update(text).digest();
  * `Authorization: Bearer T` (spillway's own routes). Compared in constant time.
  *
  * @example
- * if (!isAuthorized(ctx.token, req)) return unauthorized(res, path);
+ * if (!isAuthorized(ctx.token, req, { bearer: true })) return unauthorized(res, path);
  */
-export function isAuthorized(token: string | undefined, req: IncomingMessage): boolean {
+export function isAuthorized(
+  token: string | undefined,
+  req: IncomingMessage,
+  options: { bearer?: boolean } = {},
+): boolean {
   if (!token) return true;
   const expected = digest(token);
-  const given = [req.headers['x-spillway-token'], req.headers.authorization?.replace(/^Bearer /, '')];
+  // Authorization belongs to the provider on model routes (it is forwarded upstream): there
+  // spillway's token is only taken from x-spillway-token, which never leaves the proxy.
+  const given = [
+    req.headers['x-spillway-token'],
+    options.bearer ? req.headers.authorization?.replace(/^Bearer /, '') : undefined,
+  ];
   return given.some((value) => typeof value === 'string' && timingSafeEqual(digest(value), expected));
 }
 
