@@ -848,10 +848,27 @@ describe('proxy failure behaviour', () => {
         expect(answer, target).toMatch(/^HTTP\/1\.1 400 /);
         expect(answer).toContain('request targets of the form /path?query only');
       }
+      // CONNECT gets an answer that says no, not a closed connection.
+      const tunnel = await rawRequest(
+        Number(port),
+        `CONNECT ${insideHost} HTTP/1.1\r\nHost: ${insideHost}\r\n\r\n`,
+      );
+      expect(tunnel).toMatch(/^HTTP\/1\.1 405 /);
+      expect(tunnel).toContain('does not tunnel');
       expect(reached).toBe(0);
     } finally {
       await inside.close();
     }
+  });
+
+  it('answers an empty JSON-RPC batch on /mcp with Invalid Request', async () => {
+    const res = await fetch(`${proxy.url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: '[]',
+    });
+    expect(res.status).toBe(400);
+    expect((await json(res)).error.code).toBe(-32600);
   });
 
   it('never logs bodies or keys', async () => {

@@ -138,6 +138,13 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       });
     });
   });
+  // CONNECT asks for a tunnel to another host: spillway is no forward proxy. Node hands it to
+  // this event, not to the request handler; without one the socket would just close.
+  server.on('connect', (_req, socket) => {
+    socket.end(
+      'HTTP/1.1 405 Method Not Allowed\r\nallow: GET, HEAD, POST\r\ncontent-type: application/json\r\nconnection: close\r\n\r\n{"error":{"type":"method_not_allowed","message":"spillway does not tunnel (CONNECT); send requests to it directly"}}',
+    );
+  });
   const port = options.port ?? DEFAULT_PORT;
   server.listen(port, host);
   try {

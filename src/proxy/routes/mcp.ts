@@ -39,6 +39,13 @@ export async function mcpRoute(ctx: ProxyContext, req: IncomingMessage, res: Ser
         id: null,
       });
     }
+    // JSON-RPC: an empty batch is an Invalid Request, answered as one (not accepted as nothing).
+    if (Array.isArray(body) && body.length === 0)
+      return sendJson(res, 400, {
+        jsonrpc: '2.0',
+        error: { code: -32600, message: 'Invalid Request: an empty batch' },
+        id: null,
+      });
   }
   return ctx.mcp(req, res, body);
 }
