@@ -6,7 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REDIS_MISSING, REDIS_SERVER, startRedis, type TestRedis } from '../test-support/redis.js';
 import { expand, parseLineRange } from './expand.js';
 import { FileStore } from './file-store.js';
+import { spillKey } from './ids.js';
 import { MemoryStore } from './memory-store.js';
+import { recall } from './recall.js';
 import { RedisStore } from './redis-store.js';
 import { stash } from './stash.js';
 import type { Store } from './store.js';
@@ -232,5 +234,23 @@ describe('grep on a line of megabytes', () => {
     const gone = new AbortController();
     gone.abort();
     await expect(expand(store, { id, grep: 'ERROR', signal: gone.signal })).rejects.toThrow(/abandoned/);
+  });
+});
+
+describe('an output over the store limit for one entry', () => {
+  it('says on every kind of recall that the saved copy is its first bytes only', async () => {
+    const store = new MemoryStore({ maxFileBytes: 4096 });
+    const output = log(2000, 1500); // ~60 KB, the needle far past the first 4 KiB
+    const put = await store.put(spillKey('s', 'c'), Buffer.from(output));
+    expect(put.truncated).toBe(true);
+    const note = /the first 4096 bytes of the output only \(the store keeps at most 4096 bytes of one\)/;
+    expect(await expand(store, { id: 's/c', grep: 'PaymentError' })).toMatch(note);
+    expect(await expand(store, { id: 's/c', grep: 'request served' })).toMatch(note);
+    expect(await expand(store, { id: 's/c', lines: '1-3' })).toMatch(note);
+    expect(await expand(store, { id: 's/c', maxTokens: 32000 })).toMatch(note);
+    expect((await recall('s/c', { store, offset: 4000 })).text).toMatch(note);
+    const whole = new MemoryStore();
+    await whole.put(spillKey('s', 'c'), Buffer.from('short output'));
+    expect(await expand(whole, { id: 's/c' })).toMatch(/end of output\]$/);
   });
 });

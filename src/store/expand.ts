@@ -6,7 +6,7 @@ import type { Tokenizer } from '../text/tokenizers/tokenizer.js';
 import { parseRecallId } from './ids.js';
 import { streamLines } from './line-stream.js';
 import { totals } from './original-lines.js';
-import { notFoundMessage } from './recall.js';
+import { notFoundMessage, savedCopy } from './recall.js';
 import { type SafePattern, safePattern } from './safe-pattern.js';
 import type { Store } from './store.js';
 
@@ -93,6 +93,12 @@ function shownAround(text: string, at: number): string {
   );
   const end = codePointFloor(text, start + SHOWN_LINE_CHARS);
   return `${start > 0 ? '… ' : ''}${text.slice(start, end)}${end < text.length ? ' …' : ''} (characters ${start + 1}-${end} of ${text.length} of this line)`;
+}
+
+/** `; the saved copy is the first N bytes only` when the entry reached the store's limit. */
+function cutNote(store: Store, total: number): string {
+  const what = savedCopy(total, store.limits.maxFileBytes);
+  return what === 'output' ? '' : `; ${what}`;
 }
 
 /** Output lines under a token budget: true while they fit. */
@@ -218,10 +224,10 @@ async function grepOriginal(
   const what = `grep "${req.grep}"${req.ignoreCase ? ' (ignoring case)' : ''}`;
   const footer =
     matches === 0
-      ? `[${what}: no matching line in ${lines} lines (${total} bytes); try another pattern, or ask for lines "A-B"]`
+      ? `[${what}: no matching line in ${lines} lines (${total} bytes${cutNote(store, total)}); try another pattern, or ask for lines "A-B"]`
       : page.full && shownMatches < matches
         ? `[${what}: ${matches} matching lines of ${lines}; the first ${shownMatches} shown (cut at ${maxTokens} tokens); narrow the pattern, raise max_tokens, or ask for lines "A-B"]`
-        : `[${what}: ${matches} matching lines of ${lines}]`;
+        : `[${what}: ${matches} matching lines of ${lines}${cutNote(store, total)}]`;
   return `${page.out.join('\n')}${page.out.length ? '\n' : ''}${footer}`;
 }
 
@@ -249,7 +255,7 @@ async function linesOf(
   const footer =
     lastShown < end
       ? `[lines ${first}-${lastShown} of ${lines} (cut at ${maxTokens} tokens); ask for lines "${lastShown + 1}-${end}" for more]`
-      : `[lines ${first}-${end} of ${lines}]`;
+      : `[lines ${first}-${end} of ${lines}${cutNote(store, total)}]`;
   return `${page.out.join('\n')}\n${footer}`;
 }
 
@@ -286,7 +292,7 @@ async function pageOf(
   const footer =
     end < total
       ? `[${where}; call spillway_expand with offset ${end} for the next page, or ask for lines "A-B" or grep a pattern]`
-      : `[${where}; end of output]`;
+      : `[${where}; end of ${savedCopy(total, store.limits.maxFileBytes)}]`;
   // Always one newline before the footer: stripping "\n" + footer gives the bytes exactly.
   return `${body}\n${footer}`;
 }

@@ -33,10 +33,28 @@ export interface RecallPage {
  * @example
  * recallFooter(0, 49152, 100000); // '[bytes 0-49152 of 100000; call spillway_expand with offset 49152 for more]'
  */
-export function recallFooter(start: number, end: number, total: number): string {
+export function recallFooter(
+  start: number,
+  end: number,
+  total: number,
+  maxBytes = Number.POSITIVE_INFINITY,
+): string {
   return end < total
     ? `[bytes ${start}-${end} of ${total}; call spillway_expand with offset ${end} for more]`
-    : `[bytes ${start}-${end} of ${total}; end of output]`;
+    : `[bytes ${start}-${end} of ${total}; end of ${savedCopy(total, maxBytes)}]`;
+}
+
+/**
+ * What a stored entry is: the output, or only its first bytes when it reached the store's limit
+ * for one entry (a store keeps the first bytes of a longer body, cut at a character).
+ *
+ * @example
+ * savedCopy(67108864, 67108864); // 'the saved copy, which is the first 67108864 bytes of the output only (the store keeps at most 67108864 bytes of one)'
+ */
+export function savedCopy(total: number, maxBytes: number): string {
+  return total >= maxBytes - 3
+    ? `the saved copy, which is the first ${total} bytes of the output only (the store keeps at most ${maxBytes} bytes of one)`
+    : 'output';
 }
 
 /**
@@ -92,7 +110,7 @@ export async function recall(id: string, options: RecallOptions): Promise<Recall
   const done = end >= total;
   return {
     id,
-    text: `${storedText(body)}\n${recallFooter(offset, end, total)}`,
+    text: `${storedText(body)}\n${recallFooter(offset, end, total, options.store.limits.maxFileBytes)}`,
     body,
     start: offset,
     end,
