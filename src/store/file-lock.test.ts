@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { withLock } from './file-lock.js';
@@ -96,6 +96,26 @@ describe('the cross-process lock', () => {
     expect(readFileSync(files[2] as string, 'utf8')).toBe('');
     // The lock kept being taken after holders died: killed ones never held it up for long.
     expect(readFileSync(files[3] as string, 'utf8').length).toBeGreaterThan(killed);
+  }, 60_000);
+
+  it('keeps mutual exclusion when one lock is reached through two spellings of its path', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lock-link-'));
+    const files = ['base.lock', 'occupied', 'violations', 'entries'].map((f) => join(dir, f));
+    writeFileSync(files[2] as string, '');
+    writeFileSync(files[3] as string, '');
+    const linked = join(dir, '..', `${basename(dir)}-link`);
+    symlinkSync(dir, linked);
+    const lib = plainLockModule(join(dir, 'lib'));
+    const children = Array.from({ length: 6 }, (_, i) =>
+      contender([lib, i % 2 ? join(linked, 'base.lock') : (files[0] as string), ...files.slice(1)]),
+    );
+    await new Promise((r) => setTimeout(r, 4000));
+    for (const child of children) child.kill('SIGKILL');
+    await Promise.all(
+      children.map((c) => new Promise((r) => (c.exitCode !== null ? r(0) : c.once('exit', r)))),
+    );
+    expect(readFileSync(files[2] as string, 'utf8')).toBe('');
+    expect(readFileSync(files[3] as string, 'utf8').length).toBeGreaterThan(10);
   }, 60_000);
 
   it('times out on a lock another live process holds, saying what to do', async () => {

@@ -1,8 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { realpathSync } from 'node:fs';
 import { link, lstat, lutimes, open, readFile, rename, unlink } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { hostname } from 'node:os';
-import { resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SpillwayError } from '../errors.js';
 
@@ -39,7 +40,7 @@ const TORN_GRACE_MS = 5_000;
  */
 async function acquireGate(path: string, deadline: number, timeoutMs: number): Promise<Server | undefined> {
   if (process.platform !== 'linux') return undefined;
-  const name = `\0spillway-lock-${createHash('sha256').update(resolve(path)).digest('hex').slice(0, 40)}`;
+  const name = `\0spillway-lock-${createHash('sha256').update(path).digest('hex').slice(0, 40)}`;
   for (let wait = 1; ; wait = Math.min(wait * 2, 50)) {
     const server = createServer();
     const bound = await new Promise<boolean | 'unavailable'>((done) => {
@@ -179,6 +180,18 @@ async function releaseFile(path: string, owner: LockOwner): Promise<void> {
 }
 
 /**
+ * One name for one lock, however its path is spelled (a symlinked folder, `..`): the real path
+ * of its folder and its own name. Two spellings of one store must meet at the same gate.
+ */
+function canonicalLockPath(path: string): string {
+  try {
+    return join(realpathSync(dirname(resolve(path))), basename(path));
+  } catch {
+    return resolve(path); // the folder is not there yet: the lock file's creation will say so
+  }
+}
+
+/**
  * Runs `fn` holding the cross-process lock at `path`: on Linux a kernel-held gate (see
  * `acquireGate`), then the lock file (created with O_EXCL, holding the owner's pid, host and a
  * token, refreshed while held). Waits with backoff up to `timeoutMs`; a lock whose holder is
@@ -187,7 +200,12 @@ async function releaseFile(path: string, owner: LockOwner): Promise<void> {
  * @example
  * await withLock(`${base}.lock`, async () => { await checkQuotaAndWrite(); });
  */
-export async function withLock<T>(path: string, fn: () => Promise<T>, options: LockOptions = {}): Promise<T> {
+export async function withLock<T>(
+  given: string,
+  fn: () => Promise<T>,
+  options: LockOptions = {},
+): Promise<T> {
+  const path = canonicalLockPath(given);
   const previous = inProcess.get(path) ?? Promise.resolve();
   let done!: () => void;
   const mine = new Promise<void>((resolve) => {
