@@ -65,6 +65,9 @@ export const geminiAdapter: RequestAdapter = {
     return {
       api: 'gemini',
       results,
+      rawValues: slots.flatMap((slot, index) =>
+        slot.field === 'response' ? [{ index, holder: slot.holder, field: 'response' }] : [],
+      ),
       messageCount: contents.length,
       clientSession: undefined,
       sessionSeed: seedOf(

@@ -20,6 +20,12 @@ export interface RequestView {
   clientSession?: string | undefined;
   /** True when the request continues a server-side conversation (Responses previous_response_id). */
   continuesServerState: boolean;
+  /**
+   * Results whose text is a JSON value of the body shown re-serialized (Gemini's whole
+   * `response`): the caller reads those values' own bytes, so nothing JSON.parse lost (digits
+   * past 2^53, `1.50`, spacing) is lost from the stash.
+   */
+  rawValues?: { index: number; holder: object; field: string }[];
   /** Writes new contents (by index into `results`) into the body, in place; returns the edits. */
   apply(contents: ReadonlyMap<number, Content>): JsonEdit[];
 }

@@ -97,6 +97,24 @@ describe('Gemini through the proxy', () => {
     });
   });
 
+  it("a whole functionResponse.response is stashed as the client's bytes (digits past 2^53, 1.50)", async () => {
+    // An MCP-style response with no output string: shown as its JSON, shortened, and stashed.
+    const rows = Array.from({ length: 3000 }, (_, i) => `{"id": 9007199254740993, "price": 1.50, "n": ${i}}`);
+    const responseText = `{"rows": [${rows.join(', ')}]}`;
+    const raw = `{"systemInstruction":{"parts":[{"text":"conversation ${conversation++}"}]},"contents":[{"role":"user","parts":[{"text":"list"}]},{"role":"model","parts":[{"functionCall":{"id":"c1","name":"query","args":{}}}]},{"role":"user","parts":[{"functionResponse":{"id":"c1","name":"query","response": ${responseText}}}]}]}`;
+    const res = await fetch(`${proxy.url}/v1beta/models/gemini-2.5-pro:generateContent`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: raw,
+    });
+    expect(res.status).toBe(200);
+    const sent = (upstream.seen.at(-1)?.json as GeminiBody).contents[2]?.parts[0]?.functionResponse.response
+      .output as string;
+    const id = markerIds(sent)[0] as string;
+    expect(id).toBeDefined();
+    expect((await recallAll(id, { store })).toString()).toBe(responseText);
+  });
+
   it('streamGenerateContent: SSE (alt=sse) and the JSON-array stream come through, their usage read', async () => {
     const before = proxy.stats.byApi.gemini ?? 0;
     const answers = proxy.stats.calibration.answers;

@@ -1,10 +1,11 @@
 import { toError } from '../errors.js';
 import { ADAPTERS } from '../formats/index.js';
-import type { ApiName } from '../formats/types.js';
+import type { ApiName, RequestView } from '../formats/types.js';
 import { breatheBefore } from '../pipeline/breathe.js';
 import type { StageStats } from '../pipeline/stage-stats.js';
 import type { StageName } from '../pipeline/types.js';
 import type { Content } from '../text/blocks.js';
+import { valueBytes } from '../text/json-splice.js';
 import { decodeUtf8 } from '../text/measure.js';
 import { bodyWith } from './body-with.js';
 import { fitRequest, type GuardReport } from './guard-request.js';
@@ -66,6 +67,21 @@ function unchangedOutcome(raw: Buffer, extra: Partial<RewriteOutcome>): RewriteO
  * @example
  * const out = await rewriteRequest('anthropic', bodyBytes, { spillway: req.headers['x-spillway-session'] }, deps, { updateBoundary: true });
  */
+/**
+ * Results shown as a re-serialized JSON value take the client's own bytes of it, as their text
+ * and as what is stashed: a recall gives back what the client sent, not JSON.stringify's view.
+ */
+function withClientBytes(view: RequestView, raw: Buffer, parsed: unknown): void {
+  if (!view.rawValues?.length) return;
+  const bytes = valueBytes(raw, parsed, view.rawValues);
+  view.rawValues.forEach(({ index }, k) => {
+    const own = bytes[k];
+    const result = view.results[index];
+    if (own && result)
+      view.results[index] = { ...result, content: decodeUtf8(own), originalBytes: Buffer.from(own) };
+  });
+}
+
 export async function rewriteRequest(
   api: ApiName,
   raw: Buffer,
@@ -92,6 +108,7 @@ export async function rewriteRequest(
   await breatheBefore(raw.length);
   const view = ADAPTERS[api].view(parsed);
   if (!view) return unchanged({ unparseable: `not an ${api} request body` });
+  withClientBytes(view, raw, parsed);
 
   const now = deps.now?.() ?? Date.now();
   const key = sessionKey({

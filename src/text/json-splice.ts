@@ -184,6 +184,30 @@ export function spliceJson(raw: Buffer, parsed: unknown, edits: readonly JsonEdi
 }
 
 /**
+ * The bytes of some values of a JSON body, as the client sent them (`parsed` is
+ * `JSON.parse(raw)`): undefined for one that cannot be found, or all undefined when the body
+ * does not scan.
+ *
+ * @example
+ * const parsed = JSON.parse(raw.toString());
+ * valueBytes(raw, parsed, [{ holder: parsed.a, field: 'n' }]); // [Buffer.from('9007199254740993')]
+ */
+export function valueBytes(
+  raw: Buffer,
+  parsed: unknown,
+  targets: readonly { holder: object; field: string | number }[],
+): (Buffer | undefined)[] {
+  if (targets.length === 0) return [];
+  const { root, at } = wantedHolders(parsed, new Set(targets.map((t) => t.holder)));
+  const fields = targets.map((t) => {
+    const holder = at.get(t.holder);
+    return holder && wantedBelow(holder, t.field);
+  });
+  if (!seekAll(raw, root)) return targets.map(() => undefined);
+  return fields.map((f) => (f?.found ? raw.subarray(f.found.start, f.found.end) : undefined));
+}
+
+/**
  * The byte ranges of the items of the top-level array `key` of a JSON body (its `messages`, its
  * `input`), in order; undefined when the body has no such array or does not scan.
  *
