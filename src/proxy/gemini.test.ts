@@ -108,8 +108,7 @@ describe('Gemini through the proxy', () => {
       body: raw,
     });
     expect(res.status).toBe(200);
-    const sent = (upstream.seen.at(-1)?.json as GeminiBody).contents[2]?.parts[0]?.functionResponse.response
-      .output as string;
+    const sent = sentOutput();
     const id = markerIds(sent)[0] as string;
     expect(id).toBeDefined();
     expect((await recallAll(id, { store })).toString()).toBe(responseText);

@@ -71,7 +71,7 @@ describe.skipIf(!corpusAvailable)('spillway replay', () => {
     const r = await cli(['replay', '--json', '--report', join(dir, 'r.html'), files[0] as string, bad]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(
-      /skipped .*notes\.txt: not a transcript spillway can read \(it starts: just some notes\); expected one of/,
+      /skipped .*notes\.txt: not a transcript spillway can read \(it does not start like JSON\); expected one of/,
     );
     const json = JSON.parse(r.stdout);
     expect(json.totals.files).toBe(1);

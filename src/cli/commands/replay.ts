@@ -1,8 +1,10 @@
-import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { SpillwayError } from '../../errors.js';
 import { renderHtmlReport } from '../../replay/html-report.js';
 import { readTranscript } from '../../replay/readers/index.js';
+import { escapeControls } from '../../replay/readers/quoted.js';
 import { replayConversation } from '../../replay/replay-conversation.js';
 import { type ReplayReport, ReportBuilder } from '../../replay/report.js';
 import { renderSummary } from '../../replay/summary.js';
@@ -115,16 +117,35 @@ export async function replayCommand(argv: string[], io: CliIo): Promise<number> 
   return failed === 0 && report.skipped.length === 0 ? 0 : 1;
 }
 
-async function readInput(file: string, format: string | undefined) {
-  let text: string;
+/**
+ * A transcript's text: only a regular file, never through a link (a link to /etc/shadow would
+ * otherwise be read) and never a FIFO or a device (which would hang the batch).
+ */
+async function readRegularFile(file: string): Promise<string> {
+  const name = JSON.stringify(escapeControls(file));
+  const refuse = (why: string) => new SpillwayError('SPILLWAY_BAD_INPUT', `cannot read ${name}: ${why}`);
+  let handle: Awaited<ReturnType<typeof open>>;
   try {
-    text = await readFile(file, 'utf8');
+    handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch (err) {
-    throw new SpillwayError(
-      'SPILLWAY_BAD_INPUT',
-      `cannot read "${file}": ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
-    );
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP') throw refuse('it is a symbolic link; give the file it points to');
+    throw refuse(code === 'ENOENT' ? 'no such file' : (code ?? (err as Error).message));
   }
+  try {
+    const info = await handle.stat();
+    if (!info.isFile())
+      throw refuse(
+        info.isDirectory() ? 'it is a directory' : 'it is not a regular file (a FIFO, a socket or a device)',
+      );
+    return await handle.readFile('utf8');
+  } finally {
+    await handle.close();
+  }
+}
+
+async function readInput(file: string, format: string | undefined) {
+  const text = await readRegularFile(file);
   const read = readTranscript(text, file, format);
   // A forced format that finds nothing measured nothing: that is not a green "0 results".
   if (format !== undefined && read.conversations.every((c) => c.turns.length === 0))

@@ -61,6 +61,8 @@ describe('gemini-cli (stream-json) reader', () => {
   it('forced on another file, names what it expected and the first line', () => {
     expect(() =>
       readTranscript('{"type":"user","message":{"content":[]}}\n', 'x.jsonl', 'gemini-cli'),
-    ).toThrow(/x\.jsonl: not Gemini CLI stream-json output .*; line 1 does not fit: \{"type":"user"/);
+    ).toThrow(
+      /x\.jsonl: not Gemini CLI stream-json output .*; line 1 does not fit \(it starts: \{"type":"user"/,
+    );
   });
 });

@@ -8,6 +8,7 @@ import { geminiCliReader } from './gemini-cli.js';
 import { managedAgentsReader } from './managed-agents.js';
 import { miniSweAgentReader } from './mini-swe-agent.js';
 import { openHandsReader } from './openhands.js';
+import { quotedStart } from './quoted.js';
 import { sweAgentReader } from './swe-agent.js';
 
 /** Every reader, in detection order (the most specific first). */
@@ -64,7 +65,7 @@ function firstLine(text: string): string {
     const line = text
       .slice(start, end < 0 ? Math.min(text.length, start + 200) : Math.min(end, start + 200))
       .trim();
-    if (line) return `it starts: ${line.slice(0, 100)}`;
+    if (line) return quotedStart(line);
     if (end < 0) break;
     start = end + 1;
   }

@@ -1,5 +1,6 @@
 import { SpillwayError } from '../../errors.js';
 import { isRecord } from '../../text/json-values.js';
+import { quotedStart } from './quoted.js';
 
 /**
  * The JSON values of a JSONL text, one a line (blank lines skipped). A line that is not JSON is
@@ -21,7 +22,7 @@ export function parseJsonLines(text: string, name: string): unknown[] {
       if (torn && out.length > 0) break;
       throw new SpillwayError(
         'SPILLWAY_BAD_INPUT',
-        `${name}: line ${i + 1} is not JSON: ${line.slice(0, 80)}`,
+        `${name}: line ${i + 1} is not JSON (${quotedStart(line)})`,
       );
     }
   }
@@ -92,7 +93,7 @@ export function nothingFits(name: string, expects: string, text: string): Spillw
   const line =
     first < 0
       ? '(the file is empty)'
-      : `line ${first + 1} does not fit: ${(text.split('\n')[first] as string).trim().slice(0, 100)}`;
+      : `line ${first + 1} does not fit (${quotedStart(text.split('\n')[first] as string)})`;
   return new SpillwayError('SPILLWAY_BAD_INPUT', `${name}: not ${expects}; ${line}`);
 }
 

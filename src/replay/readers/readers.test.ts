@@ -111,7 +111,7 @@ describe('transcript readers on malformed input', () => {
 
   it('says what it expected when no format matches, and rejects an unknown --format', () => {
     expect(() => readTranscript('hello world', 'notes.txt')).toThrow(
-      /notes\.txt: not a transcript spillway can read \(it starts: [^)]*\); expected one of:\n {2}- codex: [\s\S]*- openhands: [\s\S]*--format/,
+      /notes\.txt: not a transcript spillway can read \((it starts: [^)]*|it does not start like JSON)\); expected one of:\n {2}- codex: [\s\S]*- openhands: [\s\S]*--format/,
     );
     expect(() => readTranscript('{}', 'x', 'word')).toThrow(
       /unknown transcript format "word"; formats: codex, claude-code/,
