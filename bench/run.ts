@@ -1,7 +1,7 @@
 import { benchFidelity } from './fidelity.bench.js';
 import { benchLongSession } from './long-session.bench.js';
 import { benchCollapse, benchUnsaved } from './pipeline.bench.js';
-import { benchProxy } from './proxy.bench.js';
+import { benchHealth, benchProxy } from './proxy.bench.js';
 import { benchRecall, benchRecallLongLine } from './recall.bench.js';
 import { benchReplay } from './replay.bench.js';
 import { benchSession } from './session.bench.js';
@@ -20,6 +20,7 @@ const suites: Record<string, () => void | Promise<void>> = {
   turns: benchLongSession,
   fidelity: benchFidelity,
   proxy: benchProxy,
+  health: benchHealth,
   recall: benchRecall,
   'recall-long-line': benchRecallLongLine,
   replay: benchReplay,
