@@ -85,18 +85,32 @@ export class JsonlLog {
 
   /**
    * Opens the log for appending (creating it when missing) and loads its records; a torn tail
-   * is cut away here, under the lock, and reported.
+   * is cut away here, under the lock, and reported. The lock is held only to catch up.
    */
   static async open(path: string): Promise<{ log: JsonlLog; loaded: LoadedLog }> {
     const log = new JsonlLog(path);
+    // The bulk is read outside the lock (a log of gigabytes takes a while, and other writers
+    // must not wait on it); under the lock only what was appended since is read.
+    let first: LoadedLog;
+    try {
+      first = await readLines(path, 0, 1);
+    } catch (err) {
+      if (!(SpillwayError.isInstance(err) && err.code === 'SPILLWAY_NOT_FOUND')) throw err;
+      first = { records: [], bytes: 0 };
+    }
     const loaded = await withLock(log.#lock, async () => {
       log.#handle = await open(
         path,
         constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW,
         0o600,
       );
-      const read = await readLines(path, 0, 1);
-      if (read.torn) await truncate(path, read.bytes);
+      const rest = await readLines(path, first.bytes, first.records.length + 1);
+      if (rest.torn) await truncate(path, rest.bytes);
+      const read: LoadedLog = {
+        records: rest.records.length ? [...first.records, ...rest.records] : first.records,
+        bytes: rest.bytes,
+        ...(rest.torn ? { torn: rest.torn } : {}),
+      };
       log.#bytes = read.bytes;
       log.#lines = read.records.length + 1;
       return read;
