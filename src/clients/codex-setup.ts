@@ -10,6 +10,11 @@ export function codexDir(options: Pick<SetupOptions, 'home' | 'env'>): string {
   return options.env.CODEX_HOME?.trim() || join(options.home, '.codex');
 }
 
+/** spillway's own folder (the store, the token): `$SPILLWAY_HOME`, else `~/.spillway`. */
+export function spillwayHome(options: Pick<SetupOptions, 'home' | 'env'>): string {
+  return options.env.SPILLWAY_HOME?.trim() || join(options.home, '.spillway');
+}
+
 /** JSON with object keys sorted at every depth, compact: what Codex hashes a hook by. */
 function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
@@ -82,7 +87,7 @@ export function codexSetup(options: SetupOptions): FileEdit[] {
   };
   const config: FileEdit = {
     path: configPath,
-    purpose: `hook trust, MCP server${options.proxy ? ', model provider' : ''}`,
+    purpose: `hook trust, MCP server, ${spillwayHome(options)} writable in the sandbox${options.proxy ? ', model provider' : ''}`,
     remove: (text) => withoutBlocks(text),
     add: (text, planned) => {
       const base = withoutBlocks(text);
@@ -115,6 +120,14 @@ export function codexSetup(options: SetupOptions): FileEdit[] {
         `[hooks.state.${tomlString(`${hooksPath}:pre_tool_use:${index}:0`)}]`,
         `trusted_hash = ${tomlString(codexTrustHash('Bash', command))}`,
       ];
+      // Under the workspace-write sandbox only the workspace and /tmp are writable: spillway run
+      // must be able to stash into spillway's own folder (not the user's whole home).
+      if (parsed.sandbox_workspace_write === undefined)
+        tables.push(
+          '',
+          '[sandbox_workspace_write]',
+          `writable_roots = [${tomlString(spillwayHome(options))}]`,
+        );
       if (options.proxy)
         tables.push(
           '',

@@ -17,7 +17,7 @@ export const CLIENTS: Record<
     name: 'Codex',
     edits: codexSetup,
     notes: [
-      'Codex runs the hook in its sandbox: with the workspace-write or read-only sandbox, spillway run cannot stash to ~/.spillway and prints outputs whole (Codex then cuts them); add that folder to [sandbox_workspace_write] writable_roots.',
+      "Codex runs commands in its sandbox: spillway's folder is made writable under workspace-write (unless config.toml has a [sandbox_workspace_write] table of its own: add the folder to its writable_roots); under read-only, spillway run cannot stash and prints outputs whole.",
     ],
   },
   gemini: {

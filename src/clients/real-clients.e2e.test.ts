@@ -151,6 +151,14 @@ const CODEX_DEFAULT_MODEL: ClientRun = {
   args: (prompt) => ['exec', '--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox', prompt],
 };
 
+// Codex's own sandbox, as users run it (workspace-write, bubblewrap): the hook's spillway run
+// and the command it wraps run inside it.
+const CODEX_SANDBOXED: ClientRun = {
+  ...CODEX,
+  label: `Codex ${clientVersion('codex')} -m gpt-5 in its workspace-write sandbox`,
+  args: (prompt) => ['exec', '--skip-git-repo-check', '--sandbox', 'workspace-write', '-m', 'gpt-5', prompt],
+};
+
 const GEMINI: ClientRun = {
   key: 'gemini',
   label: `Gemini CLI ${clientVersion('gemini')}`,
@@ -184,12 +192,17 @@ function agentScript(client: ClientRun, current: () => OutputCase) {
 }
 
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
-const RUNS = [CLAUDE('claude'), CLAUDE('claude-2.1.197'), CODEX, CODEX_DEFAULT_MODEL, GEMINI].map(
-  (client) => ({
-    client,
-    binary: clientBinary(client.key),
-  }),
-);
+const RUNS = [
+  CLAUDE('claude'),
+  CLAUDE('claude-2.1.197'),
+  CODEX,
+  CODEX_SANDBOXED,
+  CODEX_DEFAULT_MODEL,
+  GEMINI,
+].map((client) => ({
+  client,
+  binary: clientBinary(client.key),
+}));
 
 beforeAll(() => {
   if (RUNS.some((r) => 'path' in r.binary)) buildCli();

@@ -58,6 +58,8 @@ describe('spillway setup', () => {
     expect(codex.model_provider).toBe('spillway');
     expect(codex.model_providers.azure.name).toBe('Azure');
     expect(codex.model_providers.spillway.base_url).toBe(`${PROXY}/v1`);
+    // spillway run stashes into spillway's folder from inside Codex's workspace-write sandbox.
+    expect(codex.sandbox_workspace_write.writable_roots).toEqual([join(home, '.spillway')]);
     // Our hook group is the second in hooks.json: the trust key names index 1.
     const hookKey = `${join(home, '.codex/hooks.json')}:pre_tool_use:1:0`;
     expect(codex.hooks.state[hookKey].trusted_hash).toMatch(/^sha256:[0-9a-f]{64}$/);

@@ -1,5 +1,7 @@
-import { spawn } from 'node:child_process';
-import { constants } from 'node:os';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { closeSync, createReadStream, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import { constants, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { SpillwayError } from '../../errors.js';
 import { collapseOutput, SOURCE_MAX_TOKENS } from '../../pipeline/collapse-output.js';
 import { DEFAULT_LIMITS } from '../../store/store.js';
@@ -36,9 +38,6 @@ ${STORE_HELP}
   -h, --help      show this help
 `;
 
-/** How long output is still read after the command exits (its background children may write). */
-const EXIT_DRAIN_MS = 1000;
-
 const VALUE_OPTIONS = new Set(['--tokens', '--tokenizer', '--dir', '--store']);
 
 /** Splits `[options] [--] COMMAND ARGS...`: the command starts at `--` or the first non-option. */
@@ -52,41 +51,65 @@ function splitCommand(argv: string[]): { options: string[]; command: string[] } 
   return { options: argv, command: [] };
 }
 
-/** Runs the command with stdout and stderr on one pipe, as a terminal would interleave them. */
-function runChild(command: string[], io: CliIo, capture: OutputCapture): Promise<number> {
-  return new Promise((resolve, reject) => {
-    // `exec "$@" 2>&1` puts stderr on stdout's pipe, so the two keep the order the command wrote
-    // them in; sh execs the command, so signals reach it directly.
-    const child = spawn('/bin/sh', ['-c', 'exec "$@" 2>&1', 'sh', ...command], {
-      stdio: [io.stdin === process.stdin ? 'inherit' : 'pipe', 'pipe', 'inherit'],
-      env: io.env,
-    });
-    if (io.stdin !== process.stdin && child.stdin) {
-      io.stdin.pipe(child.stdin);
-      child.stdin.on('error', () => {}); // the command may exit without reading its input
-    }
-    const forward = (signal: NodeJS.Signals) => () => child.kill(signal);
-    const handlers = (['SIGINT', 'SIGTERM', 'SIGHUP'] as const).map((s) => [s, forward(s)] as const);
-    for (const [s, h] of handlers) process.on(s, h);
-    child.stdout?.on('data', (chunk: Buffer) => capture.push(chunk));
-    child.on('error', (err) =>
-      reject(new SpillwayError('SPILLWAY_IO', `cannot start /bin/sh: ${err.message}`)),
-    );
-    child.on('exit', (code, signal) => {
-      for (const [s, h] of handlers) process.off(s, h);
-      const status = signal ? 128 + (constants.signals[signal] ?? 0) : (code ?? 1);
-      // A process the command left in the background may hold the pipe open for ever: read what
-      // is already written, then stop waiting.
-      const drained = setTimeout(() => {
-        child.stdout?.destroy();
-        resolve(status);
-      }, EXIT_DRAIN_MS);
-      child.once('close', () => {
-        clearTimeout(drained);
-        resolve(status);
+/** The exit status a shell gives: the code, or 128+N for a signal N. */
+const statusOf = (code: number | null, signal: NodeJS.Signals | null) =>
+  signal ? 128 + (constants.signals[signal] ?? 0) : (code ?? 1);
+
+/** Passes SIGINT, SIGTERM and SIGHUP on to the child while it runs; returns the undo. */
+function forwardSignals(child: ChildProcess): () => void {
+  const handlers = (['SIGINT', 'SIGTERM', 'SIGHUP'] as const).map((s) => [s, () => child.kill(s)] as const);
+  for (const [s, h] of handlers) process.on(s, h);
+  return () => {
+    for (const [s, h] of handlers) process.off(s, h);
+  };
+}
+
+/**
+ * Runs the command with stdout and stderr both on one private temporary file, as a terminal
+ * would interleave them, then reads it back (bounded). A file, not a pipe: under Codex's
+ * sandbox a node program writing to the socket pair Node gives a child as its pipe loses its
+ * output, and a background process left holding a pipe would keep the run waiting.
+ */
+async function runChild(command: string[], io: CliIo, capture: OutputCapture): Promise<number> {
+  const dir = mkdtempSync(join(tmpdir(), 'spillway-run-'));
+  const file = join(dir, 'output');
+  const fd = openSync(file, 'w', 0o600);
+  try {
+    const status = await new Promise<number>((resolve, reject) => {
+      const child = spawn(command[0] as string, command.slice(1), {
+        stdio: [io.stdin === process.stdin ? 'inherit' : 'pipe', fd, fd],
+        env: io.env,
+      });
+      if (io.stdin !== process.stdin && child.stdin) {
+        io.stdin.pipe(child.stdin);
+        child.stdin.on('error', () => {}); // the command may exit without reading its input
+      }
+      const unforward = forwardSignals(child);
+      child.on('error', (err: NodeJS.ErrnoException) => {
+        unforward();
+        // As a shell says it: 127 for a command not found, 126 for one that cannot run.
+        if (err.code === 'ENOENT' || err.code === 'EACCES') {
+          writeSync(
+            fd,
+            `spillway run: ${command[0]}: ${err.code === 'ENOENT' ? 'command not found' : 'permission denied'}\n`,
+          );
+          resolve(err.code === 'ENOENT' ? 127 : 126);
+        } else reject(new SpillwayError('SPILLWAY_IO', `cannot start ${command[0]}: ${err.message}`));
+      });
+      child.on('exit', (code, signal) => {
+        unforward();
+        resolve(statusOf(code, signal));
       });
     });
-  });
+    closeSync(fd);
+    for await (const chunk of createReadStream(file)) capture.push(chunk as Buffer);
+    return status;
+  } finally {
+    try {
+      closeSync(fd);
+    } catch {}
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** Stashes and collapses `raw`, lowering the budget until the text is under RUN_MAX_CHARS. */
