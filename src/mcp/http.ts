@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Store } from '../store/store.js';
-import { createExpandServer } from './expand-tool.js';
+import { createExpandServer } from './expand-server.js';
 
 /**
  * Handles one MCP request over streamable HTTP, stateless: a server and a transport per request

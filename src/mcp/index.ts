@@ -1,3 +1,4 @@
-export { createExpandServer, EXPAND_DESCRIPTION, EXPAND_TOOL } from './expand-tool.js';
+export { createExpandServer } from './expand-server.js';
+export { callExpandTool, EXPAND_DESCRIPTION, EXPAND_TOOL, EXPAND_TOOL_DEFINITION } from './expand-tool.js';
 export { handleMcpRequest, mcpHttpHandler } from './http.js';
-export { serveStdio } from './stdio.js';
+export { answerMessage, serveStdio } from './stdio.js';
