@@ -25,7 +25,7 @@ describe('spillway mcp, message by message', () => {
       method: 'initialize',
       params: { protocolVersion: '1999-01-01' },
     });
-    expect((unknown?.result as { protocolVersion: string }).protocolVersion).toBe('2025-11-25');
+    expect((unknown?.result as { protocolVersion?: string } | undefined)?.protocolVersion).toBe('2025-11-25');
   });
 
   it('answers ping and tools/list, ignores notifications, and names an unknown method or tool', async () => {
@@ -35,7 +35,7 @@ describe('spillway mcp, message by message', () => {
       result: {},
     });
     const list = await ask({ jsonrpc: '2.0', id: 4, method: 'tools/list' });
-    expect((list?.result as { tools: { name: string; _meta: object }[] }).tools[0]).toMatchObject({
+    expect((list?.result as { tools?: { name: string; _meta: object }[] } | undefined)?.tools?.[0]).toMatchObject({
       name: 'spillway_expand',
       _meta: { 'anthropic/alwaysLoad': true },
     });
