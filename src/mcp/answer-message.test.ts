@@ -35,7 +35,9 @@ describe('spillway mcp, message by message', () => {
       result: {},
     });
     const list = await ask({ jsonrpc: '2.0', id: 4, method: 'tools/list' });
-    expect((list?.result as { tools?: { name: string; _meta: object }[] } | undefined)?.tools?.[0]).toMatchObject({
+    expect(
+      (list?.result as { tools?: { name: string; _meta: object }[] } | undefined)?.tools?.[0],
+    ).toMatchObject({
       name: 'spillway_expand',
       _meta: { 'anthropic/alwaysLoad': true },
     });
