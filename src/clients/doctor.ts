@@ -1,8 +1,19 @@
 import { spawn } from 'node:child_process';
-import { accessSync, constants, existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  accessSync,
+  constants,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { defaultBase } from '../store/default-base.js';
 import { recallTokenPath } from '../store/recall-token.js';
+import { codexDir, spillwayHome } from './codex-setup.js';
+import { readToml } from './config-text.js';
 import { CLIENTS } from './index.js';
 import { planSetup, readSetup, setupStateDir } from './setup-files.js';
 import type { SetupOptions } from './setup-plan.js';
@@ -112,6 +123,32 @@ function checkToken(env: NodeJS.ProcessEnv): Check | undefined {
   return { ok: true, what: `the recall token ${path} is private` };
 }
 
+/**
+ * Codex's workspace-write sandbox must let `spillway run` write spillway's folder: setup adds it,
+ * unless the user's config.toml has a [sandbox_workspace_write] table of its own.
+ */
+function checkCodexSandbox(options: SetupOptions): Check {
+  const path = join(codexDir(options), 'config.toml');
+  const home = spillwayHome(options);
+  let roots: unknown;
+  try {
+    roots = (
+      readToml(readFileSync(path, 'utf8'), path).sandbox_workspace_write as
+        | Record<string, unknown>
+        | undefined
+    )?.writable_roots;
+  } catch (err) {
+    return { ok: false, what: (err as Error).message, fix: `fix ${path}` };
+  }
+  return Array.isArray(roots) && roots.includes(home)
+    ? { ok: true, what: `${home} is writable in Codex's workspace-write sandbox` }
+    : {
+        ok: false,
+        what: `${home} is not writable in Codex's workspace-write sandbox: spillway run cannot stash there and prints outputs whole`,
+        fix: `add "${home}" to writable_roots under [sandbox_workspace_write] in ${path}`,
+      };
+}
+
 async function checkProxy(url: string): Promise<Check> {
   try {
     const res = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(3000) });
@@ -210,6 +247,7 @@ export async function doctor(client: string, options: SetupOptions): Promise<Che
     );
   }
   checks.push(checkStore(options.env), await checkMcp(options));
+  if (client === 'codex') checks.push(checkCodexSandbox(options));
   const token = checkToken(options.env);
   if (token) checks.push(token);
   if (state.proxy) checks.push(await checkProxy(state.proxy));

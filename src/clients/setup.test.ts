@@ -141,6 +141,7 @@ describe('spillway doctor', () => {
     expect(ok.stdout).toMatch(/Everything checks out/);
     expect(ok.stdout.match(/✓ the (claude|codex|gemini) hook runs and answers/g)).toHaveLength(3);
     expect(ok.stdout).toMatch(/✓ spillway mcp answers initialize/);
+    expect(ok.stdout).toMatch(/✓ .*\.spillway is writable in Codex's workspace-write sandbox/);
     expect(ok.code).toBe(0);
     // A hook the user removed, and a proxy that is not running.
     writeFileSync(join(home, '.codex/hooks.json'), '{}');
@@ -154,6 +155,17 @@ describe('spillway doctor', () => {
     );
     expect(bad.stdout).toMatch(
       /✗ no proxy answers at http:\/\/127\.0\.0\.1:9.*\n\s+fix: start it: spillway proxy --port 9/,
+    );
+  });
+
+  it("says when the user's own sandbox table keeps spillway's folder read-only under Codex", async () => {
+    const { home, env } = userHome();
+    writeFileSync(join(home, '.codex/config.toml'), '[sandbox_workspace_write]\nnetwork_access = true\n');
+    expect((await cli(['setup', 'codex'], { env })).code).toBe(0);
+    const r = await cli(['doctor', 'codex'], { env });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(
+      /✗ .* is not writable in Codex's workspace-write sandbox.*\n\s+fix: add ".*\.spillway" to writable_roots/,
     );
   });
 });
