@@ -43,6 +43,35 @@ export function codexTrustHash(matcher: string, command: string): string {
   return `sha256:${createHash('sha256').update(canonicalJson(identity)).digest('hex')}`;
 }
 
+/** The tables of setup's block at the end of config.toml. */
+function codexTables(
+  options: SetupOptions,
+  hook: { trustKey: string; command: string; ownSandboxTable: boolean },
+): string[] {
+  const tables = [
+    `[mcp_servers.spillway]`,
+    `command = ${tomlString(options.spillway.command)}`,
+    `args = [${[...options.spillway.args, 'mcp'].map(tomlString).join(', ')}]`,
+    '',
+    `[hooks.state.${tomlString(hook.trustKey)}]`,
+    `trusted_hash = ${tomlString(codexTrustHash('Bash', hook.command))}`,
+  ];
+  // Under the workspace-write sandbox only the workspace and /tmp are writable: spillway run
+  // must be able to stash into spillway's own folder (not the user's whole home).
+  if (!hook.ownSandboxTable)
+    tables.push('', '[sandbox_workspace_write]', `writable_roots = [${tomlString(spillwayHome(options))}]`);
+  if (options.proxy)
+    tables.push(
+      '',
+      '[model_providers.spillway]',
+      'name = "spillway"',
+      `base_url = ${tomlString(`${options.proxy}/v1`)}`,
+      'wire_api = "responses"',
+      'env_key = "OPENAI_API_KEY"',
+    );
+  return tables;
+}
+
 /**
  * Codex's files: `hooks.json` gets the PreToolUse hook on Bash that runs each shell command
  * through `spillway run` (Codex cuts an output to about 10,000 tokens before any proxy sees it,
@@ -111,32 +140,11 @@ export function codexSetup(options: SetupOptions): FileEdit[] {
         );
         head = block('codex', [`model_provider = "spillway"`]);
       }
-      const index = groupIndex(planned(hooksPath));
-      const tables = [
-        `[mcp_servers.spillway]`,
-        `command = ${tomlString(options.spillway.command)}`,
-        `args = [${[...options.spillway.args, 'mcp'].map(tomlString).join(', ')}]`,
-        '',
-        `[hooks.state.${tomlString(`${hooksPath}:pre_tool_use:${index}:0`)}]`,
-        `trusted_hash = ${tomlString(codexTrustHash('Bash', command))}`,
-      ];
-      // Under the workspace-write sandbox only the workspace and /tmp are writable: spillway run
-      // must be able to stash into spillway's own folder (not the user's whole home).
-      if (parsed.sandbox_workspace_write === undefined)
-        tables.push(
-          '',
-          '[sandbox_workspace_write]',
-          `writable_roots = [${tomlString(spillwayHome(options))}]`,
-        );
-      if (options.proxy)
-        tables.push(
-          '',
-          '[model_providers.spillway]',
-          'name = "spillway"',
-          `base_url = ${tomlString(`${options.proxy}/v1`)}`,
-          'wire_api = "responses"',
-          'env_key = "OPENAI_API_KEY"',
-        );
+      const tables = codexTables(options, {
+        trustKey: `${hooksPath}:pre_tool_use:${groupIndex(planned(hooksPath))}:0`,
+        command,
+        ownSandboxTable: parsed.sandbox_workspace_write !== undefined,
+      });
       // One blank line between the user's text and our block, however many it ended with, so
       // setting up twice writes the same bytes as once.
       const rest = body.trim() === '' ? '' : `${body.replace(/\n*$/, '')}\n\n`;

@@ -43,6 +43,7 @@ describe('the proxy killed with SIGKILL at any moment', () => {
         });
         const originals = new Map<string, string>();
         let n = 0;
+        let answered = 0;
         const client = async () => {
           for (;;) {
             const k = `${round}-${n++}`;
@@ -55,13 +56,18 @@ describe('the proxy killed with SIGKILL at any moment', () => {
                 body: JSON.stringify(body(original)),
               });
               await res.arrayBuffer();
+              answered++;
             } catch {
               return; // the proxy is gone
             }
           }
         };
         const clients = [client(), client(), client()];
-        await new Promise((r) => setTimeout(r, 400 + Math.random() * 1200));
+        // The kill comes at a random moment once the proxy is in full swing: after its first
+        // answer (its modules load on the first request), so a slow machine still tests it.
+        for (let waited = 0; answered === 0 && waited < 60_000; waited += 20)
+          await new Promise((r) => setTimeout(r, 20));
+        await new Promise((r) => setTimeout(r, Math.random() * 1200));
         child.kill('SIGKILL');
         await Promise.all(clients);
         // Every marker that reached the upstream names an original that is in the store, whole.

@@ -5,9 +5,10 @@ import { getTokenizer } from '../text/tokenizers/index.js';
 import type { Tokenizer } from '../text/tokenizers/tokenizer.js';
 import { parseRecallId } from './ids.js';
 import { streamLines } from './line-stream.js';
+import { LINE_WINDOW_CHARS, locateIn, shown, shownAround } from './long-lines.js';
 import { totals } from './original-lines.js';
 import { notFoundMessage, savedCopy } from './recall.js';
-import { type SafePattern, safePattern } from './safe-pattern.js';
+import { safePattern } from './safe-pattern.js';
 import type { Store } from './store.js';
 
 /** The default size of what one recall returns, in tokens. */
@@ -20,15 +21,6 @@ export const DEFAULT_GREP_CONTEXT = 2;
 export const MAX_GREP_CONTEXT = 50;
 /** A grep that runs longer stops and says where it got to. */
 export const GREP_TIME_LIMIT_MS = 20_000;
-// A line longer than this is searched in windows of it, with the event loop let run between
-// them: V8's regex engines take memory in proportion to the text (over 150 bytes a character
-// for the linear one), and a multi-megabyte line in one go stalls every other request.
-const LINE_WINDOW_CHARS = 64 * 1024;
-// Windows overlap by this much: a match up to this long is found across a window edge.
-const WINDOW_OVERLAP_CHARS = 4 * 1024;
-// A line shown by grep or a range keeps at most this many characters.
-const SHOWN_LINE_CHARS = 2000;
-
 /** What a model, a person or a script asks of a stored original. */
 export interface ExpandRequest {
   id: string;
@@ -75,26 +67,6 @@ export function parseLineRange(range: string): [number, number] {
   return [first, last];
 }
 
-function shown(text: string): string {
-  return text.length <= SHOWN_LINE_CHARS
-    ? text
-    : `${text.slice(0, codePointFloor(text, SHOWN_LINE_CHARS))} … (line cut)`;
-}
-
-/**
- * A long matching line as the window of SHOWN_LINE_CHARS around its first match, so a match deep
- * in a one-line JSON answer or a minified file is shown, not the line's unrelated beginning.
- */
-function shownAround(text: string, at: number): string {
-  if (text.length <= SHOWN_LINE_CHARS || at < 0) return shown(text);
-  const start = codePointFloor(
-    text,
-    Math.max(0, Math.min(at - SHOWN_LINE_CHARS / 4, text.length - SHOWN_LINE_CHARS)),
-  );
-  const end = codePointFloor(text, start + SHOWN_LINE_CHARS);
-  return `${start > 0 ? '… ' : ''}${text.slice(start, end)}${end < text.length ? ' …' : ''} (characters ${start + 1}-${end} of ${text.length} of this line)`;
-}
-
 /** `; the saved copy is the first N bytes only` when the entry reached the store's limit. */
 function cutNote(store: Store, total: number): string {
   const what = savedCopy(total, store.limits.maxFileBytes);
@@ -130,29 +102,6 @@ async function statOrThrow(store: Store, id: string) {
   const info = await store.stat(key);
   if (!info) throw new SpillwayError('SPILLWAY_NOT_FOUND', notFoundMessage(id));
   return { key, total: info.bytes };
-}
-
-const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
-
-/**
- * Where the first match in `text` starts, or -1: a long line is searched in overlapping windows
- * with the event loop let run between them. A window other than the first is searched behind a
- * NUL and one other than the last with a NUL after it, so `^` and `$` match only at the line's
- * own ends.
- */
-async function locateIn(pattern: SafePattern, text: string): Promise<number> {
-  if (text.length <= LINE_WINDOW_CHARS) return pattern.locate(text);
-  const step = LINE_WINDOW_CHARS - WINDOW_OVERLAP_CHARS;
-  for (let from = 0; from < text.length; from += step) {
-    const to = Math.min(text.length, from + LINE_WINDOW_CHARS);
-    const lead = from > 0 ? '\0' : '';
-    const window = `${lead}${text.slice(from, to)}${to < text.length ? '\0' : ''}`;
-    const at = pattern.locate(window);
-    if (at >= 0) return from + Math.max(0, at - lead.length);
-    if (to === text.length) break;
-    await yieldToEventLoop();
-  }
-  return -1;
 }
 
 /** grep -n over a stored original, streamed, with context and a token budget. */
