@@ -861,6 +861,19 @@ describe('proxy failure behaviour', () => {
     }
   });
 
+  it('passes a request with x-spillway-bypass: 1 through untouched, the header not forwarded', async () => {
+    const raw = JSON.stringify(anthropicBody(bigLog));
+    const res = await fetch(`${proxy.url}/v1/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': 'k', 'x-spillway-bypass': '1' },
+      body: raw,
+    });
+    expect(res.status).toBe(200);
+    await res.arrayBuffer();
+    expect(last().body.toString('utf8')).toBe(raw);
+    expect(last().headers['x-spillway-bypass']).toBeUndefined();
+  });
+
   it('answers an empty JSON-RPC batch on /mcp with Invalid Request', async () => {
     const res = await fetch(`${proxy.url}/mcp`, {
       method: 'POST',
