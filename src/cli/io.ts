@@ -50,7 +50,7 @@ export async function readInputText(io: CliIo, file: string | undefined): Promis
 }
 
 /** Writes and waits until the stream has taken it, so large outputs are not cut at exit. */
-export function write(stream: NodeJS.WritableStream, text: string): Promise<void> {
+export function write(stream: NodeJS.WritableStream, text: string | Uint8Array): Promise<void> {
   return new Promise((resolve, reject) => {
     stream.write(text, (err) => (err ? reject(err) : resolve()));
   });

@@ -84,5 +84,13 @@ describe('spillway run', () => {
     expect(r.code).toBe(0);
     expect(r.stdout.split('\n')).toHaveLength(6001);
     expect(r.stderr).toMatch(/not shortened/);
+    // Its own bytes, even where they are not UTF-8.
+    const file = join(notADir, '..', 'bytes.bin');
+    const bytes = Buffer.concat(
+      Array.from({ length: 4000 }, (_, i) => Buffer.from([0xff, 0x41 + (i % 26), 0x0a])),
+    );
+    writeFileSync(file, bytes);
+    const b = await cli(['run', '--dir', notADir, '--tokens', '200', '--', 'cat', file]);
+    expect(b.raw.equals(bytes)).toBe(true);
   });
 });

@@ -1,6 +1,6 @@
-import { constants } from 'node:fs';
-import { open, realpath } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
 import { isAbsolute, sep } from 'node:path';
+import { openRegularFile } from '../store/private-fs.js';
 import { DEFAULT_LIMITS } from '../store/store.js';
 import { OutputCapture } from '../text/output-capture.js';
 
@@ -32,15 +32,10 @@ export async function readClientFile(
     return { refused: 'the file or the client folder does not exist' };
   }
   if (!real.startsWith(root + sep)) return { refused: `the file is not inside ${options.root}` };
-  let handle: Awaited<ReturnType<typeof open>>;
+  const opened = await openRegularFile(path);
+  if ('refused' in opened) return { refused: `cannot read it: ${opened.refused}` };
+  const { handle, info: stat } = opened;
   try {
-    handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  } catch (err) {
-    return { refused: `cannot open it: ${(err as NodeJS.ErrnoException).code ?? String(err)}` };
-  }
-  try {
-    const stat = await handle.stat();
-    if (!stat.isFile()) return { refused: 'it is not a regular file' };
     if (process.getuid && stat.uid !== process.getuid()) return { refused: 'it is owned by another user' };
     const capture = new OutputCapture(DEFAULT_LIMITS.maxFileBytes);
     for await (const chunk of handle.createReadStream({ autoClose: false })) capture.push(chunk as Buffer);

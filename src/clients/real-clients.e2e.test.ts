@@ -5,8 +5,14 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FileStore } from '../store/file-store.js';
 import { recallAll } from '../store/recall.js';
-import { type ClientKey, clientBinary } from '../test-support/client-install.js';
-import { buildCli, runClient, startCliProxy, userMachine } from '../test-support/real-clients.js';
+import { type ClientKey, clientBinary, PINNED_CLIENTS } from '../test-support/client-install.js';
+import {
+  buildCli,
+  HEADLESS_ENV,
+  runClient,
+  startCliProxy,
+  userMachine,
+} from '../test-support/real-clients.js';
 import {
   type ModelStep,
   type ModelTurn,
@@ -79,7 +85,6 @@ interface ClientRun {
   /** The model's call that runs a shell command, and the one that greps a recall id. */
   run: (cmd: string) => ModelStep;
   grep: (id: string, pattern: string) => ModelStep;
-  env: (machine: ReturnType<typeof userMachine>) => NodeJS.ProcessEnv;
   args: (prompt: string) => string[];
 }
 
@@ -100,12 +105,6 @@ const CLAUDE = (key: ClientKey): ClientRun => ({
   recallTool: 'mcp__spillway__spillway_expand',
   run: (command) => call('Bash', { command, description: 'run it' }, 'call_run'),
   grep: (id, grep) => call('mcp__spillway__spillway_expand', { id, grep }, 'call_grep'),
-  env: (m) => ({
-    ...m.env,
-    ANTHROPIC_API_KEY: 'sk-ant-test',
-    DISABLE_AUTOUPDATER: '1',
-    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-  }),
   args: (prompt) => ['-p', prompt, '--allowedTools', 'Bash', 'mcp__spillway__spillway_expand'],
 });
 
@@ -117,7 +116,6 @@ const CODEX: ClientRun = {
   recallTool: 'mcp__spillway:spillway_expand',
   run: (cmd) => call('exec_command', { cmd }, 'call_run'),
   grep: (id, grep) => call('spillway_expand', { id, grep }, 'call_grep', 'mcp__spillway'),
-  env: (m) => ({ ...m.env, OPENAI_API_KEY: 'sk-test' }),
   args: (prompt) => [
     'exec',
     '--skip-git-repo-check',
@@ -167,7 +165,6 @@ const GEMINI: ClientRun = {
   recallTool: 'mcp_spillway_spillway_expand',
   run: (command) => call('run_shell_command', { command, description: 'run it' }, 'call_run'),
   grep: (id, grep) => call('mcp_spillway_spillway_expand', { id, grep }, 'call_grep'),
-  env: (m) => ({ ...m.env, GEMINI_API_KEY: 'AIza-test', GEMINI_CLI_TRUST_WORKSPACE: 'true' }),
   args: (prompt) => ['-p', prompt, '--yolo'],
 };
 
@@ -216,21 +213,18 @@ describe.each(RUNS)(
       return;
     }
     it('the model sees the error line, grep finds it in the byte-exact original, undo restores the files', async () => {
+      const { bin } = PINNED_CLIENTS[client.key];
       let current = OUTPUTS[0] as OutputCase;
       const model = await startScriptedModel(agentScript(client, () => current));
-      const machine = userMachine({ [client.key.split('-')[0] as string]: binary.path });
+      const machine = userMachine({ [bin]: binary.path });
       const proxy = await startCliProxy(machine.env, model.url);
       try {
-        const setup = spawnSync(
-          'spillway',
-          ['setup', client.key.split('-')[0] as string, '--proxy', proxy.url],
-          {
-            env: machine.env,
-            encoding: 'utf8',
-          },
-        );
+        const setup = spawnSync('spillway', ['setup', bin, '--proxy', proxy.url], {
+          env: machine.env,
+          encoding: 'utf8',
+        });
         expect(setup.status, setup.stderr).toBe(0);
-        const env = client.env(machine);
+        const env = { ...machine.env, ...HEADLESS_ENV[bin] };
         const store = new FileStore({ base: join(machine.home, '.spillway/tool-results') });
         const o200k = getTokenizer('o200k');
         for (const output of OUTPUTS) {
@@ -241,15 +235,11 @@ describe.each(RUNS)(
             maxBuffer: 1 << 30,
           }).stdout;
           const from = model.seen.length;
-          const run = await runClient(
-            client.key.split('-')[0] as string,
-            client.args(`run ${output.file} and find what failed`),
-            {
-              env,
-              cwd: machine.project,
-              timeoutMs: 240_000,
-            },
-          );
+          const run = await runClient(bin, client.args(`run ${output.file} and find what failed`), {
+            env,
+            cwd: machine.project,
+            timeoutMs: 240_000,
+          });
           expect(run.code, `${output.name}: ${run.stderr.slice(-2000)}`).toBe(0);
           expect(run.stdout, output.name).toContain('FINAL: found it');
           const turns = model.seen
@@ -273,7 +263,7 @@ describe.each(RUNS)(
           expect(original.length, `${output.name}\n${ran.slice(0, 3000)}`).toBe(real.length);
           expect(sha(original), `${output.name}: the stash is the command's own output`).toBe(sha(real));
         }
-        const undo = spawnSync('spillway', ['setup', client.key.split('-')[0] as string, '--undo'], {
+        const undo = spawnSync('spillway', ['setup', bin, '--undo'], {
           env: machine.env,
           encoding: 'utf8',
         });

@@ -23,15 +23,20 @@ export async function recordOwnOutput(store: Store, content: Content): Promise<v
 
 /**
  * Whether `content` is exactly an output spillway wrote (recorded by recordOwnOutput). Lossy
- * stages leave such a result alone; any other text with markers in it is just text.
+ * stages leave such a result alone; any other text with markers in it is just text. `hash` is
+ * the content's hash when the caller has it already (a result's original is hashed anyway).
  *
  * @example
  * await isOwnOutput(store, resultText); // false for a forged <<sw:ID>>
  */
-export async function isOwnOutput(store: Store, content: Content): Promise<boolean> {
+export async function isOwnOutput(
+  store: Store,
+  content: Content,
+  hash: () => string = () => contentHash(content),
+): Promise<boolean> {
   if (!hasMarker(contentText(content))) return false;
   try {
-    return (await store.stat(ownOutputKey(contentHash(content)))) !== null;
+    return (await store.stat(ownOutputKey(hash()))) !== null;
   } catch {
     return false; // a store that cannot answer: treat it as text (it may be shortened again)
   }

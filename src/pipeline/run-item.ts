@@ -87,7 +87,7 @@ export async function runItem(
         : contentBytes(result.content),
     originalId: () => original.id(),
     cameMarked: () => {
-      cameMarked ??= isOwnOutput(ctx.store, result.content);
+      cameMarked ??= isOwnOutput(ctx.store, result.content, () => original.hash());
       return cameMarked;
     },
     stashOriginal: () => {

@@ -9,6 +9,7 @@ import {
   DOC_URL,
   docBlock,
   docLine,
+  HEADLESS_ENV,
   runClient,
   startCliProxy,
   startTap,
@@ -62,9 +63,7 @@ const CLAUDE_CODE: ClientCase = {
     return {
       ...machine.env,
       ANTHROPIC_BASE_URL: (baseUrl as string).replace(DOC_URL, url),
-      ANTHROPIC_API_KEY: 'sk-ant-test',
-      DISABLE_AUTOUPDATER: '1',
-      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+      ...HEADLESS_ENV.claude,
     };
   },
   args: (prompt) => ['-p', prompt, '--allowedTools', 'Bash', 'mcp__spillway__spillway_expand'],
@@ -82,7 +81,7 @@ const CODEX: ClientCase = {
     ].join('\n');
     mkdirSync(join(machine.home, '.codex'));
     writeFileSync(join(machine.home, '.codex/config.toml'), config);
-    return { ...machine.env, OPENAI_API_KEY: 'sk-test' };
+    return { ...machine.env, ...HEADLESS_ENV.codex };
   },
   args: (prompt) => [
     'exec',
@@ -109,9 +108,7 @@ const GEMINI: ClientCase = {
     return {
       ...machine.env,
       GOOGLE_GEMINI_BASE_URL: (baseUrl as string).replace(DOC_URL, url),
-      GEMINI_API_KEY: 'AIza-test',
-      // Headless runs in a folder the user never trusted interactively.
-      GEMINI_CLI_TRUST_WORKSPACE: 'true',
+      ...HEADLESS_ENV.gemini,
     };
   },
   args: (prompt) => ['-p', prompt, '--yolo'],

@@ -9,7 +9,7 @@ import {
   type Stats,
   writeSync,
 } from 'node:fs';
-import { chmod, mkdir, open, rename, unlink } from 'node:fs/promises';
+import { chmod, type FileHandle, mkdir, open, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { SpillwayError } from '../errors.js';
@@ -193,23 +193,53 @@ function openExisting(path: string): number | undefined {
   }
 }
 
+/** A regular file opened for reading, or why it was not (`code`: the system's, when it said). */
+export type OpenedFile = { handle: FileHandle; info: Stats } | { refused: string; code?: string };
+
+/**
+ * Opens a regular file for reading, or says why not: never through a symbolic link at the end
+ * of the path, never a FIFO, socket or device (opened without blocking, so a FIFO with no
+ * writer cannot hang the open). For paths a person, a client or a model names.
+ *
+ * @example
+ * const file = await openRegularFile('/tmp/x.jsonl');
+ * if ('refused' in file) console.error(file.refused);
+ */
+export async function openRegularFile(path: string): Promise<OpenedFile> {
+  let handle: FileHandle;
+  try {
+    handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const refused =
+      code === 'ELOOP'
+        ? 'it is a symbolic link; give the file it points to'
+        : code === 'ENOENT'
+          ? 'no such file'
+          : String(code ?? (err as Error).message);
+    return { refused, ...(code ? { code } : {}) };
+  }
+  const info: Stats = await handle.stat();
+  if (info.isFile()) return { handle, info };
+  await handle.close();
+  return {
+    refused: info.isDirectory()
+      ? 'it is a directory'
+      : 'it is not a regular file (a FIFO, a socket or a device)',
+  };
+}
+
 /**
  * Opens a regular file for reading without following a symbolic link; null if it is absent.
  * Loose permissions found on it are tightened to 0600.
  */
 export async function openPrivateForRead(path: string): Promise<Awaited<ReturnType<typeof open>> | null> {
-  try {
-    const handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW);
-    const info = await handle.stat();
-    if (!info.isFile()) {
-      await handle.close();
-      throw new SpillwayError('SPILLWAY_IO', `${path} is not a regular file`);
-    }
-    if ((info.mode & 0o077) !== 0) await handle.chmod(0o600).catch(() => {});
-    return handle;
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return null;
-    throw ioError(`cannot read ${path}`, path, err);
+  const opened = await openRegularFile(path);
+  if ('refused' in opened) {
+    if (opened.code === 'ENOENT' || opened.code === 'ENOTDIR') return null;
+    if (opened.code === 'ELOOP') throw linkRefused(path);
+    throw new SpillwayError('SPILLWAY_IO', `cannot read ${path}: ${opened.refused}`);
   }
+  if ((opened.info.mode & 0o077) !== 0) await opened.handle.chmod(0o600).catch(() => {});
+  return opened.handle;
 }

@@ -53,6 +53,21 @@ export function userMachine(clients: Record<string, string>) {
   return { root, home, project, env };
 }
 
+/**
+ * What each client needs to run headless against the scripted model: a key (fake; the proxy
+ * forwards it), no updater or side traffic, a folder it trusts without asking.
+ */
+export const HEADLESS_ENV = {
+  claude: {
+    ANTHROPIC_API_KEY: 'sk-ant-test',
+    DISABLE_AUTOUPDATER: '1',
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+  },
+  codex: { OPENAI_API_KEY: 'sk-test' },
+  // Headless runs in a folder the user never trusted interactively.
+  gemini: { GEMINI_API_KEY: 'AIza-test', GEMINI_CLI_TRUST_WORKSPACE: 'true' },
+} as const satisfies Record<string, NodeJS.ProcessEnv>;
+
 /** Builds dist/ once, so `spillway` on the PATH is this checkout. */
 export function buildCli(): void {
   const r = spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, encoding: 'utf8' });

@@ -5,7 +5,7 @@
  * @example
  * const capture = new OutputCapture(64 * 1024 * 1024);
  * child.stdout.on('data', (b) => capture.push(b));
- * const { bytes, dropped } = capture.result();
+ * const kept = capture.joined((dropped) => `[${dropped} bytes left out]`);
  */
 export class OutputCapture {
   private head: Buffer[] = [];

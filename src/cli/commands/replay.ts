@@ -1,5 +1,4 @@
-import { constants } from 'node:fs';
-import { open, rename, rm, writeFile } from 'node:fs/promises';
+import { rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { SpillwayError } from '../../errors.js';
 import { renderHtmlReport } from '../../replay/html-report.js';
@@ -9,6 +8,7 @@ import { replayConversation } from '../../replay/replay-conversation.js';
 import { type ReplayReport, ReportBuilder } from '../../replay/report.js';
 import { renderSummary } from '../../replay/summary.js';
 import { TRANSCRIPT_FORMATS } from '../../replay/transcript.js';
+import { openRegularFile } from '../../store/private-fs.js';
 import { lookupModelLimit } from '../../text/model-limit.js';
 import { DEFAULT_MODEL_WINDOW } from '../../text/model-windows.js';
 import { intOption, parseCommandArgs } from '../args.js';
@@ -122,25 +122,16 @@ export async function replayCommand(argv: string[], io: CliIo): Promise<number> 
  * otherwise be read) and never a FIFO or a device (which would hang the batch).
  */
 async function readRegularFile(file: string): Promise<string> {
-  const name = JSON.stringify(escapeControls(file));
-  const refuse = (why: string) => new SpillwayError('SPILLWAY_BAD_INPUT', `cannot read ${name}: ${why}`);
-  let handle: Awaited<ReturnType<typeof open>>;
+  const opened = await openRegularFile(file);
+  if ('refused' in opened)
+    throw new SpillwayError(
+      'SPILLWAY_BAD_INPUT',
+      `cannot read ${JSON.stringify(escapeControls(file))}: ${opened.refused}`,
+    );
   try {
-    handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ELOOP') throw refuse('it is a symbolic link; give the file it points to');
-    throw refuse(code === 'ENOENT' ? 'no such file' : (code ?? (err as Error).message));
-  }
-  try {
-    const info = await handle.stat();
-    if (!info.isFile())
-      throw refuse(
-        info.isDirectory() ? 'it is a directory' : 'it is not a regular file (a FIFO, a socket or a device)',
-      );
-    return await handle.readFile('utf8');
+    return await opened.handle.readFile('utf8');
   } finally {
-    await handle.close();
+    await opened.handle.close();
   }
 }
 

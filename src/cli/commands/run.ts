@@ -74,6 +74,12 @@ async function runChild(command: string[], io: CliIo, capture: OutputCapture): P
   const dir = mkdtempSync(join(tmpdir(), 'spillway-run-'));
   const file = join(dir, 'output');
   const fd = openSync(file, 'w', 0o600);
+  let open = true;
+  const close = () => {
+    // Once only: the number may belong to another file after it is closed.
+    if (open) closeSync(fd);
+    open = false;
+  };
   try {
     const status = await new Promise<number>((resolve, reject) => {
       const child = spawn(command[0] as string, command.slice(1), {
@@ -101,13 +107,11 @@ async function runChild(command: string[], io: CliIo, capture: OutputCapture): P
         resolve(statusOf(code, signal));
       });
     });
-    closeSync(fd);
+    close();
     for await (const chunk of createReadStream(file)) capture.push(chunk as Buffer);
     return status;
   } finally {
-    try {
-      closeSync(fd);
-    } catch {}
+    close();
     rmSync(dir, { recursive: true, force: true });
   }
 }
@@ -151,24 +155,20 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     (dropped) =>
       `\n[spillway run: ${dropped} bytes in the middle of this output were past the ${DEFAULT_LIMITS.maxFileBytes}-byte limit and were not kept]\n`,
   );
+  // Nothing is lost: an output that cannot be stashed (or recalled later) goes out whole now,
+  // its own bytes.
+  const whole = async (why: string) => {
+    await write(io.stdout, raw);
+    await write(io.stderr, `spillway run: the output was not shortened: ${why}\n`);
+    return status;
+  };
   let out: Awaited<ReturnType<typeof collapseForClients>>;
   try {
     out = await collapseForClients(raw, values, io.env);
   } catch (err) {
-    // Nothing is lost: when the store cannot be reached, the output goes out whole.
-    await write(io.stdout, raw.toString('utf8'));
-    await write(io.stderr, `spillway run: the output was not shortened: ${(err as Error).message}\n`);
-    return status;
+    return whole((err as Error).message);
   }
-  if (out.stashError !== undefined) {
-    // Nothing is lost: an output that cannot be recalled later goes out whole now.
-    await write(io.stdout, raw.toString('utf8'));
-    await write(
-      io.stderr,
-      `spillway run: the output was not shortened: the original could not be stashed (${out.stashError})\n`,
-    );
-    return status;
-  }
+  if (out.stashError !== undefined) return whole(`the original could not be stashed (${out.stashError})`);
   await write(io.stdout, out.text);
   return status;
 }
