@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { SpillwayError } from '../errors.js';
+import { spillwayHome } from '../store/default-base.js';
 import { block, COMMENTED, readJsonc, readToml, setJsonc, tomlString, withoutBlocks } from './config-text.js';
 import { type FileEdit, isOwnHookGroup, type SetupOptions } from './setup-plan.js';
 import { spillwayShell } from './spillway-command.js';
@@ -8,11 +9,6 @@ import { spillwayShell } from './spillway-command.js';
 /** Codex's folder: `$CODEX_HOME`, else `~/.codex`. */
 export function codexDir(options: Pick<SetupOptions, 'home' | 'env'>): string {
   return options.env.CODEX_HOME?.trim() || join(options.home, '.codex');
-}
-
-/** spillway's own folder (the store, the token): `$SPILLWAY_HOME`, else `~/.spillway`. */
-export function spillwayHome(options: Pick<SetupOptions, 'home' | 'env'>): string {
-  return options.env.SPILLWAY_HOME?.trim() || join(options.home, '.spillway');
 }
 
 /** JSON with object keys sorted at every depth, compact: what Codex hashes a hook by. */
@@ -59,7 +55,11 @@ function codexTables(
   // Under the workspace-write sandbox only the workspace and /tmp are writable: spillway run
   // must be able to stash into spillway's own folder (not the user's whole home).
   if (!hook.ownSandboxTable)
-    tables.push('', '[sandbox_workspace_write]', `writable_roots = [${tomlString(spillwayHome(options))}]`);
+    tables.push(
+      '',
+      '[sandbox_workspace_write]',
+      `writable_roots = [${tomlString(spillwayHome(options.env))}]`,
+    );
   if (options.proxy)
     tables.push(
       '',
@@ -116,7 +116,7 @@ export function codexSetup(options: SetupOptions): FileEdit[] {
   };
   const config: FileEdit = {
     path: configPath,
-    purpose: `hook trust, MCP server, ${spillwayHome(options)} writable in the sandbox${options.proxy ? ', model provider' : ''}`,
+    purpose: `hook trust, MCP server, ${spillwayHome(options.env)} writable in the sandbox${options.proxy ? ', model provider' : ''}`,
     remove: (text) => withoutBlocks(text),
     add: (text, planned) => {
       const base = withoutBlocks(text);

@@ -10,9 +10,9 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { defaultBase } from '../store/default-base.js';
+import { defaultBase, spillwayHome } from '../store/default-base.js';
 import { recallTokenPath } from '../store/recall-token.js';
-import { codexDir, spillwayHome } from './codex-setup.js';
+import { codexDir } from './codex-setup.js';
 import { readToml } from './config-text.js';
 import { CLIENTS } from './index.js';
 import { planSetup, readSetup, setupStateDir } from './setup-files.js';
@@ -129,7 +129,7 @@ function checkToken(env: NodeJS.ProcessEnv): Check | undefined {
  */
 function checkCodexSandbox(options: SetupOptions): Check {
   const path = join(codexDir(options), 'config.toml');
-  const home = spillwayHome(options);
+  const home = spillwayHome(options.env);
   let roots: unknown;
   try {
     roots = (
@@ -199,7 +199,7 @@ const HOOK_PROBES: Record<string, { input: object; expect: (stdout: string) => b
 export async function doctor(client: string, options: SetupOptions): Promise<Check[]> {
   const spec = CLIENTS[client];
   if (!spec) return [{ ok: false, what: `unknown client ${client}` }];
-  const state = readSetup(setupStateDir(options.home, options.env), client);
+  const state = readSetup(setupStateDir(options.env), client);
   if (!state)
     return [{ ok: false, what: `${spec.name} is not set up for spillway`, fix: `spillway setup ${client}` }];
   const checks: Check[] = [];

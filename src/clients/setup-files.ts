@@ -1,17 +1,8 @@
 import { createHash } from 'node:crypto';
-import {
-  chmodSync,
-  existsSync,
-  mkdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  unlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, statSync, unlinkSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { SpillwayError } from '../errors.js';
+import { spillwayHome } from '../store/default-base.js';
+import { writeFileAtomic } from '../store/private-fs.js';
 import type { FileEdit } from './setup-plan.js';
 
 /** What setup wrote for one client, so `--undo` can put every file back. */
@@ -24,18 +15,15 @@ interface Manifest {
 const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
 const readOr = (path: string): Buffer | undefined => (existsSync(path) ? readFileSync(path) : undefined);
 
-/** Writes through a temporary file and a rename: a reader never sees half a file. */
-function writeAtomic(path: string, bytes: Buffer | string, mode: number): void {
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  const tmp = join(dirname(path), `.${basename(path)}.spillway-${process.pid}`);
-  try {
-    writeFileSync(tmp, bytes, { mode });
-    chmodSync(tmp, mode);
-    renameSync(tmp, path);
-  } catch (err) {
-    rmSync(tmp, { force: true });
-    throw new SpillwayError('SPILLWAY_IO', `cannot write ${path}: ${(err as Error).message}`, { cause: err });
-  }
+/**
+ * The store's atomic write (temp file, flush, rename), into a folder made when missing. A
+ * settings file that is a link (into a dotfiles repository, say) stays one: its target is
+ * written.
+ */
+async function writeAtomic(path: string, bytes: Buffer | string, mode: number): Promise<void> {
+  const target = existsSync(path) ? realpathSync(path) : path;
+  mkdirSync(dirname(target), { recursive: true, mode: 0o700 });
+  await writeFileAtomic(dirname(target), basename(target), Buffer.from(bytes), { mode });
 }
 
 /**
@@ -76,8 +64,8 @@ export function planSetup(edits: FileEdit[]): PlannedFile[] {
 }
 
 /** Where setup keeps its manifests and the originals it backed up. */
-export function setupStateDir(home: string, env: NodeJS.ProcessEnv): string {
-  return join(env.SPILLWAY_HOME?.trim() || join(home, '.spillway'), 'setup');
+export function setupStateDir(env: NodeJS.ProcessEnv): string {
+  return join(spillwayHome(env), 'setup');
 }
 
 /**
@@ -85,13 +73,13 @@ export function setupStateDir(home: string, env: NodeJS.ProcessEnv): string {
  * backup, so undo always returns to before spillway).
  *
  * @example
- * applySetup('claude', planSetup(edits), { stateDir, proxy });
+ * await applySetup('claude', planSetup(edits), { stateDir, proxy });
  */
-export function applySetup(
+export async function applySetup(
   client: string,
   files: PlannedFile[],
   options: { stateDir: string; proxy?: string },
-): void {
+): Promise<void> {
   const manifestPath = join(options.stateDir, `${client}.json`);
   const old = readOr(manifestPath);
   const manifest: Manifest = old ? (JSON.parse(old.toString('utf8')) as Manifest) : { client, files: [] };
@@ -103,18 +91,18 @@ export function applySetup(
       entry = { path: file.path, existed, written: '' };
       if (existed) {
         entry.backup = join(options.stateDir, client, `${manifest.files.length}-${basename(file.path)}`);
-        writeAtomic(entry.backup, readFileSync(file.path), 0o600);
+        await writeAtomic(entry.backup, readFileSync(file.path), 0o600);
       }
       manifest.files.push(entry);
     }
     if (file.after !== file.before) {
       const mode = file.before !== undefined ? statSync(file.path).mode & 0o777 : 0o600;
-      writeAtomic(file.path, file.after, mode);
+      await writeAtomic(file.path, file.after, mode);
     }
     entry.written = sha256(file.after);
   }
   if (options.proxy !== undefined) manifest.proxy = options.proxy;
-  writeAtomic(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`, 0o600);
+  await writeAtomic(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`, 0o600);
 }
 
 /** What undo did to one file. */
@@ -131,13 +119,13 @@ export interface UndoneFile {
  * out, their changes kept. Returns undefined when setup never ran for it.
  *
  * @example
- * undoSetup('codex', (proxy) => codexSetup({ ...options, proxy }), { stateDir });
+ * await undoSetup('codex', (proxy) => codexSetup({ ...options, proxy }), { stateDir });
  */
-export function undoSetup(
+export async function undoSetup(
   client: string,
   editsFor: (proxy: string | undefined) => FileEdit[],
   options: { stateDir: string },
-): UndoneFile[] | undefined {
+): Promise<UndoneFile[] | undefined> {
   const manifestPath = join(options.stateDir, `${client}.json`);
   const raw = readOr(manifestPath);
   if (!raw) return undefined;
@@ -148,7 +136,7 @@ export function undoSetup(
     const current = readOr(entry.path);
     if (current !== undefined && sha256(current) === entry.written) {
       if (entry.existed && entry.backup) {
-        writeAtomic(entry.path, readFileSync(entry.backup), statSync(entry.path).mode & 0o777);
+        await writeAtomic(entry.path, readFileSync(entry.backup), statSync(entry.path).mode & 0o777);
         done.push({ path: entry.path, how: 'restored' });
       } else {
         unlinkSync(entry.path);
@@ -163,7 +151,7 @@ export function undoSetup(
     }
     const text = current.toString('utf8');
     const after = edit.remove(text);
-    if (after !== text) writeAtomic(entry.path, after, statSync(entry.path).mode & 0o777);
+    if (after !== text) await writeAtomic(entry.path, after, statSync(entry.path).mode & 0o777);
     done.push({ path: entry.path, how: after !== text ? 'edited' : 'unchanged' });
   }
   rmSync(join(options.stateDir, client), { recursive: true, force: true });

@@ -4,6 +4,7 @@ import type { SpillwayCommand } from './spillway-command.js';
 export interface SetupOptions {
   /** The user's home folder (the clients' configuration lives under it). */
   home: string;
+  /** The environment, its HOME the same as `home`. */
   env: NodeJS.ProcessEnv;
   spillway: SpillwayCommand;
   /** The proxy to send the client's model requests through; none leaves the base URL alone. */

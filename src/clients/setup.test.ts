@@ -1,4 +1,12 @@
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -101,6 +109,19 @@ describe('spillway setup', () => {
     const after = JSON.parse(read(home, '.claude.json'));
     expect(after.numStartups).toBe(4);
     expect(Object.keys(after.mcpServers)).toEqual(['github']);
+  });
+
+  it('writes through a settings file that is a link (dotfiles), and undo leaves the link in place', async () => {
+    const { home, files, env } = userHome();
+    const dotfiles = join(home, 'dotfiles-settings.json');
+    renameSync(join(home, '.claude/settings.json'), dotfiles);
+    symlinkSync(dotfiles, join(home, '.claude/settings.json'));
+    await cli(['setup', 'claude'], { env });
+    expect(lstatSync(join(home, '.claude/settings.json')).isSymbolicLink()).toBe(true);
+    expect(readFileSync(dotfiles, 'utf8')).toMatch(/hook claude/);
+    await cli(['setup', 'claude', '--undo'], { env });
+    expect(lstatSync(join(home, '.claude/settings.json')).isSymbolicLink()).toBe(true);
+    expect(readFileSync(dotfiles, 'utf8')).toBe(files['.claude/settings.json']);
   });
 
   it('--print writes nothing; a file that does not parse is left alone with a clear error', async () => {

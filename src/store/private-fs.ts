@@ -102,9 +102,9 @@ export async function ensurePrivateDir(
 }
 
 /**
- * Writes `body` to `dir/name` atomically: a hidden temp file (0600) is written in chunks,
- * flushed to disk (unless `durable: false`), then renamed over the final name. A crash leaves at
- * most a temp file, never half a body under the final name.
+ * Writes `body` to `dir/name` atomically: a hidden temp file (0600, or `mode`) is written in
+ * chunks, flushed to disk (unless `durable: false`), then renamed over the final name. A crash
+ * leaves at most a temp file, never half a body under the final name.
  *
  * @example
  * await writeFileAtomic('/base/sess', 'call.txt', Buffer.from('full output'));
@@ -113,7 +113,7 @@ export async function writeFileAtomic(
   dir: string,
   name: string,
   body: Uint8Array,
-  options: { durable?: boolean } = {},
+  options: { durable?: boolean; mode?: number } = {},
 ): Promise<string> {
   const finalPath = join(dir, name);
   const tempPath = join(dir, `.${name}.${process.pid}.${randomBytes(6).toString('hex')}${TEMP_SUFFIX}`);
@@ -127,6 +127,8 @@ export async function writeFileAtomic(
     for (let at = 0; at < body.length; at += WRITE_CHUNK) {
       await handle.write(body, at, Math.min(WRITE_CHUNK, body.length - at));
     }
+    // A file that is not spillway's own (a client's settings) keeps the mode it had.
+    if (options.mode !== undefined && options.mode !== 0o600) await handle.chmod(options.mode);
     if (options.durable !== false) await handle.sync();
     await handle.close();
     handle = undefined;

@@ -29,7 +29,7 @@ export async function doctorCommand(argv: string[], io: CliIo): Promise<number> 
       `doctor takes at most one client: ${Object.keys(CLIENTS).join(', ')}`,
     );
   const options = setupOptionsFor(io, undefined);
-  const stateDir = setupStateDir(options.home, io.env);
+  const stateDir = setupStateDir(options.env);
   const clients = positionals[0]
     ? [positionals[0]]
     : Object.keys(CLIENTS).filter((c) => readSetup(stateDir, c));

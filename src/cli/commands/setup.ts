@@ -32,9 +32,10 @@ so it need not be on the PATH. Run "spillway doctor" afterwards to check every l
 
 /** The options every client's plan is built from (HOME as the client itself reads it). */
 export function setupOptionsFor(io: CliIo, proxy: string | undefined) {
+  const home = io.env.HOME || homedir();
   return {
-    home: io.env.HOME || homedir(),
-    env: io.env,
+    home,
+    env: { ...io.env, HOME: home },
     spillway: spillwayCommand(),
     ...(proxy ? { proxy } : {}),
   };
@@ -76,9 +77,9 @@ export async function setupCommand(argv: string[], io: CliIo): Promise<number> {
     throw new SpillwayError('SPILLWAY_USAGE', '--undo takes no other option');
   const proxy = values.proxy === undefined ? undefined : checkProxyUrl(values.proxy);
   const options = setupOptionsFor(io, proxy);
-  const stateDir = setupStateDir(options.home, io.env);
+  const stateDir = setupStateDir(options.env);
   if (values.undo) {
-    const done = undoSetup(key, (p) => client.edits({ ...options, ...(p ? { proxy: p } : {}) }), {
+    const done = await undoSetup(key, (p) => client.edits({ ...options, ...(p ? { proxy: p } : {}) }), {
       stateDir,
     });
     if (!done) {
@@ -103,7 +104,7 @@ export async function setupCommand(argv: string[], io: CliIo): Promise<number> {
       );
     return 0;
   }
-  applySetup(key, files, { stateDir, ...(proxy ? { proxy } : {}) });
+  await applySetup(key, files, { stateDir, ...(proxy ? { proxy } : {}) });
   const lines = files.map(
     (f) => `  ${f.path}: ${f.purpose}${f.before === f.after ? ' (already set)' : ''}\n`,
   );
