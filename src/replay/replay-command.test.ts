@@ -1,10 +1,9 @@
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { resolvePipeline } from '../pipeline/config.js';
-import { CHROMIUM, CHROMIUM_ARGS, CHROMIUM_MISSING } from '../test-support/chromium.js';
+import { BROWSER_MISSING, launchChromium } from '../test-support/chromium.js';
 import { cli } from '../test-support/cli.js';
 import { CORPUS_MISSING, corpusAvailable, corpusFiles } from '../test-support/corpus.js';
 
@@ -125,8 +124,8 @@ function reportInputs(): string[] {
 }
 
 describe('the HTML report in a real browser', () => {
-  it.skipIf(!CHROMIUM)(
-    'writes a self-contained HTML report that renders its charts in headless Chromium (needs chromium)',
+  it.skipIf(BROWSER_MISSING)(
+    'writes a self-contained HTML report that renders its charts in headless Chromium (needs chromium and playwright-core)',
     async () => {
       const dir = mkdtempSync(join(tmpdir(), 'sw-replay-'));
       const out = join(dir, 'report.html');
@@ -138,11 +137,11 @@ describe('the HTML report in a real browser', () => {
       expect(html.replace(/<pre[^>]*>[\s\S]*?<\/pre>/g, '')).not.toMatch(
         /<script|<link|<img|<iframe|\ssrc=|url\(/i,
       );
-      const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+      const browser = await launchChromium();
       try {
         const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
         const requests: string[] = [];
-        page.on('request', (req) => requests.push(req.url()));
+        page.on('request', (req: { url(): string }) => requests.push(req.url()));
         await page.goto(`file://${out}`);
         // Run in the page (a string, so the test needs no DOM typings): sizes of what was drawn.
         const drawn = (await page.evaluate(`(() => {
@@ -182,8 +181,8 @@ describe('the HTML report in a real browser', () => {
       }
     },
   );
-  it.skipIf(!CHROMIUM)(
-    'puts a failed check at the top, naming the result and linking to it (needs chromium)',
+  it.skipIf(BROWSER_MISSING)(
+    'puts a failed check at the top, naming the result and linking to it (needs chromium and playwright-core)',
     async () => {
       const dir = mkdtempSync(join(tmpdir(), 'sw-replay-'));
       // A budget no marker fits in forces a violation: the result stays over it.
@@ -220,7 +219,7 @@ describe('the HTML report in a real browser', () => {
       expect(r.stdout).toMatch(
         /FAILED CHECKS \(1\):\n {2}budget .*session\.jsonl Bash toolu_tight: \d+ tokens > budget 5/,
       );
-      const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+      const browser = await launchChromium();
       try {
         const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
         await page.goto(`file://${out}`);
@@ -251,5 +250,5 @@ describe('the HTML report in a real browser', () => {
       }
     },
   );
-  if (!CHROMIUM) it.skip(CHROMIUM_MISSING, () => {});
+  if (BROWSER_MISSING) it.skip(BROWSER_MISSING, () => {});
 });

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -18,17 +18,31 @@ export const PINNED_CLIENTS = {
   gemini: { pkg: '@google/gemini-cli', version: '0.61.0', bin: 'gemini' },
 } as const;
 
+/**
+ * Libraries only some tests use, as users have them (the official SDKs, a browser driver):
+ * pinned and installed beside the clients rather than as dev dependencies, which keeps a
+ * fresh `npm ci` light (about 60 MB less).
+ */
+export const PINNED_LIBRARIES = {
+  '@anthropic-ai/sdk': { pkg: '@anthropic-ai/sdk', version: '1.14.0' },
+  openai: { pkg: 'openai', version: '6.49.0' },
+  'playwright-core': { pkg: 'playwright-core', version: '1.64.1' },
+} as const;
+
 export type ClientKey = keyof typeof PINNED_CLIENTS;
+export type LibraryKey = keyof typeof PINNED_LIBRARIES;
+type Pinned = { pkg: string; version: string };
 
 /** Where pinned clients are installed: `$SPILLWAY_CLIENTS_DIR`, else `.cache/clients` here. */
 export function clientsDir(env: NodeJS.ProcessEnv = process.env): string {
   return env.SPILLWAY_CLIENTS_DIR ?? join(ROOT, '.cache/clients');
 }
 
-const folderOf = (key: ClientKey, env?: NodeJS.ProcessEnv) => {
-  const c = PINNED_CLIENTS[key];
-  return join(clientsDir(env), `${c.pkg.replace('/', '+')}@${c.version}`);
-};
+const folderOf = (c: Pinned, env?: NodeJS.ProcessEnv) =>
+  join(clientsDir(env), `${c.pkg.replace('/', '+')}@${c.version}`);
+
+const notInstalled = (c: Pinned) =>
+  `${c.pkg}@${c.version} is not installed; run "npm run clients" to install what the end-to-end tests use`;
 
 /**
  * The pinned client's executable, or why it cannot run here (the test then skips with that
@@ -39,11 +53,8 @@ const folderOf = (key: ClientKey, env?: NodeJS.ProcessEnv) => {
  */
 export function clientBinary(key: ClientKey): { path: string; version: string } | { missing: string } {
   const c = PINNED_CLIENTS[key];
-  const path = join(folderOf(key), 'node_modules/.bin', c.bin);
-  if (!existsSync(path))
-    return {
-      missing: `${c.pkg}@${c.version} is not installed; run "npm run clients" to install the pinned clients`,
-    };
+  const path = join(folderOf(c), 'node_modules/.bin', c.bin);
+  if (!existsSync(path)) return { missing: notInstalled(c) };
   const probe = spawnSync(path, ['--version'], { encoding: 'utf8', timeout: 60_000 });
   if (probe.status !== 0)
     return {
@@ -53,13 +64,37 @@ export function clientBinary(key: ClientKey): { path: string; version: string } 
 }
 
 /**
- * Installs one pinned client into its cache folder (in a temporary folder first, then renamed,
+ * The pinned library's ES module namespace, or why it is missing (the test then skips with that
+ * message).
+ *
+ * @example
+ * const sdk = await pinnedLibrary('openai');
+ * if ('module' in sdk) new (sdk.module.OpenAI as new (o: object) => unknown)({ apiKey: 'k' });
+ */
+export async function pinnedLibrary(
+  key: LibraryKey,
+): Promise<{ module: Record<string, unknown> } | { missing: string }> {
+  const c = PINNED_LIBRARIES[key];
+  const root = join(folderOf(c), 'node_modules', c.pkg);
+  if (!existsSync(join(root, 'package.json'))) return { missing: notInstalled(c) };
+  // The ES entry from the package's exports map: what `import` would pick.
+  type Entry = string | { import?: Entry; default?: Entry };
+  const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+    exports: Record<string, Entry>;
+  };
+  let entry: Entry | undefined = manifest.exports['.'];
+  while (entry && typeof entry !== 'string') entry = entry.import ?? entry.default;
+  if (!entry) return { missing: `${c.pkg}@${c.version} has no ES module entry` };
+  return { module: (await import(pathToFileURL(join(root, entry)).href)) as Record<string, unknown> };
+}
+
+/**
+ * Installs one pinned package into its cache folder (in a temporary folder first, then renamed,
  * so an interrupted install leaves nothing half-made).
  */
-export function installClient(key: ClientKey): void {
-  const c = PINNED_CLIENTS[key];
-  const folder = folderOf(key);
-  if (existsSync(join(folder, 'node_modules/.bin', c.bin))) return;
+function installPinned(c: Pinned, done: string): void {
+  const folder = folderOf(c);
+  if (existsSync(join(folder, done))) return;
   const staging = `${folder}.partial`;
   rmSync(staging, { recursive: true, force: true });
   mkdirSync(staging, { recursive: true });
@@ -81,24 +116,30 @@ export function installClient(key: ClientKey): void {
   renameSync(staging, folder);
 }
 
-// `npm run clients [KEY...]`: installs the pinned clients (all by default) and checks each runs.
+// `npm run clients [KEY...]`: installs the pinned clients and libraries (all by default) and
+// checks each client runs.
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const keys = (process.argv.length > 2 ? process.argv.slice(2) : Object.keys(PINNED_CLIENTS)) as ClientKey[];
+  const all: string[] = [...Object.keys(PINNED_CLIENTS), ...Object.keys(PINNED_LIBRARIES)];
+  const keys = process.argv.length > 2 ? process.argv.slice(2) : all;
   let failed = 0;
   for (const key of keys) {
-    if (!Object.hasOwn(PINNED_CLIENTS, key)) {
-      console.error(`unknown client "${key}"; pinned: ${Object.keys(PINNED_CLIENTS).join(', ')}`);
+    const client = Object.hasOwn(PINNED_CLIENTS, key) ? PINNED_CLIENTS[key as ClientKey] : undefined;
+    const library = Object.hasOwn(PINNED_LIBRARIES, key) ? PINNED_LIBRARIES[key as LibraryKey] : undefined;
+    const c = client ?? library;
+    if (!c) {
+      console.error(`unknown client or library "${key}"; pinned: ${all.join(', ')}`);
       process.exit(2);
     }
-    const c = PINNED_CLIENTS[key];
     const started = Date.now();
     process.stderr.write(`installing ${c.pkg}@${c.version} into ${clientsDir()} ...\n`);
     try {
-      installClient(key);
-      const ok = clientBinary(key);
-      if ('missing' in ok) throw new Error(ok.missing);
+      if (client) {
+        installPinned(client, join('node_modules/.bin', client.bin));
+        const ok = clientBinary(key as ClientKey);
+        if ('missing' in ok) throw new Error(ok.missing);
+      } else installPinned(c, join('node_modules', c.pkg, 'package.json'));
       process.stderr.write(
-        `  ${c.bin} ${c.version} ready (${((Date.now() - started) / 1000).toFixed(0)} s)\n`,
+        `  ${c.pkg} ${c.version} ready (${((Date.now() - started) / 1000).toFixed(0)} s)\n`,
       );
     } catch (err) {
       failed++;
