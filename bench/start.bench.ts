@@ -1,5 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { type AddressInfo, connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ms, ratio } from './measure.js';
@@ -54,27 +55,57 @@ function mcpReady(dir: string): Promise<number> {
   });
 }
 
-/** Milliseconds from spawning `spillway proxy --port 0` to its "listening on" line. */
-function proxyListening(dir: string): Promise<number> {
-  return new Promise((done, fail) => {
-    const t = performance.now();
-    const child = spawn(
-      process.execPath,
-      [CLI, 'proxy', '--port', '0', '--dir', dir, '--quiet', '--open-recall'],
-      {
-        stdio: ['ignore', 'pipe', 'ignore'],
-      },
-    );
+/** A loopback port free right now (the proxy is then started on it, so its port is known). */
+function freePort(): Promise<number> {
+  return new Promise((done) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => done(port));
+    });
+  });
+}
+
+/** Whether something accepts a TCP connection on the port now. */
+const accepts = (port: number) =>
+  new Promise<boolean>((done) => {
+    const socket = connect(port, '127.0.0.1', () => {
+      socket.destroy();
+      done(true);
+    });
+    socket.on('error', () => done(false));
+  });
+
+/**
+ * Milliseconds from spawning `spillway proxy` to the port accepting connections (a client
+ * started beside it connects), and to its "listening on" line (ready: the engine loaded).
+ */
+async function proxyStart(dir: string): Promise<{ listening: number; ready: number }> {
+  const port = await freePort();
+  const t = performance.now();
+  const child = spawn(
+    process.execPath,
+    [CLI, 'proxy', '--port', String(port), '--dir', dir, '--quiet', '--open-recall'],
+    { stdio: ['ignore', 'pipe', 'ignore'] },
+  );
+  const ready = new Promise<number>((done, fail) => {
     let out = '';
     child.on('error', fail);
     child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString('utf8');
-      if (!out.includes('listening on')) return;
-      const elapsed = performance.now() - t;
-      child.once('exit', () => done(elapsed));
-      child.kill();
+      if (out.includes('listening on')) done(performance.now() - t);
     });
   });
+  let listening = Number.NaN;
+  for (let i = 0; i < 5000 && Number.isNaN(listening); i++) {
+    if (await accepts(port)) listening = performance.now() - t;
+    else await new Promise((r) => setTimeout(r, 2));
+  }
+  const readyMs = await ready;
+  await new Promise((done) => {
+    child.once('exit', done);
+    child.kill();
+  });
+  return { listening, ready: readyMs };
 }
 
 /** Wall time of a bare `node -e 0`, spawned as the others are. */
@@ -89,7 +120,8 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 /**
  * How fast the CLI starts, as a user's shell or an agent's MCP launcher sees it: `spillway
  * --version` against bare `node -e 0` (CPU time and peak memory, interleaved A B A B), and
- * `spillway mcp` from spawn to its tools/list answer, and `spillway proxy` from spawn to listening. Runs the built CLI, building it first
+ * `spillway mcp` from spawn to its tools/list answer, and `spillway proxy` from spawn to accepting
+ * connections and to ready. Runs the built CLI, building it first
  * when dist/ is missing.
  */
 export async function benchStart(): Promise<void> {
@@ -112,11 +144,14 @@ export async function benchStart(): Promise<void> {
     // Interleaved: mcp, node, proxy, node, ... so both ratios see the same machine load.
     const ready: number[] = [];
     const listening: number[] = [];
+    const proxyReady: number[] = [];
     const bareWall: number[] = [];
     for (let i = 0; i < 7; i++) {
       ready.push(await mcpReady(dir));
       bareWall.push(bareNode());
-      listening.push(await proxyListening(dir));
+      const proxy = await proxyStart(dir);
+      listening.push(proxy.listening);
+      proxyReady.push(proxy.ready);
       bareWall.push(bareNode());
     }
     console.log(
@@ -124,8 +159,9 @@ export async function benchStart(): Promise<void> {
         `(${ratio(median(ready), median(bareWall))} of node -e 0's ${ms(median(bareWall))})`,
     );
     console.log(
-      `spillway proxy: listening ${ms(median(listening))} after spawn ` +
-        `(${ratio(median(listening), median(bareWall))} of node -e 0's ${ms(median(bareWall))})`,
+      `spillway proxy: accepts connections ${ms(median(listening))} after spawn ` +
+        `(${ratio(median(listening), median(bareWall))} of node -e 0's ${ms(median(bareWall))}); ` +
+        `ready (engine loaded, "listening on" printed) at ${ms(median(proxyReady))} (${ratio(median(proxyReady), median(bareWall))})`,
     );
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 // proxy and mcp are surfaces side by side that only the CLI (and the root export) wire together.
 const LAYERS: readonly (readonly string[])[] = [
   ['errors', 'config-schema'],
+  ['signals'],
   ['text'],
   ['store'],
   ['formats'],
@@ -126,7 +127,7 @@ describe('architecture', () => {
       ([path]) => path !== '.' && path !== './package.json',
     );
     expect(subpaths.map(([path]) => path).sort()).toEqual(
-      ['formats', 'mcp', 'pipeline', 'proxy', 'replay', 'session', 'store', 'text'].map((l) => `./${l}`),
+      ['formats', 'mcp', 'pipeline', 'proxy', 'replay', 'session', 'signals', 'store', 'text'].map((l) => `./${l}`),
     );
     for (const [path, target] of subpaths) {
       const built = typeof target === 'string' ? target : target.import;

@@ -1,11 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { SpillwayError } from '../errors.js';
-import {
-  type PipelineConfig,
-  PRESET_NAMES,
-  type ResolvedPipeline,
-  resolvePipeline,
-} from '../pipeline/config.js';
+import type { PipelineConfig, ResolvedPipeline } from '../pipeline/config.js';
+import { PRESET_NAMES } from '../pipeline/types.js';
 
 export const PIPELINE_OPTIONS = { preset: { type: 'string' }, config: { type: 'string' } } as const;
 
@@ -48,6 +44,8 @@ export async function pipelineFromOptions(values: {
     config = { ...config, preset: values.preset };
     if ('stages' in config && values.preset !== undefined) delete config.stages;
   }
+  // The stages and their schemas load here, not with the CLI: the proxy listens before this.
+  const { resolvePipeline } = await import('../pipeline/config.js');
   try {
     return resolvePipeline(config as PipelineConfig);
   } catch (err) {

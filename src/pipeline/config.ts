@@ -11,10 +11,9 @@ import { MaskOptionsSchema, maskStage } from './stages/mask.js';
 import { SupersedeOptionsSchema, supersedeStage } from './stages/supersede.js';
 import { textcleanStage } from './stages/textclean.js';
 import { type ToolOverride, ToolOverrideSchema } from './tool-overrides.js';
-import { STAGE_NAMES, type Stage, type StageName } from './types.js';
+import { PRESET_NAMES, type PresetName, STAGE_NAMES, type Stage, type StageName } from './types.js';
 
-export const PRESET_NAMES = ['off', 'safe', 'balanced', 'aggressive'] as const;
-export type PresetName = (typeof PRESET_NAMES)[number];
+export { PRESET_NAMES, type PresetName } from './types.js';
 
 const NO_OPTIONS = z.strictObject({});
 

@@ -4,6 +4,9 @@ import type { Tokenizer } from '../text/tokenizers/tokenizer.js';
 import type { ToolResult } from '../text/tool-result.js';
 import type { FrozenDecisions } from './frozen.js';
 
+export const PRESET_NAMES = ['off', 'safe', 'balanced', 'aggressive'] as const;
+export type PresetName = (typeof PRESET_NAMES)[number];
+
 export const STAGE_NAMES = [
   'textclean',
   'format',

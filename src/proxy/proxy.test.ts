@@ -8,7 +8,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mcpHttpHandler } from '../mcp/http.js';
-import { resolvePipeline } from '../pipeline/config.js';
+import { type ResolvedPipeline, resolvePipeline } from '../pipeline/config.js';
 import type { Stage } from '../pipeline/types.js';
 import { FileStore } from '../store/file-store.js';
 import { recallAll } from '../store/recall.js';
@@ -502,6 +502,63 @@ describe('proxy with the official SDKs', () => {
     expect(await readAll(stdio)).toBe(original);
     await checkSearch(stdio);
     await stdio.close();
+  });
+});
+
+describe('start-up', () => {
+  const freePort = async () => {
+    const probe = await listenOnLoopback(createServer());
+    await probe.close();
+    return Number(new URL(probe.url).port);
+  };
+
+  it('accepts connections before its pipeline is ready, and answers them once it is', async () => {
+    let resolvePipelineNow!: (p: ResolvedPipeline) => void;
+    const pending = new Promise<ResolvedPipeline>((r) => {
+      resolvePipelineNow = r;
+    });
+    const port = await freePort();
+    const starting = startProxy({ pipeline: pending, store, port, log: quiet });
+    // A client started beside the proxy: its connection is accepted and its request waits.
+    let answered = false;
+    let health: Promise<Response> | undefined;
+    for (let i = 0; i < 200 && !health; i++) {
+      try {
+        await new Promise<void>((done, fail) => {
+          const socket = connect(port, '127.0.0.1', () => {
+            socket.destroy();
+            done();
+          });
+          socket.on('error', fail);
+        });
+        health = fetch(`http://127.0.0.1:${port}/healthz`).then((r) => {
+          answered = true;
+          return r;
+        });
+      } catch {
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    }
+    await new Promise((r) => setTimeout(r, 100));
+    expect(answered).toBe(false);
+    resolvePipelineNow(resolvePipeline({ preset: 'safe' }));
+    const running = await starting;
+    try {
+      expect((await health)?.status).toBe(200);
+      expect(running.pipeline.preset).toBe('safe');
+    } finally {
+      await running.close();
+    }
+  });
+
+  it("stops with the pipeline's error when it fails after listening, and frees the port", async () => {
+    const port = await freePort();
+    const failing = Promise.reject(new Error('config: unknown preset "fast"'));
+    await expect(startProxy({ pipeline: failing, store, port, log: quiet })).rejects.toThrow(
+      /unknown preset/,
+    );
+    const reused = await startProxy({ pipeline: resolvePipeline(), store, port, log: quiet });
+    await reused.close();
   });
 });
 

@@ -1,4 +1,4 @@
-import { lineKind } from '../text/line-importance.js';
+import { lineKind } from '../signals/index.js';
 
 /** Lines longer than this count as visible when their first this many characters are. */
 const SHOWN_PREFIX = 300;
@@ -7,7 +7,7 @@ const MAX_NEEDLES = 5_000;
 
 /**
  * The lines of a tool result an agent acts on: every line that matters by the rules of
- * line-kind.ts (errors, failures, exceptions, exit statuses, summaries, diagnostics,
+ * the signal table (errors, failures, exceptions, exit statuses, summaries, diagnostics,
  * warnings, frames, diff hunks), and the last five non-empty lines (how it ended). Each line
  * once, in order.
  *

@@ -84,7 +84,6 @@ export async function proxyCommand(argv: string[], io: CliIo): Promise<number> {
     throw new SpillwayError('SPILLWAY_USAGE', `proxy takes no arguments, got "${positionals.join(' ')}"`);
   const port = intOption('--port', values.port ?? io.env.SPILLWAY_PORT) ?? DEFAULT_PORT;
   if (port > 65535) throw new SpillwayError('SPILLWAY_USAGE', `--port must be 0-65535, got ${port}`);
-  const pipeline = await pipelineFromOptions(values);
   const token = values.token ?? io.env.SPILLWAY_TOKEN;
   // Recall is the user's own unless they open it: another local user cannot read the token file.
   const recallToken = token || values['open-recall'] ? undefined : await userRecallToken(io.env);
@@ -92,7 +91,7 @@ export async function proxyCommand(argv: string[], io: CliIo): Promise<number> {
   let proxy: Awaited<ReturnType<typeof startProxy>>;
   try {
     proxy = await startProxy({
-      pipeline,
+      pipeline: pipelineFromOptions(values),
       store,
       host: values.host ?? '127.0.0.1',
       port,
@@ -126,7 +125,7 @@ export async function proxyCommand(argv: string[], io: CliIo): Promise<number> {
   }
   await write(
     io.stdout,
-    `spillway ${version()} proxy listening on ${proxy.url} (preset ${pipeline.preset}${values.observe ? ', observe only' : ''})\n` +
+    `spillway ${version()} proxy listening on ${proxy.url} (preset ${proxy.pipeline.preset}${values.observe ? ', observe only' : ''})\n` +
       `use it with:\n${clientSetup(proxy.url)}` +
       (recallToken
         ? `Recall over HTTP (/expand, /mcp) needs x-spillway-token: $(cat ${recallToken.file})\n`

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { wholeNumber } from '../../config-schema.js';
+import { lineKind } from '../../signals/index.js';
 import { textOf, withText } from '../../text/blocks.js';
 import { linecapMarker } from '../../text/markers.js';
 import { codePointCeil, codePointFloor, codePointLength } from '../../text/measure.js';
@@ -24,33 +25,18 @@ export const LinecapOptionsSchema = z.strictObject({
 export type LinecapOptions = z.infer<typeof LinecapOptionsSchema>;
 
 /**
- * Lines that must stay whole because cutting them loses what makes them useful. Each pattern
- * anchors on a shape, not on "anything, a colon, a digit": a line of JSON such as
- * `{"items":[{"id":1,...` is not a path with a line number and is not protected.
+ * An address a long line starts with, which a cut would keep anyway but which says the line is
+ * a finding at a place (path/to/file.ext:12 or C:\\dir\\file.ext:12:5): anchored on a real file
+ * name, so a line of JSON such as `{"items":[{"id":1,...` is no address.
  */
-export const NEVER_TRUNCATE: readonly RegExp[] = [
-  // path/to/file.ext:12 or C:\\dir\\file.ext:12:5 (a real file name before the line number)
-  /^\s*(?:[A-Za-z]:)?[\w@~.\-/\\]*[\w-]\.[A-Za-z0-9]{1,10}:\d+(?::\d+)?(?:\D|$)/,
-  // stack frames: JS/Java "at ...", Python "File ..., line N", Rust "--> src/x.rs:1:2", Go "\tpath/x.go:12"
-  /^\s*at\s+(?:[\w$.<>[\]]+\s+)?\(?[^\s()]+:\d+(?::\d+)?\)?\s*$/,
-  /^\s*at\s+[\w$.<>]+\([\w$.]*(?:\.java|\.kt|\.scala)?:?\d*\)\s*$/,
-  /^\s*File "[^"]+", line \d+/,
-  /^\s*-->\s+\S+:\d+:\d+/,
-  // errors and failures
-  /^\s*(?:\w+(?:Error|Exception)|error(?:\[E\d+\])?|fatal|panic|Traceback \(most recent call last\))\b:?/i,
-  // test verdicts
-  /^\s*(?:PASS|FAIL|FAILED|PASSED|ERROR|ok|not ok|test result:)\b/,
-  /^\s*[✓✔✗✘×]\s/,
-  /^=+ .*\b(?:passed|failed|error)\b.* =+$/,
-  // diff headers
-  /^(?:diff --git |index [0-9a-f]+\.\.[0-9a-f]+|--- \S|\+\+\+ \S|@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@)/,
-];
+const FILE_LINE = /^\s*(?:[A-Za-z]:)?[\w@~.\-/\\]*[\w-]\.[A-Za-z0-9]{1,10}:\d+(?::\d+)?(?:\D|$)/;
 
 /** A line that is a URL: protected up to 8 KB (longer than that it is data, not an address). */
 const URL_LINE = /^\s*<?https?:\/\/\S+>?\s*$/;
 
 /**
- * True for a line linecap must never cut.
+ * True for a line linecap must never cut: a line that matters by the signal table (an error,
+ * a frame, a verdict, a diff header...), a finding at a file and line, or a URL.
  *
  * @example
  * isProtectedLine('src/app.ts:42:7 error TS2345'); // true
@@ -59,7 +45,7 @@ const URL_LINE = /^\s*<?https?:\/\/\S+>?\s*$/;
 export function isProtectedLine(line: string): boolean {
   // Only the start of a line decides; a regex over a megabyte line would be slow for nothing.
   const start = line.length > 512 ? line.slice(0, 512) : line;
-  if (NEVER_TRUNCATE.some((re) => re.test(start))) return true;
+  if (lineKind(start) !== undefined || FILE_LINE.test(start)) return true;
   return line.length <= 8192 && URL_LINE.test(line);
 }
 
@@ -91,7 +77,7 @@ export function longLines(text: string, max: number): [number, number][] {
 
 /**
  * linecap: cuts single lines over `maxLineChars`, keeping their start and end around a
- * recallable marker, except lines that must stay whole (see {@link NEVER_TRUNCATE}).
+ * recallable marker, except lines that must stay whole (see {@link isProtectedLine}).
  *
  * @example
  * const stage = linecapStage({ maxLineChars: 4000 });

@@ -328,7 +328,11 @@ describe('linecap', () => {
       `TypeError: cannot read properties of undefined${tail}`,
       `error[E0308]: mismatched types${tail}`,
       `FAIL src/x.test.ts${tail}`,
-      `✓ passes${tail}`,
+      // What the signal table names, in any family: a Ruby frame, a pino error, a pod's state.
+      `app/models/order.rb:12:in 'Order#total'${tail}`,
+      `{"level":50,"msg":"database unavailable"${tail}`,
+      `api-7d9c4-xk2p   0/1     CrashLoopBackOff   12 (3m ago)   30m${tail}`,
+      `npm ERR! code ERESOLVE${tail}`,
       `diff --git a/x b/x${tail}`,
       `@@ -1,3 +1,4 @@${tail}`,
       `https://example.com/${'a'.repeat(3000)}`,

@@ -1,4 +1,4 @@
-import { type ImportantLine, scanLines } from '../../../text/line-importance.js';
+import { type ImportantLine, scanLines } from '../../../signals/index.js';
 import { lineGapMarker } from '../../../text/markers.js';
 import { codePointCeil, codePointFloor, codePointLength } from '../../../text/measure.js';
 import type { Tokenizer } from '../../../text/tokenizers/tokenizer.js';

@@ -1,4 +1,5 @@
-import { type ImportantLine, LINE_WEIGHT } from '../../../text/line-importance.js';
+import type { ImportantLine } from '../../../signals/index.js';
+import { LIBRARY_FRAME, LINE_WEIGHT } from '../../../signals/index.js';
 import type { LineIndex } from './line-index.js';
 import { shapeOf } from './shape.js';
 
@@ -11,28 +12,6 @@ const TRACE_BOTTOM = 2;
 // Frames of the program's own code ranked first in a trace that also runs through a runtime or
 // a package (with one frame from each of its ends).
 const OWN_FRAMES = 3;
-
-/**
- * Where a frame is not the program's own code: a language's standard library or runtime, an
- * installed package, a system library. Told by the path alone (the shape every language's
- * toolchain gives it), so a trace whose frames name none of these is taken as it is.
- */
-const LIBRARY_FRAME = new RegExp(
-  [
-    '/rustc/[0-9a-f]{7,}/', // Rust's standard library
-    '[\\\\/]\\.(?:cargo|rustup)[\\\\/]', // crates and toolchains
-    '[\\\\/](?:site|dist)-packages[\\\\/]', // Python packages
-    '[\\\\/]lib[\\\\/]python\\d', // Python's standard library
-    '<frozen ', // Python's frozen modules
-    '[\\\\/]node_modules[\\\\/]', // npm packages
-    '\\bnode:', // Node's own modules
-    '\\b(?:java\\.base/|jdk\\.internal\\.)', // the JDK
-    '\\bat (?:System|Microsoft)\\.', // .NET's
-    '[\\\\/]go[\\\\/](?:src|pkg[\\\\/]mod)[\\\\/]', // Go's runtime and modules
-    '/usr/(?:local/)?(?:lib|lib64|libexec|include|share)/', // system libraries and headers
-    '\\.so(?:\\.\\d+)*\\b', // shared objects
-  ].join('|'),
-);
 
 /**
  * The lines that matter (as `scanLines` found them), in the order they get room: weight

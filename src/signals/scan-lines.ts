@@ -1,13 +1,11 @@
 /**
- * Finding the lines that matter in a text of any size, in one pass: cheap pre-filters
- * (line-prefilter.ts) find where a rule of line-kind.ts might match, and only those lines are
- * classified.
+ * Finding the lines that matter in a text of any size, in one pass: the signal table's
+ * pre-filters find where a rule might match, and only those lines are classified.
  */
 
-import { type LineKind, lineKind } from './line-kind.js';
-import { CANDIDATE, SEVERE } from './line-prefilter.js';
-
-export { LINE_KINDS, LINE_WEIGHT, type LineKind, lineKind } from './line-kind.js';
+import { lineKind } from './classify.js';
+import type { LineKind } from './kinds.js';
+import { CANDIDATE, SEVERE } from './table.js';
 
 // At most this many candidates of the middle are classified per stretch of this many
 // characters: an output that says "error" on every line costs a bounded time, and its later

@@ -1,0 +1,96 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Agent } from 'undici';
+import { Calibration } from '../pipeline/calibration.js';
+import type { ResolvedPipeline } from '../pipeline/config.js';
+import { DiscardStore } from '../store/discard-store.js';
+import { heuristicTokenizer } from '../text/tokenizers/heuristic.js';
+import { Admission } from './admission.js';
+import type { ProxyContext } from './context.js';
+import { redactedTarget, sendJson } from './http.js';
+import { DEFAULT_MAX_BODY_BYTES, type ProxyOptions } from './options.js';
+import { route } from './router.js';
+import { SessionTable } from './sessions.js';
+import { newStats } from './stats.js';
+import { resolveUpstreams } from './upstreams.js';
+
+/** What answers the proxy's requests, once the pipeline and the engine are loaded. */
+export interface ProxyHandler {
+  ctx: ProxyContext;
+  handle(req: IncomingMessage, res: ServerResponse): void;
+  /** Waits for the last decisions to be written and closes upstream connections. */
+  close(): Promise<void>;
+}
+
+/**
+ * The proxy's request handler: one conversation engine per session behind the router. The
+ * server imports this module after it listens, so a client connects at once and the engine's
+ * modules load while it does.
+ *
+ * @example
+ * const handler = createProxyHandler({ pipeline, store }, pipeline, 'ok');
+ * server.on('request', handler.handle);
+ */
+export function createProxyHandler(
+  options: ProxyOptions,
+  pipeline: ResolvedPipeline,
+  defaultLog: ProxyContext['log'],
+): ProxyHandler {
+  let agent: Promise<Agent> | undefined;
+  const ctx: ProxyContext = {
+    store: options.store,
+    // The proxy counts tokens as bytes / 4: cheap on a hot path, from sizes already measured.
+    // Observing measures what would be saved and writes nothing: no stash, no frozen decision.
+    sessions: new SessionTable(
+      {
+        pipeline,
+        store: options.observe ? new DiscardStore() : options.store,
+        statsTokenizer: heuristicTokenizer,
+        // A new conversation starts from the factor other conversations learned for its model.
+        calibrationPrior: new Calibration(),
+      },
+      options.sessions,
+    ),
+    stats: newStats(options.observe ?? false),
+    upstreams: resolveUpstreams(options.upstreams),
+    // No body or header timeout: a model that thinks for minutes before its first byte, or
+    // between two events of a stream, must not be cut off by the proxy.
+    dispatcher: async () => {
+      agent ??= import('undici').then(
+        ({ Agent }) => new Agent({ bodyTimeout: 0, headersTimeout: 0, keepAliveTimeout: 30_000 }),
+      );
+      return agent;
+    },
+    log: options.log ?? defaultLog,
+    maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    admission: new Admission(options.admission),
+    observe: options.observe ?? false,
+    token: options.token,
+    recallToken: options.recallToken?.token,
+    recallTokenFile: options.recallToken?.file,
+    mcp: options.mcp,
+    version: options.version,
+    window: options.window,
+  };
+  return {
+    ctx,
+    handle(req, res) {
+      route(ctx, req, res).catch((err) => {
+        ctx.log({
+          method: req.method,
+          path: redactedTarget(req.url),
+          status: 500,
+          error: (err as Error).message,
+        });
+        if (res.headersSent) return res.destroy();
+        sendJson(res, 500, {
+          error: { type: 'internal_error', message: 'spillway failed to handle this request; see its log' },
+        });
+      });
+    },
+    async close() {
+      // Decisions are written after their turn: a clean stop waits for the last ones.
+      await ctx.sessions.flush();
+      await (await agent)?.close();
+    },
+  };
+}

@@ -1,0 +1,42 @@
+import type { ResolvedPipeline } from '../pipeline/config.js';
+import type { Store } from '../store/store.js';
+import type { AdmissionLimits } from './admission.js';
+import type { LogLine, McpHandler } from './context.js';
+import type { SessionTableOptions } from './sessions.js';
+import type { Upstreams } from './upstreams.js';
+
+export const DEFAULT_PORT = 4747;
+export const DEFAULT_MAX_BODY_BYTES = 64 * 1024 * 1024;
+
+/** What {@link startProxy} in `./server.ts` takes; every field but the pipeline and store has a default. */
+export interface ProxyOptions {
+  /**
+   * The pipeline, or its promise: the CLI resolves it (config file, schemas, stages) while the
+   * proxy already listens; a rejected one stops the proxy with its error.
+   */
+  pipeline: ResolvedPipeline | Promise<ResolvedPipeline>;
+  store: Store;
+  host?: string;
+  port?: number;
+  upstreams?: Partial<Upstreams>;
+  /** Forward untouched; report what would have been saved. */
+  observe?: boolean;
+  /** Required on every route but /healthz (and required when not on loopback). */
+  token?: string;
+  /**
+   * Required on /expand and /mcp: a token only this user can read, so other local users cannot
+   * recall this user's outputs (the CLI keeps it in ~/.spillway/token).
+   */
+  recallToken?: { token: string; file?: string };
+  maxBodyBytes?: number;
+  /** Limits on rewrites at once (see {@link Admission}). */
+  admission?: Partial<AdmissionLimits>;
+  /** One structured line per request; never bodies or keys (default: JSON lines on stderr). */
+  log?: LogLine;
+  sessions?: SessionTableOptions;
+  /** Serves `/mcp` (the CLI passes spillway's MCP server: `mcpHttpHandler(store)`). */
+  mcp?: McpHandler;
+  version?: string;
+  /** A context window (tokens) for every request, instead of the model table's. */
+  window?: number;
+}

@@ -1,0 +1,10 @@
+/**
+ * Signals: what matters in tool output, as one table of named rules (packs by family), and
+ * the classification, pre-filters and library-frame paths derived from it.
+ */
+
+export { lineKind, lineSignal } from './classify.js';
+export { KIND_PRECEDENCE, LINE_KINDS, LINE_WEIGHT, type LineKind } from './kinds.js';
+export type { LibraryPath, SignalPack, SignalRule } from './rule.js';
+export { IMPORTANCE_SCAN_CHARS, type ImportantLine, type LineScan, scanLines } from './scan-lines.js';
+export { ANY_RULE, CANDIDATE, LIBRARY_FRAME, PACKS, RULES, SEVERE } from './table.js';

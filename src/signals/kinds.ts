@@ -1,0 +1,43 @@
+/** The kinds of line that matter, most important first. */
+export const LINE_KINDS = [
+  'error',
+  'failure',
+  'exception',
+  'exit',
+  'summary',
+  'diagnostic',
+  'warning',
+  'frame',
+  'diff',
+] as const;
+export type LineKind = (typeof LINE_KINDS)[number];
+
+/** How much each kind matters (higher is kept first). */
+export const LINE_WEIGHT: Readonly<Record<LineKind, number>> = {
+  error: 9,
+  failure: 9,
+  exception: 9,
+  exit: 8,
+  summary: 7,
+  diagnostic: 6,
+  warning: 4,
+  frame: 3,
+  diff: 2,
+};
+
+/**
+ * Which kind a line gets when rules of several kinds match it: the first in this order. An
+ * exception header names an error; a failed test's line often says "error"; a warning can sit
+ * in a frame's path, and a frame is a diagnostic's shape too.
+ */
+export const KIND_PRECEDENCE: readonly LineKind[] = [
+  'exception',
+  'failure',
+  'error',
+  'exit',
+  'summary',
+  'warning',
+  'frame',
+  'diagnostic',
+  'diff',
+];

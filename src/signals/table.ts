@@ -1,0 +1,107 @@
+/**
+ * The one table of what matters in tool output, and everything derived from it: the order
+ * rules are tried in, the regex that rules a line out at once, the pre-filters, and the paths
+ * of library frames. A format is taught here, as a rule with examples, and nowhere else.
+ */
+
+import { anyOf } from './any-of.js';
+import { KIND_PRECEDENCE } from './kinds.js';
+import { c } from './packs/c.js';
+import { core } from './packs/core.js';
+import { dotnet } from './packs/dotnet.js';
+import { elixir } from './packs/elixir.js';
+import { git } from './packs/git.js';
+import { go } from './packs/go.js';
+import { jvm } from './packs/jvm.js';
+import { k8s } from './packs/k8s.js';
+import { logs } from './packs/logs.js';
+import { node } from './packs/node.js';
+import { php } from './packs/php.js';
+import { python } from './packs/python.js';
+import { ruby } from './packs/ruby.js';
+import { rust } from './packs/rust.js';
+import { unix } from './packs/unix.js';
+import type { SignalPack, SignalRule } from './rule.js';
+
+/**
+ * Every pack; a format's own before the generic core, so a line both match is named by the
+ * format's rule.
+ */
+export const PACKS: readonly SignalPack[] = [
+  python,
+  jvm,
+  go,
+  rust,
+  ruby,
+  elixir,
+  php,
+  dotnet,
+  node,
+  k8s,
+  logs,
+  unix,
+  c,
+  git,
+  core,
+];
+
+/**
+ * Every rule, in the order they are tried: by kind (see KIND_PRECEDENCE), then as the packs
+ * list them. The first that matches names the line.
+ */
+export const RULES: readonly SignalRule[] = PACKS.flatMap((p) => p.rules)
+  .map((rule, order) => ({ rule, order }))
+  .sort(
+    (a, b) =>
+      KIND_PRECEDENCE.indexOf(a.rule.kind) - KIND_PRECEDENCE.indexOf(b.rule.kind) || a.order - b.order,
+  )
+  .map(({ rule }) => rule);
+
+/**
+ * Whether any rule matches, in one regex: most lines the pre-filters find are ordinary, and
+ * this rules them out at about half the cost of trying each rule.
+ */
+export const ANY_RULE = new RegExp(
+  RULES.map((rule) => {
+    // A flag would not carry over into the joined regex (caseless() stands in for "i").
+    if (rule.pattern.flags) throw new Error(`signal rule ${rule.id} has flags: ${rule.pattern}`);
+    return `(?:${rule.pattern.source})`;
+  }).join('|'),
+);
+
+const unique = (marks: readonly string[]) => [...new Set(marks)];
+
+/**
+ * The first pass: every line a rule matches contains one of the rules' marks (the generated
+ * test holds each rule's examples to that). Global and shared; a caller sets lastIndex.
+ *
+ * @example
+ * CANDIDATE.lastIndex = 0;
+ * CANDIDATE.exec('ok\nsrc/a.ts:3:7 - error TS2322')?.index; // 11 (its ':3:7')
+ */
+export const CANDIDATE = anyOf(unique(RULES.flatMap((r) => r.marks)), 'gm');
+
+/**
+ * The pass over the middle of a long text: the severe marks of the rules of errors, failures
+ * and exceptions, about three times as fast a character as CANDIDATE. "error" counts when a
+ * colon or a bracket follows it; prose and code that merely name errors are not candidates.
+ *
+ * @example
+ * SEVERE.lastIndex = 0;
+ * SEVERE.exec('ok\nValueError: bad input')?.index; // 9 (its 'rror:')
+ */
+export const SEVERE = anyOf(unique(RULES.flatMap((r) => r.severe ?? [])), 'g');
+
+/**
+ * Where a frame is not the program's own code: a language's standard library or runtime, an
+ * installed package, a system library. Told by the path alone, so a trace whose frames name
+ * none of these is taken as it is.
+ *
+ * @example
+ * LIBRARY_FRAME.test('    at run (node:internal/main:12:3)'); // true
+ */
+export const LIBRARY_FRAME = new RegExp(
+  PACKS.flatMap((p) => p.libraryPaths ?? [])
+    .map((p) => p.pattern)
+    .join('|'),
+);
