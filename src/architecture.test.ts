@@ -127,7 +127,9 @@ describe('architecture', () => {
       ([path]) => path !== '.' && path !== './package.json',
     );
     expect(subpaths.map(([path]) => path).sort()).toEqual(
-      ['formats', 'mcp', 'pipeline', 'proxy', 'replay', 'session', 'signals', 'store', 'text'].map((l) => `./${l}`),
+      ['formats', 'mcp', 'pipeline', 'proxy', 'replay', 'session', 'signals', 'store', 'text'].map(
+        (l) => `./${l}`,
+      ),
     );
     for (const [path, target] of subpaths) {
       const built = typeof target === 'string' ? target : target.import;

@@ -44,6 +44,11 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
     load: () =>
       import('./commands/collapse.js').then((m) => ({ run: m.collapseCommand, help: m.COLLAPSE_HELP })),
   },
+  explain: {
+    summary: 'show which lines collapse keeps of an output, and why',
+    load: () =>
+      import('./commands/explain.js').then((m) => ({ run: m.explainCommand, help: m.EXPLAIN_HELP })),
+  },
   expand: {
     summary: 'print a saved output by its recall id',
     load: () => import('./commands/expand.js').then((m) => ({ run: m.expandCommand, help: m.EXPAND_HELP })),

@@ -4,7 +4,9 @@
  */
 
 export { lineKind, lineSignal } from './classify.js';
-export { KIND_PRECEDENCE, LINE_KINDS, LINE_WEIGHT, type LineKind } from './kinds.js';
+export { KIND_PRECEDENCE, LINE_KINDS, LINE_WEIGHT, type LineKind, type SignalKind } from './kinds.js';
+export { RARITY_SCAN_CHARS, type RareLine, rareLines } from './rarity.js';
 export type { LibraryPath, SignalPack, SignalRule } from './rule.js';
 export { IMPORTANCE_SCAN_CHARS, type ImportantLine, type LineScan, scanLines } from './scan-lines.js';
+export { shapeOf } from './shape.js';
 export { ANY_RULE, CANDIDATE, LIBRARY_FRAME, PACKS, RULES, SEVERE } from './table.js';

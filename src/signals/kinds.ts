@@ -12,14 +12,23 @@ export const LINE_KINDS = [
 ] as const;
 export type LineKind = (typeof LINE_KINDS)[number];
 
-/** How much each kind matters (higher is kept first). */
-export const LINE_WEIGHT: Readonly<Record<LineKind, number>> = {
+/**
+ * Why a line matters: a rule's kind, or `rare` (it stands out in its output, see rarity.ts).
+ */
+export type SignalKind = LineKind | 'rare';
+
+/**
+ * How much each kind matters (higher is kept first). A rare line comes after what a rule
+ * names as an error, a summary or a diagnostic, before warnings and frames.
+ */
+export const LINE_WEIGHT: Readonly<Record<SignalKind, number>> = {
   error: 9,
   failure: 9,
   exception: 9,
   exit: 8,
   summary: 7,
   diagnostic: 6,
+  rare: 1,
   warning: 4,
   frame: 3,
   diff: 2,

@@ -3,8 +3,8 @@
  * pre-filters find where a rule might match, and only those lines are classified.
  */
 
-import { lineKind } from './classify.js';
-import type { LineKind } from './kinds.js';
+import { lineSignal } from './classify.js';
+import type { SignalKind } from './kinds.js';
 import { CANDIDATE, SEVERE } from './table.js';
 
 // At most this many candidates of the middle are classified per stretch of this many
@@ -34,7 +34,9 @@ export interface ImportantLine {
   line: number;
   start: number;
   end: number;
-  kind: LineKind;
+  kind: SignalKind;
+  /** The signal rule that named it (absent for a rare line). */
+  rule?: string;
 }
 
 /** What one pass over a text finds: the lines that matter, and how many lines it has. */
@@ -70,9 +72,9 @@ export function scanLines(text: string, limit = 20_000): LineScan {
     for (let ordinary = 0; ordinary < READ_ON && start < text.length; ) {
       let end = text.indexOf('\n', start);
       if (end < 0) end = text.length;
-      const kind = lineKind(text.slice(start, Math.min(end, start + 512)));
-      if (kind && out.at(-1)?.line !== line) {
-        out.push({ line, start, end, kind });
+      const rule = lineSignal(text.slice(start, Math.min(end, start + 512)));
+      if (rule && out.at(-1)?.line !== line) {
+        out.push({ line, start, end, kind: rule.kind, rule: rule.id });
         if (out.length >= limit) {
           counted = start;
           return false;

@@ -1,6 +1,6 @@
+import { shapeOf } from '../../../signals/index.js';
 import type { KeptRanges } from './kept-ranges.js';
 import type { LineIndex } from './line-index.js';
-import { shapeOf } from './shape.js';
 
 // A run of at least this many lines shaped like the two before it is folded into one marker.
 const MIN_FOLD = 3;

@@ -84,3 +84,5 @@ function isSourceRead(item: StageItem, text: string, options: CollapseOptions, c
   const limit = options.readMaxTokens ?? DEFAULT_READ_MAX_TOKENS;
   return ctx.tokenizer.countUpTo(text, limit) <= limit;
 }
+
+export { type CollapseExplanation, explainCollapse } from './explain.js';

@@ -1,4 +1,4 @@
-import { type ImportantLine, scanLines } from '../../../signals/index.js';
+import { type ImportantLine, type RareLine, rareLines, scanLines } from '../../../signals/index.js';
 import { lineGapMarker } from '../../../text/markers.js';
 import { codePointCeil, codePointFloor, codePointLength } from '../../../text/measure.js';
 import type { Tokenizer } from '../../../text/tokenizers/tokenizer.js';
@@ -17,6 +17,8 @@ export interface LineSelectionOptions {
   /** The recall id the first gap marker names, and the file path when there is one. */
   id: string;
   path?: string | undefined;
+  /** Which signals find the lines that matter: the rule table's, rarity's (both by default). */
+  signals?: { rules?: boolean; rarity?: boolean };
 }
 
 /** A chosen set of lines, rendered. */
@@ -29,6 +31,11 @@ export interface LineSelection {
   /** Tokens of `text`, counted whole. */
   tokens: number;
   tokenizerCalls: number;
+  /**
+   * Why each kept line is kept (by line index): `head`, `tail`, a rule's kind and id
+   * (`error core/error-word`), `rare`, `context of N`, `file of N`, `alike run` (see explain).
+   */
+  reasons: ReadonlyMap<number, string>;
 }
 
 // Lines kept at first from each end, before anything else is chosen.
@@ -41,6 +48,11 @@ const CONTEXT_AFTER = 1;
 const HEADING_REACH = 200;
 // The most of the budget the lines that matter (with their context) may take.
 const IMPORTANT_SHARE = 0.6;
+// The most of the budget rare lines (no rule names them; see signals/rarity.ts) may take: they
+// are a guess, and the head and tail are not.
+const RARE_SHARE = 0.08;
+// Rarity is asked only when the rules name fewer lines than this.
+export const RARITY_BELOW = 12;
 // Important lines in a row that do not fit before the search stops.
 const MAX_MISSES = 32;
 // A partial line is worth adding only with at least this many tokens of room.
@@ -78,6 +90,11 @@ export function selectLines(text: string, options: LineSelectionOptions): LineSe
   if (options.headLines + options.tailLines === 0) return undefined;
   // One pass finds the lines that matter and counts the lines.
   const scan = scanLines(text);
+  const named = options.signals?.rules === false ? [] : scan.important;
+  // Rarity speaks where the rules know little: an output they name many lines of is one they
+  // know, and a guess would only take room from its ends.
+  const guess = options.signals?.rarity !== false && named.length < RARITY_BELOW;
+  const found = withRareLines(named, guess ? rareLines(text, scan.lines) : []);
   const index = new LineIndex(text, scan.lines);
   const lines = index.count;
   let calls = 0;
@@ -101,7 +118,8 @@ export function selectLines(text: string, options: LineSelectionOptions): LineSe
   const order: number[] = [];
   let spent = 0;
   const cost = (gaps: number) => markerTokens.first + Math.max(0, gaps - 1) * markerTokens.other;
-  const tryAdd = (line: number, partial = false): boolean => {
+  const reasons = new Map<number, string>();
+  const tryAdd = (line: number, partial = false, why?: string): boolean => {
     if (line < 0 || line >= lines) return false;
     if (kept.has(line)) return true;
     const room = maxTokens - spent - cost(kept.gaps(lines, line));
@@ -116,24 +134,32 @@ export function selectLines(text: string, options: LineSelectionOptions): LineSe
     if (tokens > room) return false;
     kept.add(line);
     order.push(line);
+    if (why) reasons.set(line, why);
     spent += tokens;
     return true;
   };
 
   // 1. A frame from each end.
-  for (let i = 0; i < Math.min(HEAD_FRAME, options.headLines); i++) tryAdd(i);
-  for (let i = 0; i < Math.min(TAIL_FRAME, options.tailLines); i++) tryAdd(lines - 1 - i);
+  for (let i = 0; i < Math.min(HEAD_FRAME, options.headLines); i++) tryAdd(i, false, 'head');
+  for (let i = 0; i < Math.min(TAIL_FRAME, options.tailLines); i++) tryAdd(lines - 1 - i, false, 'tail');
   // 2. The lines that matter, most important first, each with a little context.
   // They take at most a share of the budget, so the head and tail still say what ran and how
   // it ended.
   const important = addImportant(
-    rankImportant(text, index, scan.important),
+    rankImportant(text, index, found),
     tryAdd,
     (line) => headingOf(index, line),
-    () => spent >= maxTokens * IMPORTANT_SHARE,
+    () => spent,
+    maxTokens,
   );
   // 3. Head and tail grow, in their ratio, until neither side fits another line.
-  const folds = growEnds(tryAdd, kept, index, options.headLines, options.tailLines);
+  const folds = growEnds(
+    (line, partial) => tryAdd(line, partial),
+    kept,
+    index,
+    options.headLines,
+    options.tailLines,
+  );
 
   // The sum of per-line counts is close to the count of the whole; the whole decides.
   for (let round = 0; ; round++) {
@@ -141,7 +167,15 @@ export function selectLines(text: string, options: LineSelectionOptions): LineSe
     calls++;
     const tokens = tokenizer.count(out);
     if (tokens <= maxTokens)
-      return { text: out, kept: order.length, lines: total, important, tokens, tokenizerCalls: calls };
+      return {
+        text: out,
+        kept: order.length,
+        lines: total,
+        important,
+        tokens,
+        tokenizerCalls: calls,
+        reasons: grownReasons(order, reasons, folds, lines),
+      };
     if (round >= 8 || order.length === 0) return undefined;
     // Drop the lines chosen last until the excess is covered, then count again.
     let excess = tokens - maxTokens;
@@ -154,29 +188,68 @@ export function selectLines(text: string, options: LineSelectionOptions): LineSe
 }
 
 /**
+ * Every kept line's reason: the ones the growth of the ends kept are `head` or `tail` (by the
+ * half they are in), or `alike run` inside a run of lines of one shape.
+ */
+function grownReasons(
+  order: readonly number[],
+  reasons: ReadonlyMap<number, string>,
+  folds: readonly [number, number][],
+  lines: number,
+): Map<number, string> {
+  const out = new Map<number, string>();
+  for (const line of order) {
+    const inRun = folds.some(([from, to]) => line >= from && line <= to);
+    out.set(line, reasons.get(line) ?? (inRun ? 'alike run' : line < lines / 2 ? 'head' : 'tail'));
+  }
+  return out;
+}
+
+/** The lines a rule names and the rare ones, in order, each once (a rule's name wins). */
+function withRareLines(named: readonly ImportantLine[], rare: readonly RareLine[]): readonly ImportantLine[] {
+  if (rare.length === 0) return named;
+  const seen = new Set(named.map((f) => f.line));
+  const extra = rare
+    .filter((r) => !seen.has(r.line))
+    .map((r): ImportantLine => ({ line: r.line, start: r.start, end: r.end, kind: 'rare' }));
+  return [...named, ...extra].sort((a, b) => a.line - b.line);
+}
+
+/**
  * Adds each line that matters with its context (and the file a linter's finding is listed
  * under) until `full`; a run of misses ends it.
  */
 function addImportant(
   ranked: readonly ImportantLine[],
-  tryAdd: (line: number) => boolean,
+  tryAdd: (line: number, partial: boolean, why: string) => boolean,
   heading: (line: number) => number | undefined,
-  full: () => boolean,
+  spent: () => number,
+  maxTokens: number,
 ): number {
   let important = 0;
   let misses = 0;
+  let rareSpent = 0;
   for (const found of ranked) {
-    if (full() || misses >= MAX_MISSES) break;
-    if (!tryAdd(found.line)) {
+    if (spent() >= maxTokens * IMPORTANT_SHARE || misses >= MAX_MISSES) break;
+    const rare = found.kind === 'rare';
+    if (rare && rareSpent >= maxTokens * RARE_SHARE) continue;
+    const before = spent();
+    if (!tryAdd(found.line, false, found.rule ? `${found.kind} ${found.rule}` : found.kind)) {
       misses++;
       continue;
     }
     misses = 0;
+    // A rare line comes alone, and is no reason to prefer lines to a character window.
+    if (rare) {
+      rareSpent += spent() - before;
+      continue;
+    }
     important++;
-    for (let k = 1; k <= CONTEXT_BEFORE; k++) tryAdd(found.line - k);
-    for (let k = 1; k <= CONTEXT_AFTER; k++) tryAdd(found.line + k);
+    const context = `context of ${found.line + 1}`;
+    for (let k = 1; k <= CONTEXT_BEFORE; k++) tryAdd(found.line - k, false, context);
+    for (let k = 1; k <= CONTEXT_AFTER; k++) tryAdd(found.line + k, false, context);
     const above = heading(found.line);
-    if (above !== undefined) tryAdd(above);
+    if (above !== undefined) tryAdd(above, false, `file of ${found.line + 1}`);
   }
   return important;
 }

@@ -1,7 +1,6 @@
 import type { ImportantLine } from '../../../signals/index.js';
-import { LIBRARY_FRAME, LINE_WEIGHT } from '../../../signals/index.js';
+import { LIBRARY_FRAME, LINE_WEIGHT, shapeOf } from '../../../signals/index.js';
 import type { LineIndex } from './line-index.js';
-import { shapeOf } from './shape.js';
 
 // An important line whose shape (digits and hex masked) was already kept this many times waits
 // until every other important line had its turn: a thousand identical warnings are not news.

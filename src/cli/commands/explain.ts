@@ -1,0 +1,111 @@
+import { SpillwayError } from '../../errors.js';
+import {
+  type CollapseExplanation,
+  DEFAULT_COLLAPSE_MAX_TOKENS,
+  DEFAULT_WINDOW_LINES,
+  explainCollapse,
+} from '../../pipeline/stages/collapse/index.js';
+import { RARITY_BELOW } from '../../pipeline/stages/collapse/lines.js';
+import { getTokenizer } from '../../text/tokenizers/index.js';
+import { intOption, parseCommandArgs } from '../args.js';
+import { type CliIo, readInputText, write } from '../io.js';
+
+export const EXPLAIN_HELP = `usage: spillway explain [--tokens N] [--head-lines N] [--tail-lines N] [--tokenizer T]
+                       [--json] [FILE]
+
+Shows what collapse keeps of FILE (or standard input) at a budget, and why: each kept line with
+its reason (the signal rule that named it, such as "error core/error-word", or "rare", "head",
+"tail", "context of N"), the runs left out, the rules that fired in the whole text, and whether
+rarity was asked. Nothing is stashed. Use it to see, and report, what went wrong.
+
+  --tokens N       token budget (default ${DEFAULT_COLLAPSE_MAX_TOKENS})
+  --head-lines N   head:tail growth ratio (default ${DEFAULT_WINDOW_LINES}:${DEFAULT_WINDOW_LINES})
+  --tail-lines N
+  --tokenizer T    o200k (default), cl100k or heuristic
+  --json           print the explanation as JSON
+  -h, --help       show this help
+`;
+
+const n = (x: number) => x.toLocaleString('en-US');
+const SHOWN_CHARS = 100;
+
+/** The explanation as a person reads it: a header, the rules, then kept lines and omitted runs. */
+export function formatExplanation(name: string, e: CollapseExplanation, tokenizer: string): string {
+  const out: string[] = [
+    `${name}: ${n(e.lines)} lines, ${n(e.chars)} characters, ${n(e.tokensBefore)} tokens (${tokenizer}); budget ${n(e.maxTokens)}`,
+  ];
+  if (e.window === 'none') out.push('fits the budget: collapse leaves it as it is');
+  else
+    out.push(
+      `${e.window} window: ${n(e.tokensAfter)} tokens` +
+        (e.kept.length ? `, ${n(e.kept.length)} lines kept` : ''),
+    );
+  const fired = Object.entries(e.rules).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  const named = fired.reduce((sum, [, count]) => sum + count, 0);
+  out.push(
+    fired.length
+      ? `rules named ${n(named)} lines: ${fired.map(([id, count]) => `${id} ${n(count)}`).join(', ')}`
+      : 'rules named no line',
+  );
+  out.push(
+    e.rarity.asked
+      ? `rarity: ${e.rarity.found} rare line${e.rarity.found === 1 ? '' : 's'}`
+      : `rarity: not asked (the rules named ${n(named)} lines; it is asked below ${RARITY_BELOW})`,
+  );
+  if (e.kept.length === 0) {
+    if (e.window !== 'none') out.push('', e.text);
+    return `${out.join('\n')}\n`;
+  }
+  const width = String(e.lines).length;
+  const whyWidth = Math.max(...e.kept.map((k) => k.why.length));
+  out.push('', `${'line'.padStart(width)}  ${'why'.padEnd(whyWidth)}  text`);
+  let gap = 0;
+  for (const k of e.kept) {
+    const omitted = e.omitted[gap];
+    if (omitted && omitted[1] < k.line) {
+      out.push(
+        `${''.padStart(width)}  … lines ${n(omitted[0])}-${n(omitted[1])} left out (${n(omitted[1] - omitted[0] + 1)})`,
+      );
+      gap++;
+    }
+    const text = k.text.length > SHOWN_CHARS ? `${k.text.slice(0, SHOWN_CHARS)}…` : k.text;
+    out.push(`${String(k.line).padStart(width)}  ${k.why.padEnd(whyWidth)}  ${text}`);
+  }
+  const last = e.omitted[gap];
+  if (last)
+    out.push(
+      `${''.padStart(width)}  … lines ${n(last[0])}-${n(last[1])} left out (${n(last[1] - last[0] + 1)})`,
+    );
+  return `${out.join('\n')}\n`;
+}
+
+export async function explainCommand(argv: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseCommandArgs('explain', argv, {
+    tokens: { type: 'string' },
+    'head-lines': { type: 'string' },
+    'tail-lines': { type: 'string' },
+    tokenizer: { type: 'string' },
+    json: { type: 'boolean' },
+  });
+  if (values.help) {
+    await write(io.stdout, EXPLAIN_HELP);
+    return 0;
+  }
+  if (positionals.length > 1)
+    throw new SpillwayError('SPILLWAY_USAGE', `explain takes one FILE, got ${positionals.length}`);
+  const text = await readInputText(io, positionals[0]);
+  const tokenizer = getTokenizer(values.tokenizer);
+  const explanation = await explainCollapse(text, {
+    tokenizer,
+    maxTokens: intOption('--tokens', values.tokens, 1),
+    headLines: intOption('--head-lines', values['head-lines'], 0),
+    tailLines: intOption('--tail-lines', values['tail-lines'], 0),
+  });
+  await write(
+    io.stdout,
+    values.json
+      ? `${JSON.stringify(explanation)}\n`
+      : formatExplanation(positionals[0] ?? 'standard input', explanation, tokenizer.name),
+  );
+  return 0;
+}
