@@ -76,8 +76,8 @@ describe('JSON compaction', () => {
     }));
     fc.assert(
       fc.property(value, fc.integer({ min: 1, max: 12 }), (v, keep) => {
-        const fast = { items: 0, strings: 0 };
-        const slow = { items: 0, strings: 0 };
+        const fast = { items: 0, strings: 0, deep: 0 };
+        const slow = { items: 0, strings: 0, deep: 0 };
         expect(compactValue(v, keep, fast)).toEqual(reference(v, keep, slow));
         expect(fast).toEqual(slow);
       }),
@@ -90,10 +90,40 @@ describe('JSON compaction', () => {
     for (const at of [5000, 6000, 7000, 8000, 9000]) items[at] = { id: at, status: 'failed' };
     const cache = new WeakMap<Json[], number[]>();
     for (const keep of [4096, 1, 2048]) {
-      const fast = { items: 0, strings: 0 };
-      const slow = { items: 0, strings: 0 };
+      const fast = { items: 0, strings: 0, deep: 0 };
+      const slow = { items: 0, strings: 0, deep: 0 };
       expect(compactValue(items, keep, fast, cache)).toEqual(reference(items, keep, slow));
       expect(fast).toEqual(slow);
+    }
+  });
+});
+
+describe('a JSON tree too deep for one item of each array', () => {
+  // A design tool's node tree over MCP (get_node_tree): ~45 KB on one line, six levels of three
+  // children (an array of three is kept whole even at one item an array).
+  const node = (depth: number, path: string): Json => ({
+    id: `${path}`,
+    name: `Frame ${path}`,
+    type: depth === 0 ? 'TEXT' : 'FRAME',
+    visible: true,
+    bounds: { x: depth * 8, y: depth * 16, width: 320, height: 48 },
+    ...(depth === 0 ? {} : { children: [0, 1, 2].map((i) => node(depth - 1, `${path}:${i}`)) }),
+  });
+  const tree = JSON.stringify({ document: node(5, '1') });
+
+  it('keeps its upper levels, every key, valid JSON, at 1,000 and 2,000 tokens', async () => {
+    const { getTokenizer } = await import('../../../text/tokenizers/index.js');
+    const { compactJson } = await import('./json.js');
+    const o200k = getTokenizer('o200k');
+    expect(tree.length).toBeGreaterThan(40_000);
+    for (const maxTokens of [1000, 2000]) {
+      const out = compactJson(tree, { maxTokens, tokenizer: o200k, id: 'sw_0123456789abcdef' });
+      expect(out, `at ${maxTokens}`).toBeDefined();
+      const [header, body] = (out?.text ?? '').split('\n');
+      expect(header).toMatch(/nested values too deep for the budget shown by their size/);
+      expect(o200k.count(out?.text ?? '')).toBeLessThanOrEqual(maxTokens);
+      const parsed = JSON.parse(body as string) as { document: Record<string, unknown> };
+      expect(Object.keys(parsed.document)).toEqual(['id', 'name', 'type', 'visible', 'bounds', 'children']);
     }
   });
 });

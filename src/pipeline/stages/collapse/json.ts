@@ -10,11 +10,16 @@ const LONG_STRING = 400;
 const MAX_KEEP = 4096;
 // Beside its first and last items, an array keeps at most this many odd ones out per level.
 const ODD_PER_LEVEL = 4;
+
+/** What a compaction left out: array items, long strings' middles, values below the depth shown. */
+export type JsonOmitted = { items: number; strings: number; deep: number };
 const ERROR_LIKE = /error|fail|exception|invalid|denied|refused|timeout|panic|fatal/i;
 // Deeper values are left to the text windows: compacting walks a value recursively, and a
 // result of nested brackets (JSON.parse takes any depth) would overflow the stack, so the
 // result would go out whole.
 const MAX_DEPTH = 128;
+// Levels are shown whole or not at all: under this budget a character window fills it better.
+const DEPTH_MIN_TOKENS = 500;
 
 /** A parsed JSON value. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -66,21 +71,28 @@ function oddItems(array: Json[], cache: OddCache): number[] {
  * are visited, so each budget tried costs what it keeps, not the whole value.
  *
  * @example
- * compactValue([1, 2, 3, 4, 'error', 6, 7], 2, { items: 0, strings: 0 });
+ * compactValue([1, 2, 3, 4, 'error', 6, 7], 2, { items: 0, strings: 0, deep: 0 });
  * // [1, 2, '… 2 more items like these …', 'error', '… 1 more items like these …', 7]
  */
 export function compactValue(
   value: Json,
   keep: number,
-  omitted: { items: number; strings: number },
+  omitted: JsonOmitted,
   cache: OddCache = new WeakMap(),
+  depth = Number.POSITIVE_INFINITY,
 ): Json {
   if (typeof value === 'string' && value.length > LONG_STRING) {
     omitted.strings++;
     return `${value.slice(0, LONG_STRING / 2)}… (${value.length - LONG_STRING} characters omitted) …${value.slice(-LONG_STRING / 4)}`;
   }
+  // Below the depth shown, an array or object is its size: a tree too deep for the budget keeps
+  // its upper levels whole, every key of them.
+  if (depth <= 0 && value !== null && typeof value === 'object') {
+    omitted.deep++;
+    return Array.isArray(value) ? `… ${value.length} items …` : `… ${Object.keys(value).length} keys …`;
+  }
   if (Array.isArray(value)) {
-    if (value.length <= keep + 2) return value.map((v) => compactValue(v, keep, omitted, cache));
+    if (value.length <= keep + 2) return value.map((v) => compactValue(v, keep, omitted, cache, depth - 1));
     const out: Json[] = [];
     let next = 0;
     const take = (i: number) => {
@@ -88,7 +100,7 @@ export function compactValue(
         out.push(`… ${i - next} more items like these …`);
         omitted.items += i - next;
       }
-      out.push(compactValue(value[i] as Json, keep, omitted, cache));
+      out.push(compactValue(value[i] as Json, keep, omitted, cache, depth - 1));
       next = i + 1;
     };
     for (let i = 0; i < keep; i++) take(i);
@@ -103,7 +115,7 @@ export function compactValue(
   }
   if (value !== null && typeof value === 'object') {
     const out: { [key: string]: Json } = {};
-    for (const [k, v] of Object.entries(value)) out[k] = compactValue(v, keep, omitted, cache);
+    for (const [k, v] of Object.entries(value)) out[k] = compactValue(v, keep, omitted, cache, depth - 1);
     return out;
   }
   return value;
@@ -173,16 +185,26 @@ export function compactJson(
   if (value === undefined) return undefined;
   let calls = 0;
   const cache: OddCache = new WeakMap();
-  const attempt = (keep: number) => {
-    const omitted = { items: 0, strings: 0 };
-    const body = JSON.stringify(compactValue(value, keep, omitted, cache));
+  const attempt = (keep: number, depth = Number.POSITIVE_INFINITY) => {
+    const omitted: JsonOmitted = { items: 0, strings: 0, deep: 0 };
+    const body = JSON.stringify(compactValue(value, keep, omitted, cache, depth));
     const out = `${jsonCompactedHeader(omitted, o.id, o.path)}\n${body}`;
     calls++;
-    return omitted.items > 0 && o.tokenizer.countUpTo(out, o.maxTokens) <= o.maxTokens ? out : undefined;
+    const shortened = omitted.items + omitted.deep > 0;
+    return shortened && o.tokenizer.countUpTo(out, o.maxTokens) <= o.maxTokens ? out : undefined;
   };
   // The most items from each array's start that still fit. Bisection finds larger fits only
   // after smaller ones, so the last output that fit is the one for the most items.
   let best = attempt(1);
+  if (!best && o.maxTokens >= DEPTH_MIN_TOKENS) {
+    // Too deep for even one item of each array: the most levels that fit, each key kept.
+    largestFitting(1, MAX_DEPTH + 1, (depth) => {
+      const out = attempt(1, depth);
+      if (out) best = out;
+      return out !== undefined;
+    });
+    return best ? { text: best, calls } : undefined;
+  }
   if (!best) return undefined;
   largestFitting(1, MAX_KEEP + 1, (keep) => {
     const out = attempt(keep);
