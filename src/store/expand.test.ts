@@ -101,6 +101,26 @@ for (const [name, make] of STORES) {
         );
       });
 
+      it('says how to read a cut line whole, and reading from the offset it names gives the line from its first byte', async () => {
+        const store = await make();
+        // Multi-byte characters before the long line, and a stream chunk boundary (1 MiB) inside it.
+        const long = `{"items":[${'{"name":"café ☕","ok":true},'.repeat(60_000)}{"error":"boom"}]}`;
+        const original = ['première ligne ✓', 'second', long, 'last'].join('\n');
+        const id = await stash(store, original);
+        const out = await expand(store, { id, lines: '3' });
+        const offset = Buffer.byteLength('première ligne ✓\nsecond\n');
+        expect(out).toContain(
+          `… (line cut at 2000 of ${long.length} characters; all of it: spillway_expand with offset ${offset})`,
+        );
+        const page = await expand(store, { id, offset });
+        expect(page.startsWith('{"items":[{"name":"café ☕"')).toBe(true);
+        const grep = await expand(store, { id, grep: 'boom' });
+        expect(grep).toContain(
+          `of ${long.length} of this line; all of it: spillway_expand with offset ${offset})`,
+        );
+        expect(await expand(store, { id, lines: '4' })).toBe('4:last\n[lines 4-4 of 4]');
+      });
+
       it('merges overlapping context, separates groups, counts every match and says when it cut', async () => {
         const store = await make();
         const lines = Array.from({ length: 400 }, (_, i) => (i % 3 === 0 ? `warn ${i}` : `ok ${i}`));
@@ -187,7 +207,7 @@ describe('grep on a long line', () => {
     for (const grep of ['card_declined', 'card_dec?lined', 'CARD_DECLINED']) {
       const out = await expand(store, { id, grep, ignoreCase: grep === 'CARD_DECLINED' });
       expect(out).toContain('"status":"error","code":"card_declined"');
-      expect(out).toMatch(/^1:… .* … \(characters \d+-\d+ of \d+ of this line\)\n/);
+      expect(out).toMatch(/^1:… .* … \(characters \d+-\d+ of \d+ of this line; all of it: spillway_expand with offset 0\)\n/);
       expect(out.length).toBeLessThan(2300);
     }
   });

@@ -119,7 +119,7 @@ async function grepOriginal(
     );
   const { key, total } = await statOrThrow(store, req.id);
   const page = budgeted(tokenizer, maxTokens);
-  const before: { number: number; text: string }[] = [];
+  const before: { number: number; text: string; offset: number }[] = [];
   let after = 0;
   let lastShown = 0;
   let matches = 0;
@@ -127,12 +127,12 @@ async function grepOriginal(
   let lines = 0;
   let stoppedAt: number | undefined;
   const started = Date.now();
-  const show = (number: number, text: string, mark: ':' | '-', at = -1) => {
+  const show = (number: number, text: string, offset: number, mark: ':' | '-', at = -1) => {
     if (lastShown && number > lastShown + 1) page.push('--');
-    const body = mark === ':' ? shownAround(text, at) : shown(text);
+    const body = mark === ':' ? shownAround(text, at, offset) : shown(text, offset);
     if (page.push(`${number}${mark}${body}`)) lastShown = number;
   };
-  await streamLines(store, key, total, async ({ number, text }) => {
+  await streamLines(store, key, total, async ({ number, text, offset }) => {
     lines = number;
     if (req.signal?.aborted) return false;
     if (Date.now() - started > GREP_TIME_LIMIT_MS) {
@@ -148,8 +148,8 @@ async function grepOriginal(
     if (at >= 0) {
       matches++;
       if (!page.full) {
-        for (const b of before) if (b.number > lastShown) show(b.number, b.text, '-');
-        show(number, text, ':', at);
+        for (const b of before) if (b.number > lastShown) show(b.number, b.text, b.offset, '-');
+        show(number, text, offset, ':', at);
         if (!page.full) shownMatches++;
         after = context;
       }
@@ -157,10 +157,10 @@ async function grepOriginal(
       return undefined;
     }
     if (after > 0 && !page.full) {
-      show(number, text, '-');
+      show(number, text, offset, '-');
       after--;
     } else if (context > 0) {
-      before.push({ number, text });
+      before.push({ number, text, offset });
       if (before.length > context) before.shift();
     }
     return undefined;
@@ -192,9 +192,9 @@ async function linesOf(
   const page = budgeted(tokenizer, maxTokens);
   let lines = 0;
   let lastShown = 0;
-  await streamLines(store, key, total, ({ number, text }) => {
+  await streamLines(store, key, total, ({ number, text, offset }) => {
     lines = number;
-    if (number >= first && number <= last && !page.full && page.push(`${number}:${shown(text)}`))
+    if (number >= first && number <= last && !page.full && page.push(`${number}:${shown(text, offset)}`))
       lastShown = number;
     // Past the range the lines are only counted (for the footer's total).
     return undefined;

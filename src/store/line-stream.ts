@@ -5,10 +5,11 @@ import type { Store } from './store.js';
 /** How much of a stored original is read at a time. */
 export const STREAM_CHUNK_BYTES = 1024 * 1024;
 
-/** One line of a stored original: its number from 1 and its text (without the newline). */
+/** One line of a stored original: its number from 1, its text (without the newline), and the byte it starts at. */
 export interface StreamedLine {
   number: number;
   text: string;
+  offset: number;
 }
 
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -43,11 +44,20 @@ export async function streamLines(
       continue;
     }
     const data = carry.length ? Buffer.concat([...carry, chunk]) : chunk;
+    const dataStart = at - (data.length - chunk.length);
     const end = data.length - (chunk.length - lastNewline);
     const text = storedText(data, 0, end);
+    // Line starts in bytes, found beside those in characters: each newline byte decodes to one
+    // newline character, whatever the bytes around it.
+    let byteFrom = 0;
     for (let from = 0; ; ) {
       const nl = text.indexOf('\n', from);
-      const line = { number, text: nl < 0 ? text.slice(from) : text.slice(from, nl) };
+      const line = {
+        number,
+        text: nl < 0 ? text.slice(from) : text.slice(from, nl),
+        offset: dataStart + byteFrom,
+      };
+      byteFrom = data.indexOf(10, byteFrom) + 1;
       let go = onLine(line);
       if (go instanceof Promise) go = await go;
       if (go === false) return;
@@ -59,7 +69,8 @@ export async function streamLines(
     await yieldToEventLoop();
   }
   const rest = Buffer.concat(carry);
-  if (rest.length > 0 || total === 0) await onLine({ number, text: storedText(rest) });
+  if (rest.length > 0 || total === 0)
+    await onLine({ number, text: storedText(rest), offset: total - rest.length });
 }
 
 /**

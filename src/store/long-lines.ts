@@ -10,16 +10,22 @@ const WINDOW_OVERLAP_CHARS = 4 * 1024;
 // A line shown by grep or a range keeps at most this many characters.
 const SHOWN_LINE_CHARS = 2000;
 
+/** How to read a cut line whole: recall pages from the byte it starts at. */
+const wholeFrom = (offset: number | undefined) =>
+  offset === undefined ? '' : `; all of it: spillway_expand with offset ${offset}`;
+
 /**
- * A line as recall shows it: whole up to SHOWN_LINE_CHARS, else its start and a note.
+ * A line as recall shows it: whole up to SHOWN_LINE_CHARS, else its start and a note that says
+ * how long it is and, given the byte it starts at, how to read it whole.
  *
  * @example
  * shown('short line'); // 'short line'
+ * shown('x'.repeat(5000), 120); // 'xxx… … (line cut at 2000 of 5000 characters; all of it: spillway_expand with offset 120)'
  */
-export function shown(text: string): string {
+export function shown(text: string, offset?: number): string {
   return text.length <= SHOWN_LINE_CHARS
     ? text
-    : `${text.slice(0, codePointFloor(text, SHOWN_LINE_CHARS))} … (line cut)`;
+    : `${text.slice(0, codePointFloor(text, SHOWN_LINE_CHARS))} … (line cut at ${SHOWN_LINE_CHARS} of ${text.length} characters${wholeFrom(offset)})`;
 }
 
 /**
@@ -29,14 +35,14 @@ export function shown(text: string): string {
  * @example
  * shownAround('x'.repeat(100_000) + 'ERROR', 100_000); // '… xxx…ERROR (characters 98001-100005 of 100005 of this line)'
  */
-export function shownAround(text: string, at: number): string {
-  if (text.length <= SHOWN_LINE_CHARS || at < 0) return shown(text);
+export function shownAround(text: string, at: number, offset?: number): string {
+  if (text.length <= SHOWN_LINE_CHARS || at < 0) return shown(text, offset);
   const start = codePointFloor(
     text,
     Math.max(0, Math.min(at - SHOWN_LINE_CHARS / 4, text.length - SHOWN_LINE_CHARS)),
   );
   const end = codePointFloor(text, start + SHOWN_LINE_CHARS);
-  return `${start > 0 ? '… ' : ''}${text.slice(start, end)}${end < text.length ? ' …' : ''} (characters ${start + 1}-${end} of ${text.length} of this line)`;
+  return `${start > 0 ? '… ' : ''}${text.slice(start, end)}${end < text.length ? ' …' : ''} (characters ${start + 1}-${end} of ${text.length} of this line${wholeFrom(offset)})`;
 }
 
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));

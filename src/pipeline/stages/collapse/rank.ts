@@ -38,15 +38,21 @@ export function rankImportant(
   // Deterministic: weight first, then position; repeats of one shape and the inner frames of a
   // long stack trace go to the back.
   const ranked = [...found].sort((a, b) => LINE_WEIGHT[b.kind] - LINE_WEIGHT[a.kind] || a.line - b.line);
+  // A line said again word for word (pytest prints its FAILURES block twice, with -rA) is no
+  // news the second time: it waits, wherever its shape stands.
+  const said = new Set<string>();
   for (const f of ranked) {
-    const shape = `${f.kind}:${shapeOf(text.slice(f.start, Math.min(f.end, f.start + 200)))}`;
+    const start = text.slice(f.start, Math.min(f.end, f.start + 200));
+    const again = said.has(start);
+    said.add(start);
+    const shape = `${f.kind}:${shapeOf(start)}`;
     // A trace repeats a shape once however many of its frames have it (Rust's frames through one
     // file differ only in their numbers): the second trace through that file is not a repeat.
     const occurrence = traceOf.get(f) ?? f.line;
     const before = seen.get(shape);
     const times = before?.last === occurrence ? before.times : (before?.times ?? 0) + 1;
     seen.set(shape, { times, last: occurrence });
-    (times <= SAME_SHAPE_FIRST && !inner.has(f) ? first : later).push(f);
+    (times <= SAME_SHAPE_FIRST && !inner.has(f) && !again ? first : later).push(f);
   }
   return [...first, ...later];
 }

@@ -26,3 +26,30 @@ describe('collapse keeps what stands out, with no rule for it', () => {
     }
   });
 });
+
+describe('a block said twice', () => {
+  it('ranks the second copy of each line after every first one, so both copies do not share the room', async () => {
+    const { scanLines } = await import('../../../signals/index.js');
+    const { LineIndex } = await import('./line-index.js');
+    const { rankImportant } = await import('./rank.js');
+    const block = [
+      '=================================== FAILURES ===================================',
+      'E       assert total([]) == 1',
+      'tests/test_cart.py:12: AssertionError',
+      'E       KeyError: "sku-1"',
+      'tests/test_stock.py:40: KeyError',
+    ];
+    const text = [
+      ...block,
+      'collected again',
+      ...block,
+      'RuntimeError: the payment worker stopped',
+    ].join('\n');
+    const scan = scanLines(text);
+    const ranked = rankImportant(text, new LineIndex(text, scan.lines), scan.important).map((f) => f.line);
+    const firstCopy = [0, 1, 2, 3, 4];
+    const secondCopy = [6, 7, 8, 9, 10];
+    const lastFirst = Math.max(...firstCopy.map((l) => ranked.indexOf(l)), ranked.indexOf(11));
+    for (const l of secondCopy) expect(ranked.indexOf(l), `line ${l}`).toBeGreaterThan(lastFirst);
+  });
+});
