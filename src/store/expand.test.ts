@@ -207,7 +207,9 @@ describe('grep on a long line', () => {
     for (const grep of ['card_declined', 'card_dec?lined', 'CARD_DECLINED']) {
       const out = await expand(store, { id, grep, ignoreCase: grep === 'CARD_DECLINED' });
       expect(out).toContain('"status":"error","code":"card_declined"');
-      expect(out).toMatch(/^1:… .* … \(characters \d+-\d+ of \d+ of this line; all of it: spillway_expand with offset 0\)\n/);
+      expect(out).toMatch(
+        /^1:… .* … \(characters \d+-\d+ of \d+ of this line; all of it: spillway_expand with offset 0\)\n/,
+      );
       expect(out.length).toBeLessThan(2300);
     }
   });

@@ -108,7 +108,9 @@ export function jsonCompactedHeader(
   path?: string,
 ): string {
   const strings = omitted.strings > 0 ? ` and the middles of ${omitted.strings} long strings` : '';
-  const deep = omitted.deep ? `; ${omitted.deep} nested values too deep for the budget shown by their size` : '';
+  const deep = omitted.deep
+    ? `; ${omitted.deep} nested values too deep for the budget shown by their size`
+    : '';
   return `[JSON compacted: ${omitted.items} array items${strings} left out${deep}; full output: spillway_expand ${markerTag(id)}${path ? ` or ${path}` : ''}]`;
 }
 

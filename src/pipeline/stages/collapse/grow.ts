@@ -28,7 +28,8 @@ function runFrom(
 }
 
 /**
- * Grows head and tail in the headLines:tailLines ratio until neither fits another line. A run
+ * Grows head and tail in the headLines:tailLines ratio, by tokens (a tail of long prose lines
+ * must not take the budget from the head line by line), until neither fits another line. A run
  * of lines shaped like the two before it is skipped at first, so the budget goes to lines that
  * say something new; what budget is left then goes into the runs, a line at a time each, and
  * what stays of a run is one marker ("N more like the line above"). Returns the runs.
@@ -39,6 +40,7 @@ export function growEnds(
   index: LineIndex,
   headLines: number,
   tailLines: number,
+  tokensOf: (line: number) => number,
 ): [number, number][] {
   const lines = index.count;
   const runs: { from: number; to: number; lo: number; hi: number }[] = [];
@@ -46,8 +48,11 @@ export function growEnds(
   let tail = lines - 1;
   let headOpen = headLines > 0;
   let tailOpen = tailLines > 0;
+  // The lines each end already has (its frame) count towards its share.
   let grownHead = 0;
   let grownTail = 0;
+  for (let line = 0; line < lines && kept.has(line); line++) grownHead += tokensOf(line);
+  for (let line = lines - 1; line >= 0 && kept.has(line); line--) grownTail += tokensOf(line);
   while ((headOpen || tailOpen) && head <= tail) {
     // Grow the side that is behind its share of the headLines:tailLines ratio.
     const growHead = headOpen && (!tailOpen || grownHead * tailLines <= grownTail * headLines);
@@ -61,7 +66,7 @@ export function growEnds(
         // The last line of a side may be cut to what room is left.
         if (head < lines) tryAdd(head, true);
         headOpen = false;
-      } else grownHead++;
+      } else grownHead += tokensOf(head);
     } else {
       while (tail >= 0 && kept.has(tail)) tail--;
       const run = tail >= head ? runFrom(index, kept, tail, -1, head) : undefined;
@@ -71,7 +76,7 @@ export function growEnds(
       } else if (tail < 0 || !tryAdd(tail)) {
         if (tail >= 0) tryAdd(tail, true);
         tailOpen = false;
-      } else grownTail++;
+      } else grownTail += tokensOf(tail);
     }
   }
   // Left-over budget goes into the runs, round by round, into each from both its ends (what

@@ -159,6 +159,7 @@ export function selectLines(text: string, options: LineSelectionOptions): LineSe
     index,
     options.headLines,
     options.tailLines,
+    (line) => rendered.get(line)?.tokens ?? 0,
   );
 
   // The sum of per-line counts is close to the count of the whole; the whole decides.

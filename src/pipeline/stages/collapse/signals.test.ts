@@ -39,17 +39,51 @@ describe('a block said twice', () => {
       'E       KeyError: "sku-1"',
       'tests/test_stock.py:40: KeyError',
     ];
-    const text = [
-      ...block,
-      'collected again',
-      ...block,
-      'RuntimeError: the payment worker stopped',
-    ].join('\n');
+    const text = [...block, 'collected again', ...block, 'RuntimeError: the payment worker stopped'].join(
+      '\n',
+    );
     const scan = scanLines(text);
     const ranked = rankImportant(text, new LineIndex(text, scan.lines), scan.important).map((f) => f.line);
     const firstCopy = [0, 1, 2, 3, 4];
     const secondCopy = [6, 7, 8, 9, 10];
     const lastFirst = Math.max(...firstCopy.map((l) => ranked.indexOf(l)), ranked.indexOf(11));
     for (const l of secondCopy) expect(ranked.indexOf(l), `line ${l}`).toBeGreaterThan(lastFirst);
+  });
+});
+
+describe('head and tail', () => {
+  it('grow by tokens: a tail of long prose lines does not take the budget from the head line by line', () => {
+    const prose =
+      'The migration rewrote the orders table in place, which took the primary offline for a while. ';
+    const text = [
+      // Head lines unlike each other (alike ones would be folded into a run).
+      ...Array.from(
+        { length: 400 },
+        (_, i) =>
+          `step ${['checked', 'copied', 'indexed', 'locked', 'moved', 'vacuumed', 'analysed'][i % 7]} ${['orders', 'users', 'carts', 'skus', 'payments'][i % 5]}`,
+      ),
+      ...Array.from(
+        { length: 40 },
+        (_, i) =>
+          `${i}. ${prose
+            .split(' ')
+            .slice(i % 9)
+            .join(' ')} ${prose.repeat(9)}`,
+      ),
+    ].join('\n');
+    const out = selectLines(text, {
+      maxTokens: 2000,
+      headLines: 20,
+      tailLines: 20,
+      tokenizer: o200k,
+      id: 'sw_0123456789abcdef',
+    });
+    const shown = out?.text.split('\n') ?? [];
+    const head = shown.filter((l) => l.startsWith('step ')).length;
+    const headTokens = o200k.count(shown.filter((l) => l.startsWith('step ')).join('\n'));
+    const tailTokens = o200k.count(shown.filter((l) => /^\d+\. /.test(l)).join('\n'));
+    // About half the room each (the ratio is 20:20), not 20 head lines against 20 tail lines.
+    expect(head).toBeGreaterThan(60);
+    expect(headTokens / (headTokens + tailTokens)).toBeGreaterThan(0.35);
   });
 });
