@@ -1,8 +1,8 @@
-import { type ImportantLine, type RareLine, rareLines, scanLines } from '../../../signals/index.js';
 import { lineGapMarker } from '../../../text/markers.js';
 import { codePointCeil, codePointFloor, codePointLength } from '../../../text/measure.js';
 import type { Tokenizer } from '../../../text/tokenizers/tokenizer.js';
 import { growEnds } from './grow.js';
+import { addImportant, headingOf, signalLines } from './important.js';
 import { KeptRanges } from './kept-ranges.js';
 import { LineIndex } from './line-index.js';
 import { rankImportant } from './rank.js';
@@ -41,20 +41,6 @@ export interface LineSelection {
 // Lines kept at first from each end, before anything else is chosen.
 const HEAD_FRAME = 3;
 const TAIL_FRAME = 5;
-// Lines beside an important line that come with it (before, after).
-const CONTEXT_BEFORE = 1;
-const CONTEXT_AFTER = 1;
-// How far above a finding that names no file the file's path is looked for.
-const HEADING_REACH = 200;
-// The most of the budget the lines that matter (with their context) may take.
-const IMPORTANT_SHARE = 0.6;
-// The most of the budget rare lines (no rule names them; see signals/rarity.ts) may take: they
-// are a guess, and the head and tail are not.
-const RARE_SHARE = 0.08;
-// Rarity is asked only when the rules name fewer lines than this.
-export const RARITY_BELOW = 12;
-// Important lines in a row that do not fit before the search stops.
-const MAX_MISSES = 32;
 // A partial line is worth adding only with at least this many tokens of room.
 const MIN_PARTIAL_TOKENS = 24;
 
@@ -89,12 +75,7 @@ export function selectLines(text: string, options: LineSelectionOptions): LineSe
   if (firstEnd < 0 || text.indexOf('\n', firstEnd + 1) < 0) return undefined;
   if (options.headLines + options.tailLines === 0) return undefined;
   // One pass finds the lines that matter and counts the lines.
-  const scan = scanLines(text);
-  const named = options.signals?.rules === false ? [] : scan.important;
-  // Rarity speaks where the rules know little: an output they name many lines of is one they
-  // know, and a guess would only take room from its ends.
-  const guess = options.signals?.rarity !== false && named.length < RARITY_BELOW;
-  const found = withRareLines(named, guess ? rareLines(text, scan.lines) : []);
+  const { scan, found } = signalLines(text, options.signals);
   const index = new LineIndex(text, scan.lines);
   const lines = index.count;
   let calls = 0;
@@ -162,7 +143,29 @@ export function selectLines(text: string, options: LineSelectionOptions): LineSe
     (line) => rendered.get(line)?.tokens ?? 0,
   );
 
-  // The sum of per-line counts is close to the count of the whole; the whole decides.
+  return fitWhole({ index, kept, rendered, order, folds, lines, total, options, reasons, important, calls });
+}
+
+/**
+ * The kept lines assembled and counted whole (the sum of per-line counts is close to the count
+ * of the whole; the whole decides): the lines chosen last are dropped until it fits.
+ */
+function fitWhole(s: {
+  index: LineIndex;
+  kept: KeptRanges;
+  rendered: ReadonlyMap<number, { text: string; tokens: number }>;
+  order: number[];
+  folds: [number, number][];
+  lines: number;
+  total: number;
+  options: LineSelectionOptions;
+  reasons: ReadonlyMap<number, string>;
+  important: number;
+  calls: number;
+}): LineSelection | undefined {
+  const { index, kept, rendered, order, folds, lines, total, options } = s;
+  const { maxTokens, tokenizer } = options;
+  let calls = s.calls;
   for (let round = 0; ; round++) {
     const out = assemble(index, kept, rendered, { lines, total, folds }, options);
     calls++;
@@ -172,10 +175,10 @@ export function selectLines(text: string, options: LineSelectionOptions): LineSe
         text: out,
         kept: order.length,
         lines: total,
-        important,
+        important: s.important,
         tokens,
         tokenizerCalls: calls,
-        reasons: grownReasons(order, reasons, folds, lines),
+        reasons: grownReasons(order, s.reasons, folds, lines),
       };
     if (round >= 8 || order.length === 0) return undefined;
     // Drop the lines chosen last until the excess is covered, then count again.
@@ -204,78 +207,6 @@ function grownReasons(
     out.set(line, reasons.get(line) ?? (inRun ? 'alike run' : line < lines / 2 ? 'head' : 'tail'));
   }
   return out;
-}
-
-/** The lines a rule names and the rare ones, in order, each once (a rule's name wins). */
-function withRareLines(named: readonly ImportantLine[], rare: readonly RareLine[]): readonly ImportantLine[] {
-  if (rare.length === 0) return named;
-  const seen = new Set(named.map((f) => f.line));
-  const extra = rare
-    .filter((r) => !seen.has(r.line))
-    .map((r): ImportantLine => ({ line: r.line, start: r.start, end: r.end, kind: 'rare' }));
-  return [...named, ...extra].sort((a, b) => a.line - b.line);
-}
-
-/**
- * Adds each line that matters with its context (and the file a linter's finding is listed
- * under) until `full`; a run of misses ends it.
- */
-function addImportant(
-  ranked: readonly ImportantLine[],
-  tryAdd: (line: number, partial: boolean, why: string) => boolean,
-  heading: (line: number) => number | undefined,
-  spent: () => number,
-  maxTokens: number,
-): number {
-  let important = 0;
-  let misses = 0;
-  let rareSpent = 0;
-  for (const found of ranked) {
-    if (spent() >= maxTokens * IMPORTANT_SHARE || misses >= MAX_MISSES) break;
-    const rare = found.kind === 'rare';
-    if (rare && rareSpent >= maxTokens * RARE_SHARE) continue;
-    const before = spent();
-    if (!tryAdd(found.line, false, found.rule ? `${found.kind} ${found.rule}` : found.kind)) {
-      misses++;
-      continue;
-    }
-    misses = 0;
-    // A rare line comes alone, and is no reason to prefer lines to a character window.
-    if (rare) {
-      rareSpent += spent() - before;
-      continue;
-    }
-    important++;
-    const context = `context of ${found.line + 1}`;
-    for (let k = 1; k <= CONTEXT_BEFORE; k++) tryAdd(found.line - k, false, context);
-    for (let k = 1; k <= CONTEXT_AFTER; k++) tryAdd(found.line + k, false, context);
-    const above = heading(found.line);
-    if (above !== undefined) tryAdd(above, false, `file of ${found.line + 1}`);
-  }
-  return important;
-}
-
-const indentOf = (line: string) => line.length - line.trimStart().length;
-
-// A finding that names a line and column but no file: the stylish format of ESLint and
-// Stylelint lists findings under their file's path.
-const POSITION_ONLY = /^\s+\d+:\d+\s/;
-
-/**
- * The heading of a finding that names no file (see POSITION_ONLY): the nearest line above it
- * that is indented less, with no blank line between; undefined for any other line, or when none
- * is within reach.
- */
-function headingOf(index: LineIndex, line: number): number | undefined {
-  const own = index.text(line);
-  if (line === 0 || !POSITION_ONLY.test(own)) return undefined;
-  const indent = indentOf(own);
-  const reach = Math.max(0, line - HEADING_REACH);
-  const top = index.walk(line - 1, -1, reach, (_, text) => text.trim() !== '' && indentOf(text) >= indent);
-  const above = top - 1;
-  if (above < reach) return undefined;
-  const text = index.text(above);
-  return text.trim() !== '' && indentOf(text) < indent ? above : undefined;
 }
 
 function gapMarkerTokens(total: number, options: LineSelectionOptions): { first: number; other: number } {

@@ -1,0 +1,120 @@
+import {
+  type ImportantLine,
+  type LineScan,
+  type RareLine,
+  rareLines,
+  scanLines,
+} from '../../../signals/index.js';
+import type { LineIndex } from './line-index.js';
+
+/**
+ * The lines that matter in a line window: those the signal rules name and, where the rules
+ * know little, the rare ones; and how they are added, each with its context, within a share of
+ * the budget.
+ */
+
+// Lines beside an important line that come with it (before, after).
+const CONTEXT_BEFORE = 1;
+const CONTEXT_AFTER = 1;
+// How far above a finding that names no file the file's path is looked for.
+const HEADING_REACH = 200;
+// The most of the budget the lines that matter (with their context) may take.
+const IMPORTANT_SHARE = 0.6;
+// The most of the budget rare lines (no rule names them; see signals/rarity.ts) may take: they
+// are a guess, and the head and tail are not.
+const RARE_SHARE = 0.08;
+// Rarity is asked only when the rules name fewer lines than this.
+export const RARITY_BELOW = 12;
+// Important lines in a row that do not fit before the search stops.
+const MAX_MISSES = 32;
+
+/**
+ * One pass over `text`: its lines counted, the lines the rules name and (where they name fewer
+ * than RARITY_BELOW) the rare ones, in order. `signals` switches either off.
+ *
+ * @example
+ * signalLines('ok\nerror: boom\nok').found[0]?.rule; // 'core/error-word'
+ */
+export function signalLines(
+  text: string,
+  signals: { rules?: boolean; rarity?: boolean } = {},
+): { scan: LineScan; found: readonly ImportantLine[] } {
+  const scan = scanLines(text);
+  const named = signals.rules === false ? [] : scan.important;
+  // Rarity speaks where the rules know little: an output they name many lines of is one they
+  // know, and a guess would only take room from its ends.
+  const guess = signals.rarity !== false && named.length < RARITY_BELOW;
+  return { scan, found: withRareLines(named, guess ? rareLines(text, scan.lines) : []) };
+}
+
+/** The lines a rule names and the rare ones, in order, each once (a rule's name wins). */
+function withRareLines(named: readonly ImportantLine[], rare: readonly RareLine[]): readonly ImportantLine[] {
+  if (rare.length === 0) return named;
+  const seen = new Set(named.map((f) => f.line));
+  const extra = rare
+    .filter((r) => !seen.has(r.line))
+    .map((r): ImportantLine => ({ line: r.line, start: r.start, end: r.end, kind: 'rare' }));
+  return [...named, ...extra].sort((a, b) => a.line - b.line);
+}
+
+/**
+ * Adds each line that matters with its context (and the file a linter's finding is listed
+ * under) until `full`; a run of misses ends it.
+ */
+export function addImportant(
+  ranked: readonly ImportantLine[],
+  tryAdd: (line: number, partial: boolean, why: string) => boolean,
+  heading: (line: number) => number | undefined,
+  spent: () => number,
+  maxTokens: number,
+): number {
+  let important = 0;
+  let misses = 0;
+  let rareSpent = 0;
+  for (const found of ranked) {
+    if (spent() >= maxTokens * IMPORTANT_SHARE || misses >= MAX_MISSES) break;
+    const rare = found.kind === 'rare';
+    if (rare && rareSpent >= maxTokens * RARE_SHARE) continue;
+    const before = spent();
+    if (!tryAdd(found.line, false, found.rule ? `${found.kind} ${found.rule}` : found.kind)) {
+      misses++;
+      continue;
+    }
+    misses = 0;
+    // A rare line comes alone, and is no reason to prefer lines to a character window.
+    if (rare) {
+      rareSpent += spent() - before;
+      continue;
+    }
+    important++;
+    const context = `context of ${found.line + 1}`;
+    for (let k = 1; k <= CONTEXT_BEFORE; k++) tryAdd(found.line - k, false, context);
+    for (let k = 1; k <= CONTEXT_AFTER; k++) tryAdd(found.line + k, false, context);
+    const above = heading(found.line);
+    if (above !== undefined) tryAdd(above, false, `file of ${found.line + 1}`);
+  }
+  return important;
+}
+
+const indentOf = (line: string) => line.length - line.trimStart().length;
+
+// A finding that names a line and column but no file: the stylish format of ESLint and
+// Stylelint lists findings under their file's path.
+const POSITION_ONLY = /^\s+\d+:\d+\s/;
+
+/**
+ * The heading of a finding that names no file (see POSITION_ONLY): the nearest line above it
+ * that is indented less, with no blank line between; undefined for any other line, or when none
+ * is within reach.
+ */
+export function headingOf(index: LineIndex, line: number): number | undefined {
+  const own = index.text(line);
+  if (line === 0 || !POSITION_ONLY.test(own)) return undefined;
+  const indent = indentOf(own);
+  const reach = Math.max(0, line - HEADING_REACH);
+  const top = index.walk(line - 1, -1, reach, (_, text) => text.trim() !== '' && indentOf(text) >= indent);
+  const above = top - 1;
+  if (above < reach) return undefined;
+  const text = index.text(above);
+  return text.trim() !== '' && indentOf(text) < indent ? above : undefined;
+}
