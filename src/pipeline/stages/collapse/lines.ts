@@ -41,6 +41,11 @@ export interface LineSelection {
 // Lines kept at first from each end, before anything else is chosen.
 const HEAD_FRAME = 3;
 const TAIL_FRAME = 5;
+// A text of at most this many lines, this share of them long, is a listing: its lines are cut
+// to a share of the budget, no shorter than LISTING_LINE_CHARS (see listingLimit).
+const LISTING_LINES = 400;
+const LISTING_LONG_SHARE = 0.8;
+const LISTING_LINE_CHARS = 160;
 // A partial line is worth adding only with at least this many tokens of room.
 const MIN_PARTIAL_TOKENS = 24;
 
@@ -80,19 +85,25 @@ export function selectLines(text: string, options: LineSelectionOptions): LineSe
   const lines = index.count;
   let calls = 0;
   const limit = longLineLimit(maxTokens);
-  const rendered = new Map<number, { text: string; tokens: number }>();
-  const render = (line: number) => {
+  const rendered = new Map<number, { text: string; tokens: number; limit: number }>();
+  const render = (line: number, lineLimit: number) => {
     let r = rendered.get(line);
-    if (!r) {
-      const t = cutLongLine(index.text(line), limit);
+    if (!r || r.limit !== lineLimit) {
+      const t = cutLongLine(index.text(line), lineLimit);
       calls++;
-      r = { text: t, tokens: tokenizer.count(`${t}\n`) };
+      r = { text: t, tokens: tokenizer.count(`${t}\n`), limit: lineLimit };
       rendered.set(line, r);
     }
     return r;
   };
   // A text that ends with a newline has one line fewer than its pieces.
   const total = text.endsWith('\n') ? lines - 1 : lines;
+  // A listing of long lines (search hits, records) shows more of its items before it drops any:
+  // its head and the growth of its ends are cut to a share of the budget each; the lines that
+  // matter and the last few keep the usual limit.
+  const named = new Set(found.map((f) => f.line));
+  const itemLimit = listingLimit(text, total, maxTokens, limit);
+  const limitOf = (line: number) => (named.has(line) ? limit : itemLimit);
   const markerTokens = gapMarkerTokens(total, options);
   calls += 2;
   const kept = new KeptRanges();
@@ -100,17 +111,17 @@ export function selectLines(text: string, options: LineSelectionOptions): LineSe
   let spent = 0;
   const cost = (gaps: number) => markerTokens.first + Math.max(0, gaps - 1) * markerTokens.other;
   const reasons = new Map<number, string>();
-  const tryAdd = (line: number, partial = false, why?: string): boolean => {
+  const tryAdd = (line: number, partial = false, why?: string, lineLimit = limit): boolean => {
     if (line < 0 || line >= lines) return false;
     if (kept.has(line)) return true;
     const room = maxTokens - spent - cost(kept.gaps(lines, line));
-    let { tokens } = render(line);
+    let { tokens } = render(line, lineLimit);
     // A line too long for what is left can still give its start and end to fill the budget.
     if (tokens > room && partial && room >= MIN_PARTIAL_TOKENS) {
       const text = cutLongLine(index.text(line), room * 3);
       calls++;
       tokens = tokenizer.count(`${text}\n`);
-      if (tokens <= room) rendered.set(line, { text, tokens });
+      if (tokens <= room) rendered.set(line, { text, tokens, limit: lineLimit });
     }
     if (tokens > room) return false;
     kept.add(line);
@@ -121,7 +132,7 @@ export function selectLines(text: string, options: LineSelectionOptions): LineSe
   };
 
   // 1. A frame from each end.
-  for (let i = 0; i < Math.min(HEAD_FRAME, options.headLines); i++) tryAdd(i, false, 'head');
+  for (let i = 0; i < Math.min(HEAD_FRAME, options.headLines); i++) tryAdd(i, false, 'head', limitOf(i));
   for (let i = 0; i < Math.min(TAIL_FRAME, options.tailLines); i++) tryAdd(lines - 1 - i, false, 'tail');
   // 2. The lines that matter, most important first, each with a little context.
   // They take at most a share of the budget, so the head and tail still say what ran and how
@@ -135,7 +146,7 @@ export function selectLines(text: string, options: LineSelectionOptions): LineSe
   );
   // 3. Head and tail grow, in their ratio, until neither side fits another line.
   const folds = growEnds(
-    (line, partial) => tryAdd(line, partial),
+    (line, partial) => tryAdd(line, partial, undefined, limitOf(line)),
     kept,
     index,
     options.headLines,
@@ -189,6 +200,25 @@ function fitWhole(s: {
       excess -= (rendered.get(line) as { tokens: number }).tokens;
     }
   }
+}
+
+/**
+ * The length lines of a listing are cut to: a share of the budget each, when the text is a
+ * listing (at most LISTING_LINES lines, most of them longer than that share, too long to show
+ * whole); else the usual limit.
+ */
+function listingLimit(text: string, total: number, maxTokens: number, limit: number): number {
+  if (total > LISTING_LINES || text.length < maxTokens * 4) return limit;
+  const share = Math.min(limit, Math.max(LISTING_LINE_CHARS, Math.floor((maxTokens * 3) / total)));
+  let long = 0;
+  let start = 0;
+  for (let i = 0; i < total; i++) {
+    const end = text.indexOf('\n', start);
+    if ((end < 0 ? text.length : end) - start > share) long++;
+    if (end < 0) break;
+    start = end + 1;
+  }
+  return long >= total * LISTING_LONG_SHARE ? share : limit;
 }
 
 /**

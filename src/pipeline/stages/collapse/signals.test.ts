@@ -87,3 +87,31 @@ describe('head and tail', () => {
     expect(headTokens / (headTokens + tailTokens)).toBeGreaterThan(0.35);
   });
 });
+
+describe('a listing of long lines', () => {
+  it('shows more of its items, each shortened, before it drops any (36 search hits of ~930 characters)', () => {
+    const words =
+      'spillway keeps oversized tool results from flooding an agent context window and loses nothing doing it while the cache stays warm'.split(
+        ' ',
+      );
+    const hits = Array.from(
+      { length: 36 },
+      (_, i) =>
+        `${i + 1}. [Result ${i + 1}: ${words[i % words.length]} guide](https://example.com/docs/${i}) — ${Array.from({ length: 140 }, (_, k) => words[(i * 3 + k) % words.length]).join(' ')}`,
+    );
+    const shownAt = (maxTokens: number) => {
+      const out = selectLines(hits.join('\n'), {
+        maxTokens,
+        headLines: 20,
+        tailLines: 20,
+        tokenizer: o200k,
+        id: 'sw_0123456789abcdef',
+      });
+      expect(out?.tokens).toBeLessThanOrEqual(maxTokens);
+      return out?.text.split('\n').filter((l) => /^\d+\. \[Result/.test(l)).length ?? 0;
+    };
+    // Whole lines showed 7 and 13; the last five stay whole (an agent reads how a listing ends).
+    expect(shownAt(1000)).toBeGreaterThanOrEqual(10);
+    expect(shownAt(2000)).toBeGreaterThanOrEqual(25);
+  });
+});
