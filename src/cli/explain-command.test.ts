@@ -40,6 +40,20 @@ describe('spillway explain', () => {
     expect(pods.rules).toEqual({ 'k8s/bad-state': 1 });
   });
 
+  it('keeps the lines that name what --call asked for, as relevant', async () => {
+    const lines = Array.from(
+      { length: 3000 },
+      (_, i) => `debug: worker ${i % 17} polled queue in ${i % 40} ms`,
+    );
+    lines[1400] = 'test payments::charge_refund ... FAILED';
+    lines[2200] = 'charge_refund left the ledger at -12.50';
+    const e = JSON.parse(
+      (await cli(['explain', '--json', '--call', 'cargo test charge_refund'], { stdin: lines.join('\n') }))
+        .stdout,
+    );
+    expect(e.kept).toContainEqual({ line: 2201, why: 'relevant', text: lines[2200] });
+  });
+
   it('says when a text fits, and refuses bad usage', async () => {
     const r = await cli(['explain'], { stdin: 'short output\n' });
     expect(r.stdout).toContain('fits the budget: collapse leaves it as it is');

@@ -13,9 +13,10 @@ export const LINE_KINDS = [
 export type LineKind = (typeof LINE_KINDS)[number];
 
 /**
- * Why a line matters: a rule's kind, or `rare` (it stands out in its output, see rarity.ts).
+ * Why a line matters: a rule's kind, `rare` (it stands out in its output, see rarity.ts), or
+ * `relevant` (it names what the call asked for, see relevance.ts).
  */
-export type SignalKind = LineKind | 'rare';
+export type SignalKind = LineKind | 'rare' | 'relevant';
 
 /**
  * How much each kind matters (higher is kept first). A rare line comes after what a rule
@@ -28,6 +29,7 @@ export const LINE_WEIGHT: Readonly<Record<SignalKind, number>> = {
   exit: 8,
   summary: 7,
   diagnostic: 6,
+  relevant: 1,
   rare: 1,
   warning: 4,
   frame: 3,

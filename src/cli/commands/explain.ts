@@ -6,12 +6,13 @@ import {
   DEFAULT_WINDOW_LINES,
   explainCollapse,
 } from '../../pipeline/stages/collapse/index.js';
+import { queryTerms } from '../../signals/index.js';
 import { getTokenizer } from '../../text/tokenizers/index.js';
 import { intOption, parseCommandArgs } from '../args.js';
 import { type CliIo, readInputText, write } from '../io.js';
 
 export const EXPLAIN_HELP = `usage: spillway explain [--tokens N] [--head-lines N] [--tail-lines N] [--tokenizer T]
-                       [--json] [FILE]
+                       [--call TEXT] [--json] [FILE]
 
 Shows what collapse keeps of FILE (or standard input) at a budget, and why: each kept line with
 its reason (the signal rule that named it, such as "error core/error-word", or "rare", "head",
@@ -22,6 +23,8 @@ rarity was asked. Nothing is stashed. Use it to see, and report, what went wrong
   --head-lines N   head:tail growth ratio (default ${DEFAULT_WINDOW_LINES}:${DEFAULT_WINDOW_LINES})
   --tail-lines N
   --tokenizer T    o200k (default), cl100k or heuristic
+  --call TEXT      the command or arguments that printed it: lines naming what it asked for
+                   (a test, a symbol, a file) are kept as "relevant"
   --json           print the explanation as JSON
   -h, --help       show this help
 `;
@@ -85,6 +88,7 @@ export async function explainCommand(argv: string[], io: CliIo): Promise<number>
     'head-lines': { type: 'string' },
     'tail-lines': { type: 'string' },
     tokenizer: { type: 'string' },
+    call: { type: 'string' },
     json: { type: 'boolean' },
   });
   if (values.help) {
@@ -100,6 +104,7 @@ export async function explainCommand(argv: string[], io: CliIo): Promise<number>
     maxTokens: intOption('--tokens', values.tokens, 1),
     headLines: intOption('--head-lines', values['head-lines'], 0),
     tailLines: intOption('--tail-lines', values['tail-lines'], 0),
+    query: queryTerms(values.call ?? ''),
   });
   await write(
     io.stdout,

@@ -3,8 +3,7 @@ import { type ContentBlock, isTextBlock, type TextBlock } from '../../../text/bl
 import { stashId } from '../../../text/content-hash.js';
 import type { Tokenizer } from '../../../text/tokenizers/tokenizer.js';
 import type { Decision, StageContext } from '../../types.js';
-import type { CollapseOptions } from './options.js';
-import { collapseText } from './text.js';
+import { type CollapseTextOptions, collapseText } from './text.js';
 
 /**
  * How a budget is shared by text blocks of these sizes: blocks that fit their fair share keep
@@ -41,7 +40,7 @@ export function shareBudget(tokens: readonly number[], budget: number): (number 
  */
 export async function collapseBlocks(
   blocks: readonly ContentBlock[],
-  options: CollapseOptions & { resolvedMaxTokens: number; isExpandOutput?: boolean | undefined },
+  options: CollapseTextOptions,
   ctx: Pick<StageContext, 'store'> & { tokenizer: Tokenizer },
 ): Promise<Decision> {
   const texts = blocks.flatMap((b, i) => (isTextBlock(b) ? [{ i, text: b.text }] : []));

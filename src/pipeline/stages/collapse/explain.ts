@@ -37,7 +37,14 @@ export interface CollapseExplanation {
  */
 export async function explainCollapse(
   text: string,
-  options: { tokenizer: Tokenizer; maxTokens?: number; headLines?: number; tailLines?: number },
+  options: {
+    tokenizer: Tokenizer;
+    maxTokens?: number;
+    headLines?: number;
+    tailLines?: number;
+    /** What the call asked about (queryTerms of its arguments). */
+    query?: readonly string[];
+  },
 ): Promise<CollapseExplanation> {
   const { tokenizer } = options;
   const maxTokens = options.maxTokens ?? DEFAULT_COLLAPSE_MAX_TOKENS;
@@ -50,7 +57,7 @@ export async function explainCollapse(
   const id = stashId(text);
   const out = await collapseText(
     text,
-    { resolvedMaxTokens: maxTokens, headLines, tailLines },
+    { resolvedMaxTokens: maxTokens, headLines, tailLines, query: options.query },
     { tokenizer, id: () => id, stash: async () => {} },
   );
   const shown = out.action === 'acted' ? out.text : text;
@@ -67,7 +74,7 @@ export async function explainCollapse(
   };
   const selection =
     out.action === 'acted' && out.window === 'line'
-      ? selectLines(text, { maxTokens, headLines, tailLines, tokenizer, id })
+      ? selectLines(text, { maxTokens, headLines, tailLines, tokenizer, id, query: options.query ?? [] })
       : undefined;
   if (!selection) return { ...base, kept: [], omitted: [] };
   const lines = text.split('\n');

@@ -1,8 +1,8 @@
 import {
   type ImportantLine,
   type LineScan,
-  type RareLine,
   rareLines,
+  relevantLines,
   scanLines,
 } from '../../../signals/index.js';
 import type { LineIndex } from './line-index.js';
@@ -38,23 +38,41 @@ const MAX_MISSES = 32;
 export function signalLines(
   text: string,
   signals: { rules?: boolean; rarity?: boolean } = {},
+  query: readonly string[] = [],
 ): { scan: LineScan; found: readonly ImportantLine[] } {
   const scan = scanLines(text);
   const named = signals.rules === false ? [] : scan.important;
-  // Rarity speaks where the rules know little: an output they name many lines of is one they
-  // know, and a guess would only take room from its ends.
-  const guess = signals.rarity !== false && named.length < RARITY_BELOW;
-  return { scan, found: withRareLines(named, guess ? rareLines(text, scan.lines) : []) };
+  // Rarity and relevance speak where the rules know little: an output they name many lines of
+  // is one they know, and a guess would only take room from its ends.
+  const guess = named.length < RARITY_BELOW;
+  const rare = guess && signals.rarity !== false ? rareLines(text, scan.lines) : [];
+  const asked = guess ? relevantLines(text, scan.lines, query) : [];
+  return {
+    scan,
+    found: withExtraLines(named, [
+      ...asked.map((r) => ({ ...r, kind: 'relevant' as const })),
+      ...rare.map((r) => ({ ...r, kind: 'rare' as const })),
+    ]),
+  };
 }
 
-/** The lines a rule names and the rare ones, in order, each once (a rule's name wins). */
-function withRareLines(named: readonly ImportantLine[], rare: readonly RareLine[]): readonly ImportantLine[] {
-  if (rare.length === 0) return named;
+/**
+ * The lines a rule names and the relevant and rare ones, in order, each once (a rule's name
+ * wins, then the first given).
+ */
+function withExtraLines(
+  named: readonly ImportantLine[],
+  extra: readonly { line: number; start: number; end: number; kind: 'rare' | 'relevant' }[],
+): readonly ImportantLine[] {
+  if (extra.length === 0) return named;
   const seen = new Set(named.map((f) => f.line));
-  const extra = rare
-    .filter((r) => !seen.has(r.line))
-    .map((r): ImportantLine => ({ line: r.line, start: r.start, end: r.end, kind: 'rare' }));
-  return [...named, ...extra].sort((a, b) => a.line - b.line);
+  const added: ImportantLine[] = [];
+  for (const e of extra) {
+    if (seen.has(e.line)) continue;
+    seen.add(e.line);
+    added.push({ line: e.line, start: e.start, end: e.end, kind: e.kind });
+  }
+  return [...named, ...added].sort((a, b) => a.line - b.line);
 }
 
 /**
@@ -73,7 +91,8 @@ export function addImportant(
   let rareSpent = 0;
   for (const found of ranked) {
     if (spent() >= maxTokens * IMPORTANT_SHARE || misses >= MAX_MISSES) break;
-    const rare = found.kind === 'rare';
+    // A rare or relevant line is a guess: it comes alone, within a small share.
+    const rare = found.kind === 'rare' || found.kind === 'relevant';
     if (rare && rareSpent >= maxTokens * RARE_SHARE) continue;
     const before = spent();
     if (!tryAdd(found.line, false, found.rule ? `${found.kind} ${found.rule}` : found.kind)) {

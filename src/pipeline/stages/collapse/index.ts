@@ -1,3 +1,4 @@
+import { queryTerms } from '../../../signals/index.js';
 import { stashKey } from '../../../store/ids.js';
 import { type ContentBlock, textOf, withText } from '../../../text/blocks.js';
 import { callKeyOf } from '../../call-keys.js';
@@ -37,6 +38,7 @@ export function collapseStage(options: CollapseOptions = {}): Stage {
         toolMaxTokens: item.maxTokens,
       });
       const isExpandOutput = item.result.isExpandOutput;
+      const query = queryTerms(item.result.input);
       const text = textOf(item.content);
       if (
         options.keepReads &&
@@ -50,12 +52,12 @@ export function collapseStage(options: CollapseOptions = {}): Stage {
       if (text === null || (typeof item.content !== 'string' && item.content.length > 1))
         return collapseBlocks(
           item.content as readonly ContentBlock[],
-          { ...options, resolvedMaxTokens, isExpandOutput },
+          { ...options, resolvedMaxTokens, isExpandOutput, query },
           ctx,
         );
       const out = await collapseText(
         text,
-        { ...options, resolvedMaxTokens, isExpandOutput },
+        { ...options, resolvedMaxTokens, isExpandOutput, query },
         {
           tokenizer: ctx.tokenizer,
           id: () => item.originalId(),

@@ -19,6 +19,8 @@ export interface LineSelectionOptions {
   path?: string | undefined;
   /** Which signals find the lines that matter: the rule table's, rarity's (both by default). */
   signals?: { rules?: boolean; rarity?: boolean };
+  /** What the call asked about (see queryTerms): lines that name it are kept too. */
+  query?: readonly string[];
 }
 
 /** A chosen set of lines, rendered. */
@@ -80,7 +82,7 @@ export function selectLines(text: string, options: LineSelectionOptions): LineSe
   if (firstEnd < 0 || text.indexOf('\n', firstEnd + 1) < 0) return undefined;
   if (options.headLines + options.tailLines === 0) return undefined;
   // One pass finds the lines that matter and counts the lines.
-  const { scan, found } = signalLines(text, options.signals);
+  const { scan, found } = signalLines(text, options.signals, options.query);
   const index = new LineIndex(text, scan.lines);
   const lines = index.count;
   let calls = 0;

@@ -115,3 +115,30 @@ describe('a listing of long lines', () => {
     expect(shownAt(2000)).toBeGreaterThanOrEqual(25);
   });
 });
+
+describe('relevance to the call', () => {
+  it('keeps the lines that name what the call asked for, which head, tail and rules would not', () => {
+    const lines = Array.from(
+      { length: 3000 },
+      (_, i) =>
+        `debug: worker ${i % 17} polled queue ${['payments', 'orders', 'stock'][i % 3]} in ${i % 40} ms`,
+    );
+    lines[1400] = 'charge_refund: refunding order 7731 twice, ledger balance -12.50';
+    lines[1410] = 'test payments::charge_refund ... ok';
+    const text = lines.join('\n');
+    // Rarity would find these two as well: off here, so the test sees relevance alone.
+    const options = {
+      maxTokens: 1000,
+      headLines: 20,
+      tailLines: 20,
+      tokenizer: o200k,
+      id: 'sw_0123456789abcdef',
+      signals: { rarity: false },
+    };
+    const asked = selectLines(text, { ...options, query: ['charge_refund', 'nocapture'] });
+    expect(asked?.text).toContain(lines[1400]);
+    expect(asked?.text).toContain(lines[1410]);
+    expect(asked?.reasons.get(1400)).toBe('relevant');
+    expect(selectLines(text, options)?.text).not.toContain(lines[1400]);
+  });
+});

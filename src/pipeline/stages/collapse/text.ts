@@ -20,6 +20,14 @@ const TIGHTER = [1, 0.9, 0.75, 0.5, 0.25];
 /** Below this budget the file path is left out of the marker: it would crowd out content. */
 const PATH_MIN_TOKENS = 200;
 
+/** What collapse of one text takes: the stage's options and what this result resolves them to. */
+export type CollapseTextOptions = CollapseOptions & {
+  resolvedMaxTokens: number;
+  isExpandOutput?: boolean | undefined;
+  /** What the call asked about (queryTerms of its arguments): lines naming it are kept too. */
+  query?: readonly string[] | undefined;
+};
+
 /** What collapse decided about one text, with the facts a report or the CLI shows. */
 export type CollapseOutcome =
   | { action: 'declined'; reason: Extract<Decision, { action: 'declined' }>['reason'] }
@@ -63,7 +71,7 @@ const EARLY_STASH_CHARS = 64 * 1024;
  */
 export async function collapseText(
   text: string,
-  options: CollapseOptions & { resolvedMaxTokens: number; isExpandOutput?: boolean | undefined },
+  options: CollapseTextOptions,
   deps: {
     tokenizer: Tokenizer;
     id: () => string;
@@ -112,6 +120,7 @@ export async function collapseText(
       tokenizer,
       id,
       path: deps.pathOf?.(id),
+      ...(options.query ? { query: options.query } : {}),
     });
     calls += chosen.calls;
     if (!chosen.built) return { action: 'declined', reason: 'too_few_lines_and_chars' };
