@@ -1,5 +1,11 @@
 import { corpusAvailable } from '../src/test-support/corpus.js';
-import { corpusResultTexts, fidelity, formatFidelity, METHODS } from '../src/test-support/fidelity.js';
+import {
+  corpusResults,
+  fidelity,
+  fidelityByKind,
+  formatFidelity,
+  METHODS,
+} from '../src/test-support/fidelity.js';
 import {
   failureLines,
   GENERATORS,
@@ -30,9 +36,20 @@ export async function benchFidelity(): Promise<void> {
     console.log('\ncorpus: skipped, ../shared/corpus is not here');
     return;
   }
-  const texts = corpusResultTexts(4000);
-  console.log(`\ntool results of the corpus over 4,000 characters: ${texts.length}`);
-  await printFidelity(texts);
+  const results = corpusResults(4000);
+  console.log(`\ntool results of the corpus over 4,000 characters: ${results.length}`);
+  await printFidelity(results.map((r) => r.text));
+  console.log(
+    '\nby kind of tool (spillway given the call arguments; oracle: the most needles that fit at all):',
+  );
+  const pct = (a: number, b: number) => `${((100 * a) / b).toFixed(1)}%`.padStart(6);
+  for (const budget of [1000, 2000]) {
+    console.log(`  at ${budget} tokens:`);
+    for (const r of await fidelityByKind(results, budget))
+      console.log(
+        `    ${r.kind.padEnd(7)} ${String(r.outputs).padStart(3)} outputs, ${String(r.needles).padStart(4)} needles: spillway ${pct(r.spillway, r.needles)}  head+tail ${pct(r.headTail, r.needles)}  oracle ${pct(r.oracle, r.needles)}`,
+      );
+  }
 }
 
 async function printFidelity(texts: string[]): Promise<void> {

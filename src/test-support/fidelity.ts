@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { collapseText } from '../pipeline/stages/collapse/index.js';
 import { needlesKept, needlesOf } from '../replay/needles.js';
 import { readTranscript } from '../replay/readers/index.js';
+import { queryTerms } from '../signals/index.js';
 import { textOf } from '../text/blocks.js';
 import { stashId } from '../text/content-hash.js';
 import { snip } from '../text/snip.js';
@@ -84,13 +85,118 @@ export function formatFidelity(name: string, f: Fidelity): string {
  * const texts = corpusResultTexts(4000);
  */
 export function corpusResultTexts(minChars: number): string[] {
-  const texts: string[] = [];
+  return corpusResults(minChars).map((r) => r.text);
+}
+
+/** What kind of tool printed a result, as the fidelity bench reports it. */
+export const RESULT_KINDS = ['shell', 'read', 'search', 'web', 'mcp', 'other'] as const;
+export type ResultKind = (typeof RESULT_KINDS)[number];
+
+/**
+ * The kind of a tool by its name: MCP tools (mcp__server__tool), shells, file reads, searches
+ * (grep, glob, find), the web (fetch, search); other tools as other.
+ *
+ * @example
+ * resultKind('mcp__github__list_issues'); // 'mcp'
+ */
+export function resultKind(tool: string): ResultKind {
+  if (tool.startsWith('mcp__') || tool.includes('.mcp.')) return 'mcp';
+  if (/^web|web_?(?:search|fetch)|^fetch|browse|url/i.test(tool)) return 'web';
+  if (/bash|shell|exec|command|terminal|run_/i.test(tool)) return 'shell';
+  if (/grep|glob|search|find|list_dir|ls$/i.test(tool)) return 'search';
+  if (/read|view|open_file|^cat$/i.test(tool)) return 'read';
+  return 'other';
+}
+
+/** A tool result of the corpus: its text, the tool's name and the call's arguments. */
+export interface CorpusResult {
+  text: string;
+  tool: string;
+  input?: unknown;
+}
+
+/**
+ * Every tool result of the corpus over `minChars` characters, with its tool and arguments.
+ *
+ * @example
+ * const results = corpusResults(4000);
+ */
+export function corpusResults(minChars: number): CorpusResult[] {
+  const out: CorpusResult[] = [];
   for (const file of corpusFiles()) {
     for (const conversation of readTranscript(readFileSync(file, 'utf8'), file).conversations)
       for (const result of conversation.turns.flat()) {
         const text = textOf(result.content);
-        if (text !== null && text.length > minChars) texts.push(text);
+        if (text !== null && text.length > minChars)
+          out.push({ text, tool: result.tool, input: result.input });
       }
   }
-  return texts;
+  return out;
+}
+
+// What a kept needle costs besides its own line: a marker for the run before it, about.
+const ORACLE_MARKER_TOKENS = 12;
+
+/**
+ * The most needles of `text` any method could keep at `budget`: the cheapest needle lines, each
+ * with a marker, until the budget is full (the oracle column of the fidelity bench).
+ *
+ * @example
+ * oracleKept(log, 1000); // { needles: 14, kept: 14 }
+ */
+export function oracleKept(text: string, budget: number): { needles: number; kept: number } {
+  const needles = needlesOf(text);
+  const costs = needles.map((n) => o200k.count(`${n}\n`) + ORACLE_MARKER_TOKENS).sort((a, b) => a - b);
+  let room = budget - ORACLE_MARKER_TOKENS;
+  let kept = 0;
+  for (const cost of costs) {
+    if (cost > room) break;
+    room -= cost;
+    kept++;
+  }
+  return { needles: needles.length, kept };
+}
+
+/** Needles kept per kind of tool at one budget: spillway's (with the call's terms), head+tail's, the oracle's. */
+export interface KindFidelity {
+  kind: ResultKind;
+  outputs: number;
+  needles: number;
+  spillway: number;
+  headTail: number;
+  oracle: number;
+}
+
+/**
+ * The fidelity bench's table by kind: for each kind of tool, of the results over `budget`, the
+ * needles spillway keeps (given the call's arguments, as the proxy is), plain head+tail keeps,
+ * and the most any method could (oracleKept).
+ *
+ * @example
+ * for (const row of await fidelityByKind(corpusResults(4000), 1000)) console.log(row.kind, row.spillway / row.needles);
+ */
+export async function fidelityByKind(
+  results: readonly CorpusResult[],
+  budget: number,
+): Promise<KindFidelity[]> {
+  const rows = new Map<ResultKind, KindFidelity>(
+    RESULT_KINDS.map((kind) => [kind, { kind, outputs: 0, needles: 0, spillway: 0, headTail: 0, oracle: 0 }]),
+  );
+  for (const { text, tool, input } of results) {
+    if (o200k.countUpTo(text, budget) <= budget) continue;
+    const row = rows.get(resultKind(tool)) as KindFidelity;
+    const needles = needlesOf(text);
+    const out = await collapseText(
+      text,
+      { resolvedMaxTokens: budget, query: queryTerms(input) },
+      { tokenizer: o200k, id: () => stashId(text), stash: async () => {} },
+    );
+    const headTail = snip(text, { budget, unit: 'tokens', tokenizer: o200k });
+    row.outputs++;
+    row.needles += needles.length;
+    row.spillway += needlesKept(needles, out.action === 'acted' ? out.text : text);
+    row.headTail += needlesKept(needles, headTail);
+    row.oracle += oracleKept(text, budget).kept;
+  }
+  return [...rows.values()].filter((r) => r.outputs > 0);
 }
