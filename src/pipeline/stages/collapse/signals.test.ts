@@ -142,3 +142,25 @@ describe('relevance to the call', () => {
     expect(selectLines(text, options)?.text).not.toContain(lines[1400]);
   });
 });
+
+describe('a needle in the middle of 50 MB', () => {
+  it('is kept, wherever it is (the middle of a long output is searched for errors, failures and exceptions)', async () => {
+    const { collapseText } = await import('./text.js');
+    const line = (i: number) =>
+      `2026-12-02T09:00:${String(i % 60).padStart(2, '0')}Z INFO request ${i} served in ${i % 97} ms`;
+    const count = Math.ceil((50 * 1024 * 1024) / line(500_000).length);
+    for (const at of [0.5, 0.37]) {
+      const needle = 'panic: runtime error: invalid memory address or nil pointer dereference';
+      const lines = Array.from({ length: count }, (_, i) => line(i));
+      lines[Math.floor(count * at)] = needle;
+      const text = lines.join('\n');
+      expect(text.length).toBeGreaterThan(50 * 1024 * 1024);
+      const out = await collapseText(
+        text,
+        { resolvedMaxTokens: 2000 },
+        { tokenizer: o200k, id: () => 'sw_0123456789abcdef', stash: async () => {} },
+      );
+      expect(out.action === 'acted' && out.text.includes(needle), `at ${at}`).toBe(true);
+    }
+  });
+});
