@@ -14,9 +14,10 @@ export type LineKind = (typeof LINE_KINDS)[number];
 
 /**
  * Why a line matters: a rule's kind, `rare` (it stands out in its output, see rarity.ts), or
- * `relevant` (it names what the call asked for, see relevance.ts).
+ * `relevant` (it names what the call asked for, see relevance.ts), or `outline` (it defines
+ * something in a file read, see outline.ts).
  */
-export type SignalKind = LineKind | 'rare' | 'relevant';
+export type SignalKind = LineKind | 'rare' | 'relevant' | 'outline';
 
 /**
  * How much each kind matters (higher is kept first). A rare line comes after what a rule
@@ -30,6 +31,7 @@ export const LINE_WEIGHT: Readonly<Record<SignalKind, number>> = {
   summary: 7,
   diagnostic: 6,
   relevant: 1,
+  outline: 1,
   rare: 1,
   warning: 4,
   frame: 3,

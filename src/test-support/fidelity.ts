@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { callKeyOf } from '../pipeline/call-keys.js';
 import { collapseText } from '../pipeline/stages/collapse/index.js';
 import { needlesKept, needlesOf } from '../replay/needles.js';
 import { readTranscript } from '../replay/readers/index.js';
@@ -188,7 +189,11 @@ export async function fidelityByKind(
     const needles = needlesOf(text);
     const out = await collapseText(
       text,
-      { resolvedMaxTokens: budget, query: queryTerms(input) },
+      {
+        resolvedMaxTokens: budget,
+        query: queryTerms(input),
+        outline: callKeyOf({ tool, input })?.kind === 'read',
+      },
       { tokenizer: o200k, id: () => stashId(text), stash: async () => {} },
     );
     const headTail = snip(text, { budget, unit: 'tokens', tokenizer: o200k });

@@ -1,6 +1,7 @@
 import {
   type ImportantLine,
   type LineScan,
+  outlineLines,
   rareLines,
   relevantLines,
   scanLines,
@@ -23,6 +24,8 @@ const IMPORTANT_SHARE = 0.6;
 // The most of the budget rare lines (no rule names them; see signals/rarity.ts) may take: they
 // are a guess, and the head and tail are not.
 const RARE_SHARE = 0.08;
+// The most of the budget a file's outline may take (see signals/outline.ts).
+const OUTLINE_SHARE = 0.3;
 // Rarity is asked only when the rules name fewer lines than this.
 export const RARITY_BELOW = 12;
 // Important lines in a row that do not fit before the search stops.
@@ -39,6 +42,7 @@ export function signalLines(
   text: string,
   signals: { rules?: boolean; rarity?: boolean } = {},
   query: readonly string[] = [],
+  outline = false,
 ): { scan: LineScan; found: readonly ImportantLine[] } {
   const scan = scanLines(text);
   const named = signals.rules === false ? [] : scan.important;
@@ -52,6 +56,8 @@ export function signalLines(
     found: withExtraLines(named, [
       ...asked.map((r) => ({ ...r, kind: 'relevant' as const })),
       ...rare.map((r) => ({ ...r, kind: 'rare' as const })),
+      // A file read too long for its budget shows its outline, not only its two ends.
+      ...(outline ? outlineLines(text).map((r) => ({ ...r, kind: 'outline' as const })) : []),
     ]),
   };
 }
@@ -62,7 +68,7 @@ export function signalLines(
  */
 function withExtraLines(
   named: readonly ImportantLine[],
-  extra: readonly { line: number; start: number; end: number; kind: 'rare' | 'relevant' }[],
+  extra: readonly { line: number; start: number; end: number; kind: 'rare' | 'relevant' | 'outline' }[],
 ): readonly ImportantLine[] {
   if (extra.length === 0) return named;
   const seen = new Set(named.map((f) => f.line));
@@ -89,20 +95,25 @@ export function addImportant(
   let important = 0;
   let misses = 0;
   let rareSpent = 0;
+  let outlineSpent = 0;
   for (const found of ranked) {
     if (spent() >= maxTokens * IMPORTANT_SHARE || misses >= MAX_MISSES) break;
-    // A rare or relevant line is a guess: it comes alone, within a small share.
+    // A rare or relevant line is a guess: it comes alone, within a small share; an outline's
+    // line comes alone too, within a share of its own.
+    const outline = found.kind === 'outline';
     const rare = found.kind === 'rare' || found.kind === 'relevant';
     if (rare && rareSpent >= maxTokens * RARE_SHARE) continue;
+    if (outline && outlineSpent >= maxTokens * OUTLINE_SHARE) continue;
     const before = spent();
     if (!tryAdd(found.line, false, found.rule ? `${found.kind} ${found.rule}` : found.kind)) {
       misses++;
       continue;
     }
     misses = 0;
-    // A rare line comes alone, and is no reason to prefer lines to a character window.
-    if (rare) {
-      rareSpent += spent() - before;
+    // A guess comes alone, and is no reason to prefer lines to a character window.
+    if (rare || outline) {
+      if (rare) rareSpent += spent() - before;
+      else outlineSpent += spent() - before;
       continue;
     }
     important++;

@@ -39,6 +39,7 @@ export function collapseStage(options: CollapseOptions = {}): Stage {
       });
       const isExpandOutput = item.result.isExpandOutput;
       const query = queryTerms(item.result.input);
+      const outline = callKeyOf(item.result, options.readTools)?.kind === 'read';
       const text = textOf(item.content);
       if (
         options.keepReads &&
@@ -52,12 +53,12 @@ export function collapseStage(options: CollapseOptions = {}): Stage {
       if (text === null || (typeof item.content !== 'string' && item.content.length > 1))
         return collapseBlocks(
           item.content as readonly ContentBlock[],
-          { ...options, resolvedMaxTokens, isExpandOutput, query },
+          { ...options, resolvedMaxTokens, isExpandOutput, query, outline },
           ctx,
         );
       const out = await collapseText(
         text,
-        { ...options, resolvedMaxTokens, isExpandOutput, query },
+        { ...options, resolvedMaxTokens, isExpandOutput, query, outline },
         {
           tokenizer: ctx.tokenizer,
           id: () => item.originalId(),

@@ -21,6 +21,8 @@ export interface LineSelectionOptions {
   signals?: { rules?: boolean; rarity?: boolean };
   /** What the call asked about (see queryTerms): lines that name it are kept too. */
   query?: readonly string[];
+  /** The text is a file a read returned: its outline (definitions, headings) is kept too. */
+  outline?: boolean;
 }
 
 /** A chosen set of lines, rendered. */
@@ -82,7 +84,7 @@ export function selectLines(text: string, options: LineSelectionOptions): LineSe
   if (firstEnd < 0 || text.indexOf('\n', firstEnd + 1) < 0) return undefined;
   if (options.headLines + options.tailLines === 0) return undefined;
   // One pass finds the lines that matter and counts the lines.
-  const { scan, found } = signalLines(text, options.signals, options.query);
+  const { scan, found } = signalLines(text, options.signals, options.query, options.outline);
   const index = new LineIndex(text, scan.lines);
   const lines = index.count;
   let calls = 0;

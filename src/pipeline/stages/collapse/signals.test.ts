@@ -164,3 +164,34 @@ describe('a needle in the middle of 50 MB', () => {
     }
   });
 });
+
+describe('a file read over its budget', () => {
+  it('shows its outline (the definitions through the file), not only its two ends', () => {
+    // Bodies whose lines differ (alike lines would be folded, and the growth would reach the
+    // definitions past them anyway).
+    const words = ['parse', 'load', 'check', 'apply', 'merge', 'store', 'send', 'log'];
+    const file = Array.from({ length: 60 }, (_, f) => [
+      `export function step${f}(input: Order): Order {`,
+      ...Array.from(
+        { length: 48 },
+        (_, k) =>
+          `  const ${words[k % 8]}${k} = ${words[(k * 3 + f) % 8]}(input.${words[(k + f) % 8]}, ${k}) ?? ${words[(k * 5) % 8]}Default;`,
+      ),
+      '}',
+    ]).flat();
+    const text = file.map((l, i) => `${String(i + 1).padStart(6)}→${l}`).join('\n');
+    const options = {
+      maxTokens: 1000,
+      headLines: 20,
+      tailLines: 20,
+      tokenizer: o200k,
+      id: 'sw_0123456789abcdef',
+    };
+    const defs = (out: string | undefined) =>
+      (out ?? '').split('\n').filter((l) => l.includes('export function')).length;
+    const read = selectLines(text, { ...options, outline: true });
+    expect(read?.tokens).toBeLessThanOrEqual(1000);
+    expect(defs(read?.text)).toBeGreaterThanOrEqual(20);
+    expect(defs(selectLines(text, options)?.text)).toBeLessThanOrEqual(2);
+  });
+});

@@ -26,6 +26,8 @@ export type CollapseTextOptions = CollapseOptions & {
   isExpandOutput?: boolean | undefined;
   /** What the call asked about (queryTerms of its arguments): lines naming it are kept too. */
   query?: readonly string[] | undefined;
+  /** The text is a file a read returned: its outline is kept too. */
+  outline?: boolean | undefined;
 };
 
 /** What collapse decided about one text, with the facts a report or the CLI shows. */
@@ -121,6 +123,7 @@ export async function collapseText(
       id,
       path: deps.pathOf?.(id),
       ...(options.query ? { query: options.query } : {}),
+      ...(options.outline ? { outline: true } : {}),
     });
     calls += chosen.calls;
     if (!chosen.built) return { action: 'declined', reason: 'too_few_lines_and_chars' };
