@@ -15,6 +15,11 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
     summary: 'serve spillway_expand over MCP on stdio',
     load: () => import('./commands/mcp.js').then((m) => ({ run: m.mcpCommand, help: m.MCP_HELP })),
   },
+  gateway: {
+    summary: "front an MCP server: its tools' long results collapsed, the originals recallable",
+    load: () =>
+      import('./commands/gateway.js').then((m) => ({ run: m.gatewayCommand, help: m.GATEWAY_HELP })),
+  },
   run: {
     summary: 'run a command and print its output collapsed, the original stashed',
     load: () => import('./commands/run.js').then((m) => ({ run: m.runCommand, help: m.RUN_HELP })),

@@ -36,6 +36,8 @@ export interface CollapseOutputOptions {
   tokenizer?: string;
   /** The tool that produced the output (a stat label only). */
   tool?: string;
+  /** The arguments of the call that produced it: lines naming what it asked for are kept too. */
+  input?: unknown;
 }
 
 /**
@@ -64,6 +66,7 @@ export async function collapseOutput(raw: Buffer, options: CollapseOutputOptions
       {
         id: 'output',
         tool: options.tool ?? '',
+        ...(options.input !== undefined ? { input: options.input } : {}),
         content: decodeUtf8(raw),
         position: 0,
         // The stash keeps the bytes as read, even where they are not valid UTF-8.

@@ -1,6 +1,6 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { closeSync, createReadStream, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
-import { constants, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SpillwayError } from '../../errors.js';
 import { collapseOutput, SOURCE_MAX_TOKENS } from '../../pipeline/collapse-output.js';
@@ -8,6 +8,7 @@ import { DEFAULT_LIMITS } from '../../store/store.js';
 import { OutputCapture } from '../../text/output-capture.js';
 import { getTokenizer } from '../../text/tokenizers/index.js';
 import { intOption, parseCommandArgs } from '../args.js';
+import { forwardSignals, splitCommand, statusOf } from '../child.js';
 import { type CliIo, write } from '../io.js';
 import { STORE_HELP, STORE_OPTIONS, withStore } from '../store-option.js';
 
@@ -39,30 +40,6 @@ ${STORE_HELP}
 `;
 
 const VALUE_OPTIONS = new Set(['--tokens', '--tokenizer', '--dir', '--store']);
-
-/** Splits `[options] [--] COMMAND ARGS...`: the command starts at `--` or the first non-option. */
-function splitCommand(argv: string[]): { options: string[]; command: string[] } {
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] as string;
-    if (arg === '--') return { options: argv.slice(0, i), command: argv.slice(i + 1) };
-    if (!arg.startsWith('-')) return { options: argv.slice(0, i), command: argv.slice(i) };
-    if (VALUE_OPTIONS.has(arg)) i++;
-  }
-  return { options: argv, command: [] };
-}
-
-/** The exit status a shell gives: the code, or 128+N for a signal N. */
-const statusOf = (code: number | null, signal: NodeJS.Signals | null) =>
-  signal ? 128 + (constants.signals[signal] ?? 0) : (code ?? 1);
-
-/** Passes SIGINT, SIGTERM and SIGHUP on to the child while it runs; returns the undo. */
-function forwardSignals(child: ChildProcess): () => void {
-  const handlers = (['SIGINT', 'SIGTERM', 'SIGHUP'] as const).map((s) => [s, () => child.kill(s)] as const);
-  for (const [s, h] of handlers) process.on(s, h);
-  return () => {
-    for (const [s, h] of handlers) process.off(s, h);
-  };
-}
 
 /**
  * Runs the command with stdout and stderr both on one private temporary file, as a terminal
@@ -133,7 +110,7 @@ async function collapseForClients(
 }
 
 export async function runCommand(argv: string[], io: CliIo): Promise<number> {
-  const split = splitCommand(argv);
+  const split = splitCommand(argv, VALUE_OPTIONS);
   const { values, positionals } = parseCommandArgs('run', split.options, {
     tokens: { type: 'string' },
     tokenizer: { type: 'string' },

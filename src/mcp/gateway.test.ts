@@ -1,0 +1,105 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FileStore } from '../store/file-store.js';
+import { recallAll } from '../store/recall.js';
+import { fixtureBuildLog } from '../test-support/mcp-fixture-server.js';
+import { markerIds } from '../text/markers.js';
+import { getTokenizer } from '../text/tokenizers/index.js';
+
+const o200k = getTokenizer('o200k');
+const FIXTURE = resolve(import.meta.dirname, '../test-support/mcp-fixture-server.ts');
+const CLI = resolve(import.meta.dirname, '../cli.ts');
+const dir = join(mkdtempSync(join(tmpdir(), 'sw-gateway-')), 'tr');
+const fixture = ['--import', 'tsx', FIXTURE];
+
+async function connect(args: string[]): Promise<Client> {
+  const client = new Client({ name: 'test', version: '1' });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args, stderr: 'pipe' }));
+  return client;
+}
+const textOf = (r: unknown) =>
+  (r as { content: { type: string; text?: string }[] }).content.find((b) => b.type === 'text')?.text ?? '';
+
+let direct: Client;
+let gated: Client;
+beforeAll(async () => {
+  direct = await connect(fixture);
+  gated = await connect([
+    '--import',
+    'tsx',
+    CLI,
+    'gateway',
+    '--dir',
+    dir,
+    '--tool',
+    'echo=0',
+    '--',
+    process.execPath,
+    ...fixture,
+  ]);
+});
+afterAll(async () => {
+  await direct?.close();
+  await gated?.close();
+});
+
+describe('spillway gateway', () => {
+  it("lists the server's tools, resources and prompts as they are, with spillway_expand added", async () => {
+    const tools = await gated.listTools();
+    expect(tools.tools.map((t) => t.name)).toEqual([
+      ...(await direct.listTools()).tools.map((t) => t.name),
+      'spillway_expand',
+    ]);
+    expect(tools.tools.slice(0, -1)).toEqual((await direct.listTools()).tools);
+    expect(await gated.listResources()).toEqual(await direct.listResources());
+    expect(await gated.readResource({ uri: 'fixture://readme' })).toEqual(
+      await direct.readResource({ uri: 'fixture://readme' }),
+    );
+    expect(await gated.listPrompts()).toEqual(await direct.listPrompts());
+    expect(await gated.getPrompt({ name: 'review', arguments: { diff: '+x' } })).toEqual(
+      await direct.getPrompt({ name: 'review', arguments: { diff: '+x' } }),
+    );
+  });
+
+  it('collapses a long result to its budget with the error line, and spillway_expand recalls the exact original', async () => {
+    const log = fixtureBuildLog();
+    const result = await gated.callTool({ name: 'build_log', arguments: {} });
+    const shown = textOf(result);
+    expect(o200k.count(shown)).toBeLessThanOrEqual(1800);
+    expect(shown).toContain("src/pay.c:88:3: error: 'amount' undeclared");
+    const id = markerIds(shown)[0] as string;
+    const store = new FileStore({ base: dir, pruneOnFirstSpill: false });
+    expect((await recallAll(id, { store })).toString('utf8')).toBe(log);
+    const grep = await gated.callTool({
+      name: 'spillway_expand',
+      arguments: { id, grep: "'amount' undeclared" },
+    });
+    expect(textOf(grep)).toContain("3100:src/pay.c:88:3: error: 'amount' undeclared");
+    // The same call gives the same bytes.
+    expect(textOf(await gated.callTool({ name: 'build_log', arguments: {} }))).toBe(shown);
+  });
+
+  it('passes errors, images, small results and pass-through tools as they are; honours a tool cap', async () => {
+    for (const [name, args] of [
+      ['broken', {}],
+      ['echo', { message: 'x'.repeat(200_000) }],
+      ['echo', { message: 'short' }],
+    ] as const)
+      expect(await gated.callTool({ name, arguments: args })).toEqual(
+        await direct.callTool({ name, arguments: args }),
+      );
+    const picture = await gated.callTool({ name: 'picture', arguments: {} });
+    const blocks = picture.content as { type: string; data?: string; text?: string }[];
+    expect(blocks[0]).toEqual(
+      (await direct.callTool({ name: 'picture', arguments: {} })).content?.[0 as never],
+    );
+    expect(o200k.count(blocks[1]?.text ?? '')).toBeLessThanOrEqual(1800);
+    const capped = textOf(await gated.callTool({ name: 'capped', arguments: {} }));
+    expect(capped.length).toBeLessThanOrEqual(4000);
+    expect(capped).toContain("error: 'amount' undeclared");
+  });
+});

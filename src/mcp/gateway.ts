@@ -1,0 +1,168 @@
+import { collapseOutput, SOURCE_MAX_TOKENS } from '../pipeline/collapse-output.js';
+import type { Store } from '../store/store.js';
+import { callExpandTool, EXPAND_TOOL, EXPAND_TOOL_DEFINITION } from './expand-tool.js';
+
+/** How the gateway shortens results: a default budget, per-tool budgets (0: pass through). */
+export interface GatewayBudgets {
+  /** Tokens a tool result's text may take (default SOURCE_MAX_TOKENS, under every major client's MCP limit). */
+  maxTokens?: number;
+  /** Per tool name: its budget, or 0 to pass its results through whole. */
+  tools?: Readonly<Record<string, number>>;
+}
+
+export interface GatewayOptions {
+  store: Store;
+  budgets?: GatewayBudgets;
+  /** Writes one message to the client, or to the upstream server (a line of JSON each). */
+  toClient: (line: string) => void;
+  toUpstream: (line: string) => void;
+  /** One line per event worth a log (never a result's text). */
+  log?: (line: Record<string, unknown>) => void;
+}
+
+type Json = Record<string, unknown>;
+type Pending = { kind: 'list' } | { kind: 'call'; tool: string; args: unknown };
+
+// The key an upstream tool sets for the most characters a client should take of its result.
+const MAX_RESULT_CHARS = 'anthropic/maxResultSizeChars';
+// Characters a token takes at the least, for a budget given in characters.
+const CHARS_PER_TOKEN = 5;
+
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * An MCP server that fronts another: every message passes through unchanged (the very line,
+ * byte for byte), but for the answers to `tools/call`, whose text blocks over the budget are
+ * collapsed (the original stashed, recallable by id), and to the last page of `tools/list`,
+ * which gains `spillway_expand` unless the upstream has one. `isError` results and every other
+ * block (images, resources, structured content) pass through as they are. A result whose
+ * original cannot be stashed goes through whole, with a log line.
+ *
+ * @example
+ * const gateway = new McpGateway({ store, toClient: (l) => process.stdout.write(`${l}\n`), toUpstream: (l) => child.stdin.write(`${l}\n`) });
+ * for await (const line of clientLines) await gateway.fromClient(line);
+ */
+export class McpGateway {
+  readonly #o: GatewayOptions;
+  readonly #pending = new Map<string, Pending>();
+  readonly #maxChars = new Map<string, number>();
+  #upstreamHasExpand = false;
+  // Answers to the client leave in the order the upstream sent them.
+  #queue: Promise<void> = Promise.resolve();
+
+  constructor(options: GatewayOptions) {
+    this.#o = options;
+  }
+
+  /** A line from the client: answered here (spillway_expand), or passed to the upstream. */
+  async fromClient(line: string): Promise<void> {
+    const message = parse(line);
+    if (isObject(message) && message.id !== undefined && typeof message.method === 'string') {
+      const params = isObject(message.params) ? message.params : {};
+      if (message.method === 'tools/call' && params.name === EXPAND_TOOL && !this.#upstreamHasExpand) {
+        const result = await callExpandTool(this.#o.store, params.arguments ?? {});
+        this.#enqueue(async () =>
+          this.#o.toClient(JSON.stringify({ jsonrpc: '2.0', id: message.id, result })),
+        );
+        return;
+      }
+      if (message.method === 'tools/list') this.#pending.set(keyOf(message.id), { kind: 'list' });
+      if (message.method === 'tools/call' && typeof params.name === 'string')
+        this.#pending.set(keyOf(message.id), { kind: 'call', tool: params.name, args: params.arguments });
+    }
+    this.#o.toUpstream(line);
+  }
+
+  /** A line from the upstream: passed to the client, shortened where it is a result over budget. */
+  fromUpstream(line: string): Promise<void> {
+    return this.#enqueue(async () => this.#o.toClient(await this.#rewrite(line)));
+  }
+
+  #enqueue(step: () => Promise<void>): Promise<void> {
+    this.#queue = this.#queue.then(step, step);
+    return this.#queue;
+  }
+
+  async #rewrite(line: string): Promise<string> {
+    const message = parse(line);
+    if (!isObject(message) || message.id === undefined || message.method !== undefined) return line;
+    const pending = this.#pending.get(keyOf(message.id));
+    if (!pending) return line;
+    this.#pending.delete(keyOf(message.id));
+    if (!isObject(message.result)) return line;
+    if (pending.kind === 'list') return this.#withExpandTool(line, message, message.result);
+    const shortened = await this.#shorten(pending, message.result);
+    return shortened ? JSON.stringify({ ...message, result: shortened }) : line;
+  }
+
+  #withExpandTool(line: string, message: Json, result: Json): string {
+    if (!Array.isArray(result.tools)) return line;
+    for (const tool of result.tools) {
+      if (!isObject(tool) || typeof tool.name !== 'string') continue;
+      if (tool.name === EXPAND_TOOL) this.#upstreamHasExpand = true;
+      const chars = isObject(tool._meta) ? tool._meta[MAX_RESULT_CHARS] : undefined;
+      if (typeof chars === 'number' && chars > 0) this.#maxChars.set(tool.name, chars);
+    }
+    // Added once, on the last page, and only when the upstream has no spillway_expand of its own.
+    if (this.#upstreamHasExpand || result.nextCursor !== undefined) return line;
+    return JSON.stringify({
+      ...message,
+      result: { ...result, tools: [...result.tools, EXPAND_TOOL_DEFINITION] },
+    });
+  }
+
+  /** The result with its long text blocks collapsed, or undefined when nothing changed. */
+  async #shorten(call: { tool: string; args: unknown }, result: Json): Promise<Json | undefined> {
+    if (result.isError === true || !Array.isArray(result.content)) return undefined;
+    const perTool = this.#o.budgets?.tools?.[call.tool];
+    if (perTool === 0) return undefined;
+    let budget = perTool ?? this.#o.budgets?.maxTokens ?? SOURCE_MAX_TOKENS;
+    const maxChars = this.#maxChars.get(call.tool);
+    if (maxChars !== undefined) budget = Math.min(budget, Math.floor(maxChars / CHARS_PER_TOKEN));
+    let changed = false;
+    const content: unknown[] = [];
+    for (const block of result.content) {
+      if (!isObject(block) || block.type !== 'text' || typeof block.text !== 'string') {
+        content.push(block);
+        continue;
+      }
+      const out = await collapseOutput(Buffer.from(block.text, 'utf8'), {
+        store: this.#o.store,
+        maxTokens: budget,
+        tool: call.tool,
+        input: call.args,
+      });
+      if (out.stashError !== undefined) {
+        // Nothing lost: without a stash the model gets the whole text.
+        this.#o.log?.({ event: 'stash_failed', tool: call.tool, error: out.stashError });
+        content.push(block);
+        continue;
+      }
+      if (out.step !== 'acted') {
+        content.push(block);
+        continue;
+      }
+      changed = true;
+      content.push({ ...block, text: out.text });
+      this.#o.log?.({
+        event: 'collapsed',
+        tool: call.tool,
+        id: out.id,
+        tokensBefore: out.tokensBefore,
+        tokensAfter: out.tokensAfter,
+      });
+    }
+    return changed ? { ...result, content } : undefined;
+  }
+}
+
+function parse(line: string): unknown {
+  try {
+    return JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+}
+
+// JSON-RPC ids are strings or numbers: 1 and "1" are different requests.
+const keyOf = (id: unknown) => `${typeof id}:${String(id)}`;
