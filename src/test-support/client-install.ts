@@ -27,6 +27,17 @@ export const PINNED_LIBRARIES = {
   '@anthropic-ai/sdk': { pkg: '@anthropic-ai/sdk', version: '1.14.0' },
   openai: { pkg: 'openai', version: '6.49.0' },
   'playwright-core': { pkg: 'playwright-core', version: '1.64.1' },
+  // Real MCP servers, for the gateway's end-to-end tests.
+  '@modelcontextprotocol/server-everything': {
+    pkg: '@modelcontextprotocol/server-everything',
+    version: '2026.8.31',
+    bin: 'mcp-server-everything',
+  },
+  '@modelcontextprotocol/server-filesystem': {
+    pkg: '@modelcontextprotocol/server-filesystem',
+    version: '2026.8.31',
+    bin: 'mcp-server-filesystem',
+  },
 } as const;
 
 export type ClientKey = keyof typeof PINNED_CLIENTS;
@@ -86,6 +97,20 @@ export async function pinnedLibrary(
   while (entry && typeof entry !== 'string') entry = entry.import ?? entry.default;
   if (!entry) return { missing: `${c.pkg}@${c.version} has no ES module entry` };
   return { module: (await import(pathToFileURL(join(root, entry)).href)) as Record<string, unknown> };
+}
+
+/**
+ * A pinned library's executable (the MCP servers'), or why it is missing.
+ *
+ * @example
+ * const server = pinnedBin('@modelcontextprotocol/server-everything');
+ * if ('path' in server) spawn(server.path, ['stdio']);
+ */
+export function pinnedBin(key: LibraryKey): { path: string } | { missing: string } {
+  const c = PINNED_LIBRARIES[key];
+  if (!('bin' in c)) return { missing: `${c.pkg} has no executable` };
+  const path = join(folderOf(c), 'node_modules/.bin', c.bin);
+  return existsSync(path) ? { path } : { missing: notInstalled(c) };
 }
 
 /**
