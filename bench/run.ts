@@ -1,4 +1,5 @@
 import { benchFidelity } from './fidelity.bench.js';
+import { benchGateway } from './gateway.bench.js';
 import { benchLongSession } from './long-session.bench.js';
 import { benchCollapse, benchUnsaved } from './pipeline.bench.js';
 import { benchHealth, benchProxy } from './proxy.bench.js';
@@ -27,6 +28,7 @@ const suites: Record<string, () => void | Promise<void>> = {
   session: benchSession,
   stores: benchStores,
   start: benchStart,
+  gateway: benchGateway,
 };
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((w) => !(w in suites));
