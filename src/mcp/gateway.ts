@@ -120,13 +120,8 @@ export class McpGateway {
     const maxChars = this.#maxChars.get(call.tool);
     if (maxChars !== undefined) budget = Math.min(budget, Math.floor(maxChars / CHARS_PER_TOKEN));
     let changed = false;
-    const content: unknown[] = [];
-    for (const block of result.content) {
-      if (!isObject(block) || block.type !== 'text' || typeof block.text !== 'string') {
-        content.push(block);
-        continue;
-      }
-      const out = await collapseOutput(Buffer.from(block.text, 'utf8'), {
+    const collapse = async (text: string): Promise<string> => {
+      const out = await collapseOutput(Buffer.from(text, 'utf8'), {
         store: this.#o.store,
         maxTokens: budget,
         tool: call.tool,
@@ -135,15 +130,10 @@ export class McpGateway {
       if (out.stashError !== undefined) {
         // Nothing lost: without a stash the model gets the whole text.
         this.#o.log?.({ event: 'stash_failed', tool: call.tool, error: out.stashError });
-        content.push(block);
-        continue;
+        return text;
       }
-      if (out.step !== 'acted') {
-        content.push(block);
-        continue;
-      }
+      if (out.step !== 'acted') return text;
       changed = true;
-      content.push({ ...block, text: out.text });
       this.#o.log?.({
         event: 'collapsed',
         tool: call.tool,
@@ -151,9 +141,46 @@ export class McpGateway {
         tokensBefore: out.tokensBefore,
         tokensAfter: out.tokensAfter,
       });
-    }
-    return changed ? { ...result, content } : undefined;
+      return out.text;
+    };
+    const content: unknown[] = [];
+    for (const block of result.content)
+      content.push(
+        isObject(block) && block.type === 'text' && typeof block.text === 'string'
+          ? { ...block, text: await collapse(block.text) }
+          : block,
+      );
+    // Structured content keeps its shape (a client may check it against the tool's output
+    // schema): its long strings are collapsed, as the same text in a block is (same id).
+    const structured =
+      result.structuredContent === undefined
+        ? undefined
+        : await collapseStrings(result.structuredContent, collapse, budget);
+    if (!changed) return undefined;
+    return { ...result, content, ...(structured === undefined ? {} : { structuredContent: structured }) };
   }
+}
+
+/**
+ * `value` with every string longer in characters than the budget in tokens passed through
+ * `collapse`, which measures it (a shorter one would need over a token a character to be over).
+ */
+async function collapseStrings(
+  value: unknown,
+  collapse: (s: string) => Promise<string>,
+  budget: number,
+  depth = 0,
+): Promise<unknown> {
+  if (typeof value === 'string') return value.length > budget ? collapse(value) : value;
+  if (depth >= 16 || value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) {
+    const out: unknown[] = [];
+    for (const v of value) out.push(await collapseStrings(v, collapse, budget, depth + 1));
+    return out;
+  }
+  const out: Json = {};
+  for (const [k, v] of Object.entries(value)) out[k] = await collapseStrings(v, collapse, budget, depth + 1);
+  return out;
 }
 
 function parse(line: string): unknown {
