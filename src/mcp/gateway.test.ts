@@ -15,10 +15,19 @@ const FIXTURE = resolve(import.meta.dirname, '../test-support/mcp-fixture-server
 const CLI = resolve(import.meta.dirname, '../cli.ts');
 const dir = join(mkdtempSync(join(tmpdir(), 'sw-gateway-')), 'tr');
 const fixture = ['--import', 'tsx', FIXTURE];
+/** `spillway gateway ARGS...` run from the sources. */
+const gateway = (...args: string[]) => ['--import', 'tsx', CLI, 'gateway', '--dir', dir, ...args];
 
 async function connect(args: string[]): Promise<Client> {
   const client = new Client({ name: 'test', version: '1' });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args, stderr: 'pipe' }));
+  const transport = new StdioClientTransport({ command: process.execPath, args, stderr: 'pipe' });
+  try {
+    await client.connect(transport);
+  } catch (err) {
+    // A failed handshake still leaves the gateway's process: it ends with its input.
+    await transport.close();
+    throw err;
+  }
   return client;
 }
 const textOf = (r: unknown) =>
@@ -28,19 +37,7 @@ let direct: Client;
 let gated: Client;
 beforeAll(async () => {
   direct = await connect(fixture);
-  gated = await connect([
-    '--import',
-    'tsx',
-    CLI,
-    'gateway',
-    '--dir',
-    dir,
-    '--tool',
-    'echo=0',
-    '--',
-    process.execPath,
-    ...fixture,
-  ]);
+  gated = await connect(gateway('--tool', 'echo=0', '--', process.execPath, ...fixture));
 });
 afterAll(async () => {
   await direct?.close();
@@ -101,5 +98,68 @@ describe('spillway gateway', () => {
     const capped = textOf(await gated.callTool({ name: 'capped', arguments: {} }));
     expect(capped.length).toBeLessThanOrEqual(4000);
     expect(capped).toContain("error: 'amount' undeclared");
+  });
+});
+
+describe('spillway gateway --url (an upstream over Streamable HTTP)', () => {
+  it('passes the headers given, lists and answers as the server does, and collapses its long results', async () => {
+    const { randomUUID } = await import('node:crypto');
+    const { createServer } = await import('node:http');
+    const { StreamableHTTPServerTransport } = await import(
+      '@modelcontextprotocol/sdk/server/streamableHttp.js'
+    );
+    const { StreamableHTTPClientTransport } = await import(
+      '@modelcontextprotocol/sdk/client/streamableHttp.js'
+    );
+    const { fixtureServer } = await import('../test-support/mcp-fixture-server.js');
+    const { listenOnLoopback } = await import('../test-support/loopback.js');
+    const sessions = new Map<string, InstanceType<typeof StreamableHTTPServerTransport>>();
+    const http = createServer(async (req, res) => {
+      if (req.headers.authorization !== 'Bearer s3cret') return void res.writeHead(401).end();
+      const id = req.headers['mcp-session-id'];
+      let transport = typeof id === 'string' ? sessions.get(id) : undefined;
+      if (!transport) {
+        const made = new StreamableHTTPServerTransport({
+          sessionIdGenerator: () => randomUUID(),
+          onsessioninitialized: (sid) => void sessions.set(sid, made),
+        });
+        await fixtureServer().connect(made);
+        transport = made;
+      }
+      await transport.handleRequest(req, res);
+    });
+    const server = await listenOnLoopback(http);
+    const url = `${server.url}/mcp`;
+    const direct = new Client({ name: 'test', version: '1' });
+    await direct.connect(
+      new StreamableHTTPClientTransport(new URL(url), {
+        requestInit: { headers: { authorization: 'Bearer s3cret' } },
+      }),
+    );
+    const over = await connect(gateway('--url', url, '--header', 'Authorization: Bearer s3cret'));
+    try {
+      expect((await over.listTools()).tools.slice(0, -1)).toEqual((await direct.listTools()).tools);
+      expect(await over.getPrompt({ name: 'review', arguments: { diff: '+x' } })).toEqual(
+        await direct.getPrompt({ name: 'review', arguments: { diff: '+x' } }),
+      );
+      expect(await over.callTool({ name: 'echo', arguments: { message: 'short' } })).toEqual(
+        await direct.callTool({ name: 'echo', arguments: { message: 'short' } }),
+      );
+      const shown = textOf(await over.callTool({ name: 'build_log', arguments: {} }));
+      expect(o200k.count(shown)).toBeLessThanOrEqual(1800);
+      expect(shown).toContain("src/pay.c:88:3: error: 'amount' undeclared");
+      const id = markerIds(shown)[0] as string;
+      expect(
+        textOf(await over.callTool({ name: 'spillway_expand', arguments: { id, lines: '3100' } })),
+      ).toContain("3100:src/pay.c:88:3: error: 'amount' undeclared");
+      // Without the header the server refuses, and the client gets an error, not a hang.
+      const refused = await connect(gateway('--url', url)).catch((err: Error) => err);
+      expect(refused).toBeInstanceOf(Error);
+      expect(String(refused)).toMatch(/HTTP 401/);
+    } finally {
+      await over.close();
+      await direct.close();
+      await server.close();
+    }
   });
 });

@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { SpillwayError } from '../../errors.js';
-import { McpGateway } from '../../mcp/gateway.js';
+import { type GatewayBudgets, McpGateway } from '../../mcp/gateway.js';
+import { HttpUpstream } from '../../mcp/http-upstream.js';
 import { SOURCE_MAX_TOKENS } from '../../pipeline/collapse-output.js';
 import { intOption, parseCommandArgs } from '../args.js';
 import { forwardSignals, splitCommand, statusOf } from '../child.js';
@@ -9,8 +10,10 @@ import { type CliIo, write } from '../io.js';
 import { STORE_HELP, STORE_OPTIONS, withStore } from '../store-option.js';
 
 export const GATEWAY_HELP = `usage: spillway gateway [--tokens N] [--tool NAME=N]... [--dir D | --store URL] -- COMMAND [ARGS...]
+       spillway gateway [options] --url URL [--header 'Name: value']...
 
-Runs an MCP server (COMMAND, on standard input and output) behind spillway: every message
+Runs an MCP server (COMMAND, on standard input and output; or one at URL over Streamable
+HTTP, the headers given sent with each request) behind spillway, itself on stdio: every message
 passes through unchanged, but a tools/call result whose text is over the budget is collapsed
 (what matters kept, markers with line ranges) and its original stashed, recallable with the
 spillway_expand tool the gateway adds to the server's tools. Errors, images and other blocks
@@ -22,11 +25,13 @@ Register it where the server was, e.g. with Claude Code:
   --tokens N        budget of a tool result's text (default ${SOURCE_MAX_TOKENS}; under every major
                     client's MCP limit); a tool's _meta "anthropic/maxResultSizeChars" lowers it
   --tool NAME=N     budget of one tool's results; N=0 passes them through whole (repeatable)
+  --url URL         the MCP server's Streamable HTTP endpoint, instead of COMMAND
+  --header 'N: V'   a header for every request to URL (repeatable; never logged)
 ${STORE_HELP}
   -h, --help        show this help
 `;
 
-const VALUE_OPTIONS = new Set(['--tokens', '--tool', '--dir', '--store']);
+const VALUE_OPTIONS = new Set(['--tokens', '--tool', '--url', '--header', '--dir', '--store']);
 
 /** `--tool NAME=N` flags as a budget table. */
 function toolBudgets(flags: readonly string[]): Record<string, number> {
@@ -48,6 +53,8 @@ export async function gatewayCommand(argv: string[], io: CliIo): Promise<number>
   const { values, positionals } = parseCommandArgs('gateway', split.options, {
     tokens: { type: 'string' },
     tool: { type: 'string', multiple: true },
+    url: { type: 'string' },
+    header: { type: 'string', multiple: true },
     ...STORE_OPTIONS,
   });
   if (values.help) {
@@ -55,15 +62,25 @@ export async function gatewayCommand(argv: string[], io: CliIo): Promise<number>
     return 0;
   }
   const command = [...positionals, ...split.command];
-  if (command.length === 0)
+  if ((command.length === 0) === (values.url === undefined))
     throw new SpillwayError(
       'SPILLWAY_USAGE',
-      'gateway needs the MCP server to run: spillway gateway -- COMMAND [ARGS...]',
+      'gateway needs one MCP server: spillway gateway -- COMMAND [ARGS...], or spillway gateway --url URL',
     );
   const budgets = {
     maxTokens: intOption('--tokens', values.tokens, 1) ?? SOURCE_MAX_TOKENS,
     tools: toolBudgets((values.tool as unknown as string[] | undefined) ?? []),
   };
+  if (values.url !== undefined)
+    return serveHttpUpstream(
+      values.url,
+      headersOf((values.header as unknown as string[] | undefined) ?? []),
+      {
+        values,
+        budgets,
+        io,
+      },
+    );
   return withStore(values, io.env, (store) => {
     const child = spawn(command[0] as string, command.slice(1), { stdio: ['pipe', 'pipe', 'inherit'] });
     const unforward = forwardSignals(child);
@@ -103,5 +120,61 @@ export async function gatewayCommand(argv: string[], io: CliIo): Promise<number>
         });
       });
     });
+  });
+}
+
+/** `--header 'Name: value'` flags as headers. */
+function headersOf(flags: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const flag of flags) {
+    const at = flag.indexOf(':');
+    if (at <= 0)
+      throw new SpillwayError('SPILLWAY_USAGE', `--header takes 'Name: value', got "${flag.slice(0, 40)}"`);
+    out[flag.slice(0, at).trim()] = flag.slice(at + 1).trim();
+  }
+  return out;
+}
+
+/** The gateway on stdio in front of a server at `url` (Streamable HTTP), until the client closes. */
+async function serveHttpUpstream(
+  url: string,
+  headers: Record<string, string>,
+  o: { values: { dir?: string; store?: string }; budgets: GatewayBudgets; io: CliIo },
+): Promise<number> {
+  try {
+    new URL(url);
+  } catch {
+    throw new SpillwayError(
+      'SPILLWAY_USAGE',
+      `--url must be a URL such as http://127.0.0.1:3000/mcp, got "${url}"`,
+    );
+  }
+  const { io } = o;
+  return withStore(o.values, io.env, async (store) => {
+    const log = (line: Record<string, unknown>) =>
+      io.stderr.write(`${JSON.stringify({ gateway: true, ...line })}\n`);
+    const sending = new Set<Promise<void>>();
+    let gateway: McpGateway | undefined;
+    const upstream = new HttpUpstream({
+      url,
+      headers,
+      log,
+      onMessage: (line) => (gateway as McpGateway).fromUpstream(line),
+    });
+    gateway = new McpGateway({
+      store,
+      budgets: o.budgets,
+      toClient: (line) => io.stdout.write(`${line}\n`),
+      toUpstream: (line) => {
+        const sent = upstream.send(line).finally(() => sending.delete(sent));
+        sending.add(sent);
+      },
+      log,
+    });
+    for await (const line of createInterface({ input: io.stdin, crlfDelay: Number.POSITIVE_INFINITY }))
+      if (line.trim() !== '') await gateway.fromClient(line);
+    await Promise.allSettled([...sending]);
+    await upstream.close();
+    return 0;
   });
 }
