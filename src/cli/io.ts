@@ -55,3 +55,30 @@ export function write(stream: NodeJS.WritableStream, text: string | Uint8Array):
     stream.write(text, (err) => (err ? reject(err) : resolve()));
   });
 }
+
+/**
+ * A JSON config file, parsed; errors name the file and say what is wrong (it cannot be read,
+ * or it is not JSON).
+ *
+ * @example
+ * const config = await readConfigFile('gateway.json');
+ */
+export async function readConfigFile(file: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    throw new SpillwayError(
+      'SPILLWAY_BAD_INPUT',
+      `cannot read the config file "${file}": ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+    );
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (err) {
+    throw new SpillwayError(
+      'SPILLWAY_BAD_CONFIG',
+      `the config file "${file}" is not JSON: ${(err as Error).message}`,
+    );
+  }
+}

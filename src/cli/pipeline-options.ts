@@ -1,7 +1,7 @@
-import { readFile } from 'node:fs/promises';
 import { SpillwayError } from '../errors.js';
 import type { PipelineConfig, ResolvedPipeline } from '../pipeline/config.js';
 import { PRESET_NAMES } from '../pipeline/types.js';
+import { readConfigFile } from './io.js';
 
 export const PIPELINE_OPTIONS = { preset: { type: 'string' }, config: { type: 'string' } } as const;
 
@@ -20,25 +20,7 @@ export async function pipelineFromOptions(values: {
   config?: string;
 }): Promise<ResolvedPipeline> {
   let config: Record<string, unknown> = {};
-  if (values.config !== undefined) {
-    let text: string;
-    try {
-      text = await readFile(values.config, 'utf8');
-    } catch (err) {
-      throw new SpillwayError(
-        'SPILLWAY_BAD_INPUT',
-        `cannot read the config file "${values.config}": ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
-      );
-    }
-    try {
-      config = JSON.parse(text) as Record<string, unknown>;
-    } catch (err) {
-      throw new SpillwayError(
-        'SPILLWAY_BAD_CONFIG',
-        `the config file "${values.config}" is not JSON: ${(err as Error).message}`,
-      );
-    }
-  }
+  if (values.config !== undefined) config = (await readConfigFile(values.config)) as Record<string, unknown>;
   if (values.preset !== undefined) {
     if (typeof config !== 'object' || config === null || Array.isArray(config)) config = {};
     config = { ...config, preset: values.preset };

@@ -163,3 +163,33 @@ describe('spillway gateway --url (an upstream over Streamable HTTP)', () => {
     }
   });
 });
+
+describe('spillway gateway --config', () => {
+  it('takes budgets from a file (flags win), and refuses a bad one naming the key', async () => {
+    const { writeFileSync } = await import('node:fs');
+    const { cli } = await import('../test-support/cli.js');
+    const configDir = mkdtempSync(join(tmpdir(), 'sw-gateway-config-'));
+    const good = join(configDir, 'gateway.json');
+    writeFileSync(good, JSON.stringify({ maxTokens: 900, tools: { echo: 0 } }));
+    const configured = await connect(gateway('--config', good, '--', process.execPath, ...fixture));
+    try {
+      const long = { message: 'y'.repeat(100_000) };
+      expect(await configured.callTool({ name: 'echo', arguments: long })).toEqual(
+        await direct.callTool({ name: 'echo', arguments: long }),
+      );
+      expect(
+        o200k.count(textOf(await configured.callTool({ name: 'build_log', arguments: {} }))),
+      ).toBeLessThanOrEqual(900);
+    } finally {
+      await configured.close();
+    }
+    const bad = join(configDir, 'bad.json');
+    writeFileSync(bad, JSON.stringify({ tools: { echo: -1 } }));
+    const refused = await cli(['gateway', '--config', bad, '--', 'true']);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain(`${bad}: "tools"`);
+    const usage = await cli(['gateway']);
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toContain('gateway needs one MCP server');
+  });
+});

@@ -1,13 +1,30 @@
+import { z } from 'zod';
+import { parseConfig, wholeNumber } from '../config-schema.js';
 import { collapseOutput, SOURCE_MAX_TOKENS } from '../pipeline/collapse-output.js';
 import type { Store } from '../store/store.js';
 import { callExpandTool, EXPAND_TOOL, EXPAND_TOOL_DEFINITION } from './expand-tool.js';
 
-/** How the gateway shortens results: a default budget, per-tool budgets (0: pass through). */
-export interface GatewayBudgets {
+/**
+ * How the gateway shortens results (the schema of its `--config FILE`): a default budget, and
+ * per tool name its budget or 0 to pass its results through whole.
+ */
+export const GatewayBudgetsSchema = z.strictObject({
   /** Tokens a tool result's text may take (default SOURCE_MAX_TOKENS, under every major client's MCP limit). */
-  maxTokens?: number;
-  /** Per tool name: its budget, or 0 to pass its results through whole. */
-  tools?: Readonly<Record<string, number>>;
+  maxTokens: wholeNumber(1).optional(),
+  tools: z
+    .record(z.string(), wholeNumber(0), { error: 'must map tool names to whole numbers of tokens' })
+    .optional(),
+});
+export type GatewayBudgets = z.infer<typeof GatewayBudgetsSchema>;
+
+/**
+ * Reads a gateway config (its budgets); errors name the key that is wrong and what it may be.
+ *
+ * @example
+ * parseGatewayConfig({ maxTokens: 4000, tools: { take_snapshot: 8000, get_time: 0 } }, 'gateway.json');
+ */
+export function parseGatewayConfig(value: unknown, where: string): GatewayBudgets {
+  return parseConfig(GatewayBudgetsSchema, value, where);
 }
 
 export interface GatewayOptions {

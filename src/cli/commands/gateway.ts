@@ -1,12 +1,12 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { SpillwayError } from '../../errors.js';
-import { type GatewayBudgets, McpGateway } from '../../mcp/gateway.js';
+import { type GatewayBudgets, McpGateway, parseGatewayConfig } from '../../mcp/gateway.js';
 import { HttpUpstream } from '../../mcp/http-upstream.js';
 import { SOURCE_MAX_TOKENS } from '../../pipeline/collapse-output.js';
 import { intOption, parseCommandArgs } from '../args.js';
 import { forwardSignals, splitCommand, statusOf } from '../child.js';
-import { type CliIo, write } from '../io.js';
+import { type CliIo, readConfigFile, write } from '../io.js';
 import { STORE_HELP, STORE_OPTIONS, withStore } from '../store-option.js';
 
 export const GATEWAY_HELP = `usage: spillway gateway [--tokens N] [--tool NAME=N]... [--dir D | --store URL] -- COMMAND [ARGS...]
@@ -25,13 +25,14 @@ Register it where the server was, e.g. with Claude Code:
   --tokens N        budget of a tool result's text (default ${SOURCE_MAX_TOKENS}; under every major
                     client's MCP limit); a tool's _meta "anthropic/maxResultSizeChars" lowers it
   --tool NAME=N     budget of one tool's results; N=0 passes them through whole (repeatable)
+  --config FILE     budgets as JSON: {"maxTokens": N, "tools": {"NAME": N}} (flags win)
   --url URL         the MCP server's Streamable HTTP endpoint, instead of COMMAND
   --header 'N: V'   a header for every request to URL (repeatable; never logged)
 ${STORE_HELP}
   -h, --help        show this help
 `;
 
-const VALUE_OPTIONS = new Set(['--tokens', '--tool', '--url', '--header', '--dir', '--store']);
+const VALUE_OPTIONS = new Set(['--tokens', '--tool', '--config', '--url', '--header', '--dir', '--store']);
 
 /** `--tool NAME=N` flags as a budget table. */
 function toolBudgets(flags: readonly string[]): Record<string, number> {
@@ -55,6 +56,7 @@ export async function gatewayCommand(argv: string[], io: CliIo): Promise<number>
     tool: { type: 'string', multiple: true },
     url: { type: 'string' },
     header: { type: 'string', multiple: true },
+    config: { type: 'string' },
     ...STORE_OPTIONS,
   });
   if (values.help) {
@@ -67,9 +69,11 @@ export async function gatewayCommand(argv: string[], io: CliIo): Promise<number>
       'SPILLWAY_USAGE',
       'gateway needs one MCP server: spillway gateway -- COMMAND [ARGS...], or spillway gateway --url URL',
     );
+  const config =
+    values.config === undefined ? {} : parseGatewayConfig(await readConfigFile(values.config), values.config);
   const budgets = {
-    maxTokens: intOption('--tokens', values.tokens, 1) ?? SOURCE_MAX_TOKENS,
-    tools: toolBudgets((values.tool as unknown as string[] | undefined) ?? []),
+    maxTokens: intOption('--tokens', values.tokens, 1) ?? config.maxTokens ?? SOURCE_MAX_TOKENS,
+    tools: { ...config.tools, ...toolBudgets((values.tool as unknown as string[] | undefined) ?? []) },
   };
   if (values.url !== undefined)
     return serveHttpUpstream(
