@@ -1,8 +1,22 @@
 import { join } from 'node:path';
 import { claudeDir } from './claude.js';
 import { readJsonc, setJsonc } from './config-text.js';
+import { rewrapServers } from './mcp-wrap.js';
 import { type FileEdit, isOwnHookGroup, type SetupOptions } from './setup-plan.js';
 import { spillwayShell } from './spillway-command.js';
+
+/**
+ * Where Claude Code keeps MCP servers in `~/.claude.json`: the user's (`mcpServers`) and each
+ * project's local ones (`projects.<path>.mcpServers`, where `claude mcp add` puts them).
+ *
+ * @example
+ * claudeServerLists('{"projects":{"/srv/app":{"mcpServers":{}}}}', f); // [['mcpServers'], ['projects', '/srv/app', 'mcpServers']]
+ */
+export function claudeServerLists(text: string, file: string): string[][] {
+  const projects = readJsonc(text, file).projects;
+  const paths = projects && typeof projects === 'object' ? Object.keys(projects) : [];
+  return [['mcpServers'], ...paths.map((p) => ['projects', p, 'mcpServers'])];
+}
 
 /** A hook array with spillway's groups taken out. */
 const othersOf = (value: unknown): unknown[] =>
@@ -55,21 +69,26 @@ export function claudeSetup(options: SetupOptions): FileEdit[] {
     },
     {
       path: state,
-      purpose: 'spillway_expand as an MCP server',
+      purpose: `spillway_expand as an MCP server${options.mcp?.length ? `; MCP servers through spillway gateway: ${options.mcp.join(', ')}` : ''}`,
       remove: (text) => {
         const value = readJsonc(text, state);
-        return (value.mcpServers as Record<string, unknown> | undefined)?.spillway
+        const out = (value.mcpServers as Record<string, unknown> | undefined)?.spillway
           ? setJsonc(text, ['mcpServers', 'spillway'], undefined)
           : text;
+        return rewrapServers(out, state, claudeServerLists(out, state), undefined, options.spillway);
       },
-      add: (text) =>
-        setJsonc(text, ['mcpServers', 'spillway'], {
+      add: (text) => {
+        const out = setJsonc(text, ['mcpServers', 'spillway'], {
           type: 'stdio',
           command: options.spillway.command,
           args: [...options.spillway.args, 'mcp'],
           env: {},
           alwaysLoad: true,
-        }),
+        });
+        return options.mcp?.length
+          ? rewrapServers(out, state, claudeServerLists(out, state), options.mcp, options.spillway)
+          : out;
+      },
     },
   ];
 }

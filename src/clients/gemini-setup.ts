@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { block, readJsonc, setJsonc, withoutBlocks } from './config-text.js';
+import { rewrapServers } from './mcp-wrap.js';
 import { type FileEdit, isOwnHookGroup, type SetupOptions } from './setup-plan.js';
 import { spillwayShell } from './spillway-command.js';
 
@@ -27,7 +28,7 @@ export function geminiSetup(options: SetupOptions): FileEdit[] {
   const edits: FileEdit[] = [
     {
       path: settings,
-      purpose: `BeforeTool hook on run_shell_command, MCP server${options.proxy ? ', API-key sign-in' : ''}`,
+      purpose: `BeforeTool hook on run_shell_command, MCP server${options.proxy ? ', API-key sign-in' : ''}${options.mcp?.length ? `; MCP servers through spillway gateway: ${options.mcp.join(', ')}` : ''}`,
       remove: (text) => {
         let out = text;
         const before = beforeTool(text);
@@ -37,7 +38,7 @@ export function geminiSetup(options: SetupOptions): FileEdit[] {
         }
         if ((readJsonc(out, settings).mcpServers as Record<string, unknown> | undefined)?.spillway)
           out = setJsonc(out, ['mcpServers', 'spillway'], undefined);
-        return out;
+        return rewrapServers(out, settings, [['mcpServers']], undefined, options.spillway);
       },
       add: (text) => {
         const value = readJsonc(text, settings);
@@ -49,6 +50,8 @@ export function geminiSetup(options: SetupOptions): FileEdit[] {
           args: [...options.spillway.args, 'mcp'],
           trust: true,
         });
+        if (options.mcp?.length)
+          out = rewrapServers(out, settings, [['mcpServers']], options.mcp, options.spillway);
         const auth = ((value.security as Record<string, unknown> | undefined)?.auth ?? {}) as Record<
           string,
           unknown

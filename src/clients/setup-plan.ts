@@ -9,6 +9,8 @@ export interface SetupOptions {
   spillway: SpillwayCommand;
   /** The proxy to send the client's model requests through; none leaves the base URL alone. */
   proxy?: string;
+  /** The client's MCP servers to run through `spillway gateway` (`all` for every one). */
+  mcp?: readonly string[];
 }
 
 /**

@@ -15,8 +15,9 @@ import {
 import { markerIds } from '../text/markers.js';
 import { getTokenizer } from '../text/tokenizers/index.js';
 
-// A real MCP server from npm (@modelcontextprotocol/server-filesystem) behind the gateway,
-// registered with the real Claude Code by `claude mcp add` as a user would, no proxy: the
+// A real MCP server from npm (@modelcontextprotocol/server-filesystem), registered with the
+// real Claude Code by `claude mcp add` as a user would, put behind the gateway by
+// `spillway setup claude --mcp files`, no proxy: the
 // model reads a 2 MB log through the server and must see its error line, grep it back through
 // spillway_expand, and the stash must be the file byte for byte.
 const claude = clientBinary('claude');
@@ -65,22 +66,21 @@ describe.skipIf(missing)(
           // Claude Code defers MCP tools behind a search; the scripted model calls them directly.
           ENABLE_TOOL_SEARCH: 'false',
         };
+        // The user's server, added as the README of any MCP server says; then spillway setup puts it
+        // behind the gateway.
         const add = spawnSync(
           'claude',
-          [
-            'mcp',
-            'add',
-            'files',
-            '--',
-            'spillway',
-            'gateway',
-            '--',
-            (filesystem as { path: string }).path,
-            machine.project,
-          ],
-          { env, cwd: machine.project, encoding: 'utf8' },
+          ['mcp', 'add', 'files', '--', (filesystem as { path: string }).path, machine.project],
+          {
+            env,
+            cwd: machine.project,
+            encoding: 'utf8',
+          },
         );
         expect(add.status, add.stderr).toBe(0);
+        const setup = spawnSync('spillway', ['setup', 'claude', '--mcp', 'files'], { env, encoding: 'utf8' });
+        expect(setup.status, setup.stderr).toBe(0);
+        expect(setup.stdout).toContain('MCP servers through spillway gateway: files');
         const run = await runClient(
           'claude',
           ['-p', 'read ledger.log and find what failed', '--allowedTools', READ, EXPAND],

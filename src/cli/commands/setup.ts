@@ -6,7 +6,7 @@ import { SpillwayError } from '../../errors.js';
 import { parseCommandArgs } from '../args.js';
 import { type CliIo, write } from '../io.js';
 
-export const SETUP_HELP = `usage: spillway setup claude|codex|gemini [--proxy URL] [--print] [--undo]
+export const SETUP_HELP = `usage: spillway setup claude|codex|gemini [--proxy URL] [--mcp NAME]... [--print] [--undo]
 
 Sets a client up so spillway sees the whole output of its shell commands, before the client's
 own cut (Claude Code: 30,000 characters, then a 2 KB preview; Codex: about 10,000 tokens;
@@ -25,6 +25,9 @@ so it need not be on the PATH. Run "spillway doctor" afterwards to check every l
   --proxy URL   also send the client's model requests through the spillway proxy at URL
                 (e.g. http://127.0.0.1:4747): ANTHROPIC_BASE_URL, a Codex model provider,
                 GOOGLE_GEMINI_BASE_URL. The proxy must then be running.
+  --mcp NAME    also run the client's MCP server NAME through "spillway gateway" (its long
+                results collapsed at the source; repeatable; "all" for every one). Claude Code
+                (user and local servers in ~/.claude.json) and Gemini CLI; --undo unwraps them
   --print       show what would be written, change nothing
   --undo        restore the files setup changed
   -h, --help    show this help
@@ -61,6 +64,7 @@ export async function setupCommand(argv: string[], io: CliIo): Promise<number> {
     proxy: { type: 'string' },
     print: { type: 'boolean' },
     undo: { type: 'boolean' },
+    mcp: { type: 'string', multiple: true },
   });
   if (values.help) {
     await write(io.stdout, SETUP_HELP);
@@ -73,10 +77,16 @@ export async function setupCommand(argv: string[], io: CliIo): Promise<number> {
       'SPILLWAY_USAGE',
       `setup takes one client: ${Object.keys(CLIENTS).join(', ')}\nsee: spillway setup --help`,
     );
-  if (values.undo && (values.proxy || values.print))
+  const mcp = (values.mcp as unknown as string[] | undefined) ?? [];
+  if (values.undo && (values.proxy || values.print || mcp.length > 0))
     throw new SpillwayError('SPILLWAY_USAGE', '--undo takes no other option');
+  if (mcp.length > 0 && key === 'codex')
+    throw new SpillwayError(
+      'SPILLWAY_USAGE',
+      '--mcp does not edit Codex\'s config.toml yet; put the server behind the gateway by hand: command = "spillway", args = ["gateway", "--", COMMAND, ARGS...] (see docs/gateway.md)',
+    );
   const proxy = values.proxy === undefined ? undefined : checkProxyUrl(values.proxy);
-  const options = setupOptionsFor(io, proxy);
+  const options = { ...setupOptionsFor(io, proxy), ...(mcp.length > 0 ? { mcp } : {}) };
   const stateDir = setupStateDir(options.env);
   if (values.undo) {
     const done = await undoSetup(key, (p) => client.edits({ ...options, ...(p ? { proxy: p } : {}) }), {

@@ -1,0 +1,98 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { cli } from '../test-support/cli.js';
+import { unwrapServer, wrapServer } from './mcp-wrap.js';
+
+const spillway = { command: '/usr/bin/node', args: ['/opt/sw/dist/cli.js'] };
+
+describe('wrapping an MCP server in spillway gateway', () => {
+  it('runs the same command behind the gateway, keeps the other fields, and unwraps to what it was', () => {
+    const entry = {
+      type: 'stdio',
+      command: 'npx',
+      args: ['-y', '@modelcontextprotocol/server-filesystem', '/srv'],
+      env: { A: '1' },
+    };
+    const w = wrapServer(entry, spillway);
+    expect(w).toEqual({
+      type: 'stdio',
+      command: '/usr/bin/node',
+      args: [
+        '/opt/sw/dist/cli.js',
+        'gateway',
+        '--',
+        'npx',
+        '-y',
+        '@modelcontextprotocol/server-filesystem',
+        '/srv',
+      ],
+      env: { A: '1' },
+    });
+    expect(wrapServer(w, spillway)).toBe(w);
+    expect(unwrapServer(w)).toEqual(entry);
+    // Another installation of spillway (it moved since setup) unwraps too.
+    expect(
+      unwrapServer({ ...w, command: '/home/me/.local/bin/spillway', args: (w.args as string[]).slice(1) }),
+    ).toEqual(entry);
+    // An HTTP server and a server of someone else's are left as they are.
+    const http = { type: 'http', url: 'https://x.test/mcp' };
+    expect(wrapServer(http, spillway)).toBe(http);
+    const other = { command: 'gateway-tool', args: ['gateway', '--', 'x'] };
+    expect(unwrapServer(other)).toBe(other);
+  });
+
+  it('property: unwrap(wrap(entry)) is the entry, whatever its arguments', () => {
+    fc.assert(
+      fc.property(fc.string({ minLength: 1 }), fc.array(fc.string()), (command, args) => {
+        expect(unwrapServer(wrapServer({ command, args }, spillway))).toEqual({ command, args });
+      }),
+    );
+  });
+});
+
+describe('spillway setup --mcp', () => {
+  it('wraps the named servers of Claude Code (user and local) and Gemini CLI, says which names it lacks, and undo unwraps them', async () => {
+    const { mkdtempSync, mkdirSync, writeFileSync, readFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const home = mkdtempSync(join(tmpdir(), 'spillway-setup-mcp-'));
+    mkdirSync(join(home, '.gemini'));
+    const claudeState = {
+      numStartups: 3,
+      mcpServers: { docs: { type: 'stdio', command: 'docs-server', args: [] } },
+      projects: {
+        '/srv/app': {
+          mcpServers: { files: { type: 'stdio', command: 'npx', args: ['-y', 'fs', '/srv/app'], env: {} } },
+        },
+      },
+    };
+    writeFileSync(join(home, '.claude.json'), JSON.stringify(claudeState));
+    writeFileSync(
+      join(home, '.gemini/settings.json'),
+      JSON.stringify({ mcpServers: { files: { command: 'fs', args: ['/srv'] } } }),
+    );
+    const env = { HOME: home, SPILLWAY_HOME: join(home, '.spillway') };
+    const missing = await cli(['setup', 'claude', '--mcp', 'fils'], { env });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('no MCP server named "fils"');
+    expect(missing.stderr).toContain('it has: docs, files');
+    const r = await cli(['setup', 'claude', '--mcp', 'files'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    const state = JSON.parse(readFileSync(join(home, '.claude.json'), 'utf8'));
+    const files = state.projects['/srv/app'].mcpServers.files;
+    expect(files.args.slice(-6)).toEqual(['gateway', '--', 'npx', '-y', 'fs', '/srv/app']);
+    expect(state.mcpServers.docs).toEqual(claudeState.mcpServers.docs);
+    // Claude Code rewrites its state file all the time: undo then takes out only spillway's.
+    writeFileSync(join(home, '.claude.json'), JSON.stringify({ ...state, numStartups: 4 }));
+    expect((await cli(['setup', 'claude', '--undo'], { env })).code).toBe(0);
+    const undone = JSON.parse(readFileSync(join(home, '.claude.json'), 'utf8'));
+    expect(undone).toEqual({ ...claudeState, numStartups: 4 });
+    const g = await cli(['setup', 'gemini', '--mcp', 'all'], { env });
+    expect(g.code, g.stderr).toBe(0);
+    const gemini = JSON.parse(readFileSync(join(home, '.gemini/settings.json'), 'utf8'));
+    expect(gemini.mcpServers.files.args.slice(-3)).toEqual(['--', 'fs', '/srv']);
+    expect((await cli(['setup', 'codex', '--mcp', 'x'], { env })).stderr).toContain(
+      '--mcp does not edit Codex',
+    );
+  });
+});

@@ -1,0 +1,101 @@
+import type { JSONPath } from 'jsonc-parser';
+import { SpillwayError } from '../errors.js';
+import { readJsonc, setJsonc } from './config-text.js';
+import type { SpillwayCommand } from './spillway-command.js';
+
+/** A client's stdio MCP server entry (Claude Code's and Gemini CLI's have this shape). */
+type ServerEntry = Record<string, unknown> & { command?: unknown; args?: unknown };
+
+const strings = (v: unknown): string[] | undefined =>
+  Array.isArray(v) && v.every((x) => typeof x === 'string')
+    ? (v as string[])
+    : v === undefined
+      ? []
+      : undefined;
+
+/**
+ * Where `spillway gateway --` sits in a wrapped entry's arguments: after spillway's own
+ * arguments (any installation's: its command may have moved since), the word `gateway`, its
+ * options, and `--`. Undefined for an entry spillway did not wrap.
+ */
+function wrapped(entry: ServerEntry): { at: number } | undefined {
+  const args = strings(entry.args);
+  if (typeof entry.command !== 'string' || !args) return undefined;
+  const gateway = args.indexOf('gateway');
+  const end = args.indexOf('--', gateway + 1);
+  const isSpillway =
+    /(^|\/)spillway$/.test(entry.command) || /(^|\/)cli\.[jt]s$/.test(args[gateway - 1] ?? '');
+  return gateway >= 0 && end > gateway && isSpillway ? { at: end } : undefined;
+}
+
+/**
+ * The entry run through `spillway gateway`: the same server, its env and other fields as they
+ * are, its command and arguments after the gateway's `--`. An entry with no command (an HTTP
+ * server), or one already wrapped, is left as it is.
+ *
+ * @example
+ * wrapServer({ command: 'npx', args: ['-y', 'server-filesystem', '/srv'] }, spillway);
+ * // { command: '/usr/bin/node', args: ['/opt/sw/cli.js', 'gateway', '--', 'npx', '-y', 'server-filesystem', '/srv'] }
+ */
+export function wrapServer(entry: ServerEntry, spillway: SpillwayCommand): ServerEntry {
+  const args = strings(entry.args);
+  if (typeof entry.command !== 'string' || !args || wrapped(entry)) return entry;
+  return {
+    ...entry,
+    command: spillway.command,
+    args: [...spillway.args, 'gateway', '--', entry.command, ...args],
+  };
+}
+
+/**
+ * A wrapped entry as it was before `wrapServer`; any other entry as it is.
+ *
+ * @example
+ * unwrapServer(wrapServer(entry, spillway)); // entry
+ */
+export function unwrapServer(entry: ServerEntry): ServerEntry {
+  const w = wrapped(entry);
+  if (!w) return entry;
+  const args = strings(entry.args) as string[];
+  const [command, ...rest] = args.slice(w.at + 1);
+  const { args: _, ...others } = entry;
+  return { ...others, command, ...(rest.length > 0 || entry.args !== undefined ? { args: rest } : {}) };
+}
+
+/**
+ * `text` (a JSON settings file) with the MCP servers under each of `containers` (paths of
+ * objects mapping names to entries) that `names` selects wrapped (`all` selects every one but
+ * spillway's own); or, with `names` undefined, every wrapped one unwrapped.
+ *
+ * @example
+ * rewrapServers(text, file, [['mcpServers']], ['files'], spillway);
+ */
+export function rewrapServers(
+  text: string,
+  file: string,
+  containers: readonly JSONPath[],
+  names: readonly string[] | undefined,
+  spillway: SpillwayCommand,
+): string {
+  let out = text;
+  const seen = new Set<string>();
+  for (const path of containers) {
+    let servers: unknown = readJsonc(out, file);
+    for (const key of path) servers = (servers as Record<string | number, unknown> | undefined)?.[key];
+    if (!servers || typeof servers !== 'object' || Array.isArray(servers)) continue;
+    for (const [name, entry] of Object.entries(servers as Record<string, ServerEntry>)) {
+      if (!entry || typeof entry !== 'object' || name === 'spillway') continue;
+      seen.add(name);
+      const chosen = names && (names.includes('all') || names.includes(name));
+      const next = names === undefined ? unwrapServer(entry) : chosen ? wrapServer(entry, spillway) : entry;
+      if (next !== entry) out = setJsonc(out, [...path, name], next);
+    }
+  }
+  const unknown = (names ?? []).filter((n) => n !== 'all' && !seen.has(n));
+  if (unknown.length > 0)
+    throw new SpillwayError(
+      'SPILLWAY_USAGE',
+      `no MCP server named ${unknown.map((n) => `"${n}"`).join(', ')} in ${file}; it has: ${[...seen].join(', ') || '(none)'}`,
+    );
+  return out;
+}
