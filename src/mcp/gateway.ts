@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { parseConfig, wholeNumber } from '../config-schema.js';
 import { collapseOutput, SOURCE_MAX_TOKENS } from '../pipeline/collapse-output.js';
 import type { Store } from '../store/store.js';
+import { getTokenizer } from '../text/tokenizers/index.js';
 import { callExpandTool, EXPAND_TOOL, EXPAND_TOOL_DEFINITION } from './expand-tool.js';
 
 /**
@@ -168,14 +169,53 @@ export class McpGateway {
           : block,
       );
     // Structured content keeps its shape (a client may check it against the tool's output
-    // schema): its long strings are collapsed, as the same text in a block is (same id).
-    const structured =
+    // schema): its long strings are collapsed, as the same text in a block is (same id), and
+    // its long arrays keep their first items and their last, as many as fit.
+    let structured =
       result.structuredContent === undefined
         ? undefined
         : await collapseStrings(result.structuredContent, collapse, budget);
+    if (structured !== undefined && !fitsJson(structured, budget)) {
+      changed = true;
+      structured = sampledToFit(structured, budget);
+    }
     if (!changed) return undefined;
     return { ...result, content, ...(structured === undefined ? {} : { structuredContent: structured }) };
   }
+}
+
+const o200k = getTokenizer('o200k');
+const fitsJson = (value: unknown, budget: number) => {
+  const json = JSON.stringify(value);
+  return json.length <= budget || o200k.countUpTo(json, budget) <= budget;
+};
+
+/** `value` with every array longer than `keep` + 1 cut to its first `keep` items and its last. */
+function sampleArrays(value: unknown, keep: number, depth = 0): unknown {
+  if (depth >= 32 || value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) {
+    const kept = value.length > keep + 1 ? [...value.slice(0, keep), value.at(-1)] : value;
+    return kept.map((v) => sampleArrays(v, keep, depth + 1));
+  }
+  const out: Json = {};
+  for (const [k, v] of Object.entries(value)) out[k] = sampleArrays(v, keep, depth + 1);
+  return out;
+}
+
+/** `value` with its arrays sampled to the most items that fit the budget (at least one and the last). */
+function sampledToFit(value: unknown, budget: number): unknown {
+  let lo = 1;
+  let hi = 1024;
+  let best = sampleArrays(value, 1);
+  while (lo <= hi) {
+    const mid = Math.floor((lo + hi) / 2);
+    const sampled = sampleArrays(value, mid);
+    if (fitsJson(sampled, budget)) {
+      best = sampled;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  return best;
 }
 
 /**

@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { MemoryStore } from '../store/memory-store.js';
+import { getTokenizer } from '../text/tokenizers/index.js';
+import { McpGateway } from './gateway.js';
+
+const o200k = getTokenizer('o200k');
+type Json = Record<string, unknown>;
+
+/** A gateway whose two sides are arrays of the messages it wrote. */
+function wired(store = new MemoryStore()) {
+  const toClient: Json[] = [];
+  const toUpstream: string[] = [];
+  const logs: Json[] = [];
+  const gateway = new McpGateway({
+    store,
+    toClient: (l) => toClient.push(JSON.parse(l) as Json),
+    toUpstream: (l) => toUpstream.push(l),
+    log: (l) => logs.push(l),
+  });
+  /** A tools/call the client makes, and the result the upstream gives it. */
+  const call = async (result: Json, id = 7) => {
+    await gateway.fromClient(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id,
+        method: 'tools/call',
+        params: { name: 'list_orders', arguments: {} },
+      }),
+    );
+    await gateway.fromUpstream(JSON.stringify({ jsonrpc: '2.0', id, result }));
+    return toClient.at(-1)?.result as Json;
+  };
+  return { gateway, toClient, toUpstream, logs, call };
+}
+
+const log = Array.from({ length: 6000 }, (_, i) =>
+  i === 3000 ? 'ERROR: ledger out of balance' : `[${i}] settled order ${i}`,
+).join('\n');
+
+describe('the gateway router', () => {
+  it('passes a result whole when its original cannot be stashed, with a log line: nothing is lost', async () => {
+    const { call, logs } = wired(new MemoryStore({ maxFileBytes: 1000 }));
+    const result = await call({ content: [{ type: 'text', text: log }] });
+    expect((result.content as { text: string }[])[0]?.text).toBe(log);
+    expect(logs).toContainEqual(expect.objectContaining({ event: 'stash_failed', tool: 'list_orders' }));
+  });
+
+  it('keeps structured content in its shape: long arrays sampled (first items and the last) to fit, valid JSON', async () => {
+    const items = Array.from({ length: 5000 }, (_, i) => ({
+      id: i,
+      status: i === 4999 ? 'failed' : 'settled',
+      amount: i % 300,
+    }));
+    const { call } = wired();
+    const result = await call({
+      content: [{ type: 'text', text: JSON.stringify({ items }) }],
+      structuredContent: { items },
+    });
+    const structured = result.structuredContent as {
+      items: { id: number; status: string; amount: number }[];
+    };
+    expect(o200k.count(JSON.stringify(structured))).toBeLessThanOrEqual(1800);
+    expect(structured.items.length).toBeGreaterThan(10);
+    expect(structured.items[0]).toEqual(items[0]);
+    expect(structured.items.at(-1)).toEqual(items[4999]);
+    for (const item of structured.items) expect(Object.keys(item)).toEqual(['id', 'status', 'amount']);
+    // The text block is collapsed as JSON by structure, with its recall id.
+    expect((result.content as { text: string }[])[0]?.text).toMatch(
+      /^\[JSON compacted: \d+ array items left out/,
+    );
+  });
+
+  it('answers spillway_expand itself, and adds it to the last page of tools/list only', async () => {
+    const { gateway, toClient, toUpstream } = wired();
+    await gateway.fromClient('{"jsonrpc":"2.0","id":1,"method":"tools/list"}');
+    await gateway.fromUpstream(
+      '{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"a","inputSchema":{"type":"object"}}],"nextCursor":"p2"}}',
+    );
+    expect((toClient.at(-1)?.result as { tools: unknown[] }).tools).toHaveLength(1);
+    await gateway.fromClient('{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"cursor":"p2"}}');
+    await gateway.fromUpstream(
+      '{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"b","inputSchema":{"type":"object"}}]}}',
+    );
+    expect((toClient.at(-1)?.result as { tools: { name: string }[] }).tools.map((t) => t.name)).toEqual([
+      'b',
+      'spillway_expand',
+    ]);
+    await gateway.fromClient(
+      '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"spillway_expand","arguments":{"id":"nope"}}}',
+    );
+    expect(toUpstream.some((l) => l.includes('spillway_expand'))).toBe(false);
+    expect(toClient.at(-1)).toMatchObject({ id: 3, result: { isError: true } });
+    // Other messages, and ids the client did not use for a call, pass as their very bytes.
+    await gateway.fromUpstream(
+      '{"jsonrpc":"2.0", "method":"notifications/progress","params":{"progress":1}}',
+    );
+    expect(toClient.at(-1)).toEqual({
+      jsonrpc: '2.0',
+      method: 'notifications/progress',
+      params: { progress: 1 },
+    });
+  });
+});
