@@ -76,15 +76,13 @@ describe('the gateway router', () => {
     await gateway.fromUpstream(
       '{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"a","inputSchema":{"type":"object"}}],"nextCursor":"p2"}}',
     );
-    expect((toClient.at(-1)?.result as { tools: unknown[] }).tools).toHaveLength(1);
+    const lastTools = () => (toClient.at(-1) as { result: { tools: { name: string }[] } }).result.tools;
+    expect(lastTools()).toHaveLength(1);
     await gateway.fromClient('{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"cursor":"p2"}}');
     await gateway.fromUpstream(
       '{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"b","inputSchema":{"type":"object"}}]}}',
     );
-    expect((toClient.at(-1)?.result as { tools: { name: string }[] }).tools.map((t) => t.name)).toEqual([
-      'b',
-      'spillway_expand',
-    ]);
+    expect(lastTools().map((t) => t.name)).toEqual(['b', 'spillway_expand']);
     await gateway.fromClient(
       '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"spillway_expand","arguments":{"id":"nope"}}}',
     );
