@@ -91,8 +91,63 @@ describe('spillway setup --mcp', () => {
     expect(g.code, g.stderr).toBe(0);
     const gemini = JSON.parse(readFileSync(join(home, '.gemini/settings.json'), 'utf8'));
     expect(gemini.mcpServers.files.args.slice(-3)).toEqual(['--', 'fs', '/srv']);
-    expect((await cli(['setup', 'codex', '--mcp', 'x'], { env })).stderr).toContain(
-      '--mcp does not edit Codex',
+  });
+
+  it("wraps Codex's servers in config.toml in place (a multi-line args array too), and undo gives back the table", async () => {
+    const { mkdtempSync, mkdirSync, writeFileSync, readFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { readToml } = await import('./config-text.js');
+    const home = mkdtempSync(join(tmpdir(), 'spillway-setup-mcp-'));
+    mkdirSync(join(home, '.codex'));
+    const config = [
+      'model = "o3"',
+      '',
+      '[mcp_servers.files] # the project files',
+      'command = "npx"',
+      'args = [',
+      '  "-y",',
+      '  "@modelcontextprotocol/server-filesystem", # pinned later',
+      '  "/srv/app",',
+      ']',
+      'env = { LOG = "1" }',
+      '',
+      '[mcp_servers."web-search"]',
+      'url = "https://search.test/mcp"',
+      '',
+    ].join('\n');
+    const path = join(home, '.codex/config.toml');
+    writeFileSync(path, config);
+    const env = { HOME: home, SPILLWAY_HOME: join(home, '.spillway') };
+    expect((await cli(['setup', 'codex', '--mcp', 'fils'], { env })).stderr).toContain(
+      'it has: files, web-search',
+    );
+    const r = await cli(['setup', 'codex', '--mcp', 'all'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    const parsed = readToml(readFileSync(path, 'utf8'), path) as Record<
+      string,
+      Record<string, Record<string, unknown>>
+    >;
+    const files = parsed.mcp_servers?.files as { args: string[]; env: unknown };
+    expect(files.args.slice(files.args.indexOf('gateway'))).toEqual([
+      'gateway',
+      '--',
+      'npx',
+      '-y',
+      '@modelcontextprotocol/server-filesystem',
+      '/srv/app',
+    ]);
+    expect(files.env).toEqual({ LOG: '1' });
+    expect(parsed.mcp_servers?.['web-search']).toEqual({ url: 'https://search.test/mcp' });
+    expect((await cli(['setup', 'codex', '--undo'], { env })).code).toBe(0);
+    expect(readFileSync(path, 'utf8')).toBe(config);
+    // Changed since by the user: undo still gives back their table, and keeps the change.
+    expect((await cli(['setup', 'codex', '--mcp', 'files'], { env })).code).toBe(0);
+    writeFileSync(path, readFileSync(path, 'utf8').replace('model = "o3"', 'model = "o4"'));
+    expect((await cli(['setup', 'codex', '--undo'], { env })).code).toBe(0);
+    // (Setup's own block at the end leaves the blank line before it.)
+    expect(readFileSync(path, 'utf8').trimEnd()).toBe(
+      config.replace('model = "o3"', 'model = "o4"').trimEnd(),
     );
   });
 });

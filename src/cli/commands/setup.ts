@@ -26,8 +26,9 @@ so it need not be on the PATH. Run "spillway doctor" afterwards to check every l
                 (e.g. http://127.0.0.1:4747): ANTHROPIC_BASE_URL, a Codex model provider,
                 GOOGLE_GEMINI_BASE_URL. The proxy must then be running.
   --mcp NAME    also run the client's MCP server NAME through "spillway gateway" (its long
-                results collapsed at the source; repeatable; "all" for every one). Claude Code
-                (user and local servers in ~/.claude.json) and Gemini CLI; --undo unwraps them
+                results collapsed at the source; repeatable; "all" for every one): Claude Code's
+                user and local servers in ~/.claude.json, Codex's config.toml, Gemini CLI's
+                settings; --undo unwraps them
   --print       show what would be written, change nothing
   --undo        restore the files setup changed
   -h, --help    show this help
@@ -80,11 +81,6 @@ export async function setupCommand(argv: string[], io: CliIo): Promise<number> {
   const mcp = (values.mcp as unknown as string[] | undefined) ?? [];
   if (values.undo && (values.proxy || values.print || mcp.length > 0))
     throw new SpillwayError('SPILLWAY_USAGE', '--undo takes no other option');
-  if (mcp.length > 0 && key === 'codex')
-    throw new SpillwayError(
-      'SPILLWAY_USAGE',
-      '--mcp does not edit Codex\'s config.toml yet; put the server behind the gateway by hand: command = "spillway", args = ["gateway", "--", COMMAND, ARGS...] (see docs/gateway.md)',
-    );
   const proxy = values.proxy === undefined ? undefined : checkProxyUrl(values.proxy);
   const options = { ...setupOptionsFor(io, proxy), ...(mcp.length > 0 ? { mcp } : {}) };
   const stateDir = setupStateDir(options.env);
