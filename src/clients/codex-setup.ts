@@ -195,7 +195,7 @@ function wrapCodexServers(
     const switchedOff = switchOff(table, ['command', 'args']);
     const wrappedLines = block('codex', [
       `command = ${tomlString(options.spillway.command)}`,
-      `args = [${[...options.spillway.args, 'gateway', '--', server.command, ...args].map(tomlString).join(', ')}]`,
+      `args = [${[...options.spillway.args, 'gateway', '--no-expand', '--', server.command, ...args].map(tomlString).join(', ')}]`,
     ]).replace(/\n$/, '');
     lines = [...lines.slice(0, header + 1), ...switchedOff, wrappedLines, ...lines.slice(end)];
   }

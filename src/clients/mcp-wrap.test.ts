@@ -20,6 +20,7 @@ describe('wrapping an MCP server in spillway gateway', () => {
       args: [
         '/opt/sw/dist/cli.js',
         'gateway',
+        '--no-expand',
         '--',
         'npx',
         '-y',
@@ -80,7 +81,7 @@ describe('spillway setup --mcp', () => {
     expect(r.code, r.stderr).toBe(0);
     const state = JSON.parse(readFileSync(join(home, '.claude.json'), 'utf8'));
     const files = state.projects['/srv/app'].mcpServers.files;
-    expect(files.args.slice(-6)).toEqual(['gateway', '--', 'npx', '-y', 'fs', '/srv/app']);
+    expect(files.args.slice(-7)).toEqual(['gateway', '--no-expand', '--', 'npx', '-y', 'fs', '/srv/app']);
     expect(state.mcpServers.docs).toEqual(claudeState.mcpServers.docs);
     // Claude Code rewrites its state file all the time: undo then takes out only spillway's.
     writeFileSync(join(home, '.claude.json'), JSON.stringify({ ...state, numStartups: 4 }));
@@ -131,6 +132,7 @@ describe('spillway setup --mcp', () => {
     const files = parsed.mcp_servers?.files as { args: string[]; env: unknown };
     expect(files.args.slice(files.args.indexOf('gateway'))).toEqual([
       'gateway',
+      '--no-expand',
       '--',
       'npx',
       '-y',

@@ -35,7 +35,7 @@ function wrapped(entry: ServerEntry): { at: number } | undefined {
  *
  * @example
  * wrapServer({ command: 'npx', args: ['-y', 'server-filesystem', '/srv'] }, spillway);
- * // { command: '/usr/bin/node', args: ['/opt/sw/cli.js', 'gateway', '--', 'npx', '-y', 'server-filesystem', '/srv'] }
+ * // { command: '/usr/bin/node', args: ['/opt/sw/cli.js', 'gateway', '--no-expand', '--', 'npx', '-y', 'server-filesystem', '/srv'] }
  */
 export function wrapServer(entry: ServerEntry, spillway: SpillwayCommand): ServerEntry {
   const args = strings(entry.args);
@@ -43,7 +43,8 @@ export function wrapServer(entry: ServerEntry, spillway: SpillwayCommand): Serve
   return {
     ...entry,
     command: spillway.command,
-    args: [...spillway.args, 'gateway', '--', entry.command, ...args],
+    // Setup registers spillway's own MCP server beside: the gateway adds no second spillway_expand.
+    args: [...spillway.args, 'gateway', '--no-expand', '--', entry.command, ...args],
   };
 }
 

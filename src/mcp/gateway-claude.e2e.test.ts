@@ -28,7 +28,8 @@ const missing = ['missing' in claude ? claude.missing : '', 'missing' in filesys
 
 const NEEDLE = 'FATAL: ledger 7731 out of balance by -12.50 EUR after the refund batch';
 const READ = 'mcp__files__read_text_file';
-const EXPAND = 'mcp__files__spillway_expand';
+// setup registers spillway's own MCP server; the wrapped one adds no second spillway_expand.
+const EXPAND = 'mcp__spillway__spillway_expand';
 
 beforeAll(() => {
   if (!missing) buildCli();

@@ -99,3 +99,24 @@ describe('the gateway router', () => {
     });
   });
 });
+
+describe('the gateway beside spillway’s own MCP server (--no-expand)', () => {
+  it('adds no spillway_expand and answers none itself: the list and the call go to the server as they are', async () => {
+    const toClient: string[] = [];
+    const toUpstream: string[] = [];
+    const gateway = new McpGateway({
+      store: new MemoryStore(),
+      expandTool: false,
+      toClient: (l) => toClient.push(l),
+      toUpstream: (l) => toUpstream.push(l),
+    });
+    const list = '{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"a","inputSchema":{"type":"object"}}]}}';
+    await gateway.fromClient('{"jsonrpc":"2.0","id":1,"method":"tools/list"}');
+    await gateway.fromUpstream(list);
+    expect(toClient).toEqual([list]);
+    const call =
+      '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"spillway_expand","arguments":{}}}';
+    await gateway.fromClient(call);
+    expect(toUpstream.at(-1)).toBe(call);
+  });
+});

@@ -36,6 +36,11 @@ export interface GatewayOptions {
   toUpstream: (line: string) => void;
   /** One line per event worth a log (never a result's text). */
   log?: (line: Record<string, unknown>) => void;
+  /**
+   * False when the client has spillway's own MCP server (spillway setup registers it): the
+   * gateway then adds no spillway_expand of its own, and the model recalls through that one.
+   */
+  expandTool?: boolean;
 }
 
 type Json = Record<string, unknown>;
@@ -77,7 +82,12 @@ export class McpGateway {
     const message = parse(line);
     if (isObject(message) && message.id !== undefined && typeof message.method === 'string') {
       const params = isObject(message.params) ? message.params : {};
-      if (message.method === 'tools/call' && params.name === EXPAND_TOOL && !this.#upstreamHasExpand) {
+      if (
+        message.method === 'tools/call' &&
+        params.name === EXPAND_TOOL &&
+        !this.#upstreamHasExpand &&
+        this.#o.expandTool !== false
+      ) {
         const result = await callExpandTool(this.#o.store, params.arguments ?? {});
         this.#enqueue(async () =>
           this.#o.toClient(JSON.stringify({ jsonrpc: '2.0', id: message.id, result })),
@@ -122,7 +132,8 @@ export class McpGateway {
       if (typeof chars === 'number' && chars > 0) this.#maxChars.set(tool.name, chars);
     }
     // Added once, on the last page, and only when the upstream has no spillway_expand of its own.
-    if (this.#upstreamHasExpand || result.nextCursor !== undefined) return line;
+    if (this.#upstreamHasExpand || this.#o.expandTool === false || result.nextCursor !== undefined)
+      return line;
     return JSON.stringify({
       ...message,
       result: { ...result, tools: [...result.tools, EXPAND_TOOL_DEFINITION] },

@@ -26,6 +26,8 @@ Register it where the server was, e.g. with Claude Code:
                     client's MCP limit); a tool's _meta "anthropic/maxResultSizeChars" lowers it
   --tool NAME=N     budget of one tool's results; N=0 passes them through whole (repeatable)
   --config FILE     budgets as JSON: {"maxTokens": N, "tools": {"NAME": N}} (flags win)
+  --no-expand       add no spillway_expand: the client has spillway's own MCP server
+                    (spillway setup --mcp wraps servers with this)
   --url URL         the MCP server's Streamable HTTP endpoint, instead of COMMAND
   --header 'N: V'   a header for every request to URL (repeatable; never logged)
 ${STORE_HELP}
@@ -57,6 +59,7 @@ export async function gatewayCommand(argv: string[], io: CliIo): Promise<number>
     url: { type: 'string' },
     header: { type: 'string', multiple: true },
     config: { type: 'string' },
+    'no-expand': { type: 'boolean' },
     ...STORE_OPTIONS,
   });
   if (values.help) {
@@ -79,11 +82,7 @@ export async function gatewayCommand(argv: string[], io: CliIo): Promise<number>
     return serveHttpUpstream(
       values.url,
       headersOf((values.header as unknown as string[] | undefined) ?? []),
-      {
-        values,
-        budgets,
-        io,
-      },
+      { values, budgets, expandTool: !values['no-expand'], io },
     );
   return withStore(values, io.env, (store) => {
     const child = spawn(command[0] as string, command.slice(1), { stdio: ['pipe', 'pipe', 'inherit'] });
@@ -91,6 +90,7 @@ export async function gatewayCommand(argv: string[], io: CliIo): Promise<number>
     const gateway = new McpGateway({
       store,
       budgets,
+      expandTool: !values['no-expand'],
       toClient: (line) => io.stdout.write(`${line}\n`),
       toUpstream: (line) => child.stdin.write(`${line}\n`),
       log: (line) => io.stderr.write(`${JSON.stringify({ gateway: true, ...line })}\n`),
@@ -143,7 +143,7 @@ function headersOf(flags: readonly string[]): Record<string, string> {
 async function serveHttpUpstream(
   url: string,
   headers: Record<string, string>,
-  o: { values: { dir?: string; store?: string }; budgets: GatewayBudgets; io: CliIo },
+  o: { values: { dir?: string; store?: string }; budgets: GatewayBudgets; expandTool: boolean; io: CliIo },
 ): Promise<number> {
   try {
     new URL(url);
@@ -168,6 +168,7 @@ async function serveHttpUpstream(
     gateway = new McpGateway({
       store,
       budgets: o.budgets,
+      expandTool: o.expandTool,
       toClient: (line) => io.stdout.write(`${line}\n`),
       toUpstream: (line) => {
         const sent = upstream.send(line).finally(() => sending.delete(sent));
