@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { MemoryStore } from '../store/memory-store.js';
 import { getTokenizer } from '../text/tokenizers/index.js';
 import { McpGateway } from './gateway.js';
@@ -87,7 +87,8 @@ describe('the gateway router', () => {
       '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"spillway_expand","arguments":{"id":"nope"}}}',
     );
     expect(toUpstream.some((l) => l.includes('spillway_expand'))).toBe(false);
-    expect(toClient.at(-1)).toMatchObject({ id: 3, result: { isError: true } });
+    // Answered when ready, not in the client's line of messages.
+    await vi.waitFor(() => expect(toClient.at(-1)).toMatchObject({ id: 3, result: { isError: true } }));
     // Other messages, and ids the client did not use for a call, pass as their very bytes.
     await gateway.fromUpstream(
       '{"jsonrpc":"2.0", "method":"notifications/progress","params":{"progress":1}}',

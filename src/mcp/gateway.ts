@@ -88,9 +88,12 @@ export class McpGateway {
         !this.#upstreamHasExpand &&
         this.#o.expandTool !== false
       ) {
-        const result = await callExpandTool(this.#o.store, params.arguments ?? {});
-        this.#enqueue(async () =>
-          this.#o.toClient(JSON.stringify({ jsonrpc: '2.0', id: message.id, result })),
+        // Answered when ready (a grep can take seconds): the client's next messages, a
+        // cancellation say, are not held behind it.
+        void callExpandTool(this.#o.store, params.arguments ?? {}).then((result) =>
+          this.#enqueue(async () =>
+            this.#o.toClient(JSON.stringify({ jsonrpc: '2.0', id: message.id, result })),
+          ),
         );
         return;
       }
@@ -103,7 +106,16 @@ export class McpGateway {
 
   /** A line from the upstream: passed to the client, shortened where it is a result over budget. */
   fromUpstream(line: string): Promise<void> {
-    return this.#enqueue(async () => this.#o.toClient(await this.#rewrite(line)));
+    return this.#enqueue(async () => {
+      let out = line;
+      try {
+        out = await this.#rewrite(line);
+      } catch (err) {
+        // Whatever went wrong here, the client gets the server's message as it was.
+        this.#o.log?.({ event: 'rewrite_failed', error: (err as Error).message });
+      }
+      this.#o.toClient(out);
+    });
   }
 
   #enqueue(step: () => Promise<void>): Promise<void> {
