@@ -225,3 +225,17 @@ describe('line importance', () => {
     );
   });
 });
+
+describe('the middle of a long output', () => {
+  it('is searched line by line for errors: a candidate-dense stretch hides no error after its first few dozen lines', () => {
+    // Every line has an error mark ("onError(") and is not an error.
+    const line = (i: number) =>
+      `2026-12-02T09:00:${String(i % 60).padStart(2, '0')}Z INFO retry ${i} ok, handled by onError(cb)`;
+    const count = Math.ceil((8 * IMPORTANCE_SCAN_CHARS) / line(100_000).length);
+    const lines = Array.from({ length: count }, (_, i) => line(i));
+    const at = [Math.floor(count / 2) + 777, Math.floor(count * 0.3) + 2345];
+    for (const a of at) lines[a] = 'panic: runtime error: invalid memory address or nil pointer dereference';
+    const scan = scanLines(lines.join('\n'));
+    expect(scan.important.map((f) => f.line)).toEqual(at.sort((x, y) => x - y));
+  });
+});

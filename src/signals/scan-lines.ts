@@ -7,12 +7,6 @@ import { lineSignal } from './classify.js';
 import type { SignalKind } from './kinds.js';
 import { CANDIDATE, SEVERE } from './table.js';
 
-// At most this many candidates of the middle are classified per stretch of this many
-// characters: an output that says "error" on every line costs a bounded time, and its later
-// stretches are still looked at.
-const MIDDLE_STRETCH = 256 * 1024;
-const MIDDLE_CANDIDATES = 64;
-
 // After a line that matters, lines are classified one by one until this many in a row are not.
 const READ_ON = 4;
 
@@ -49,8 +43,9 @@ export interface LineScan {
  * The lines of `text` that matter, in order, and its number of lines, in one pass. Only
  * candidate lines are classified: those a cheap pre-filter finds in the whole text up to
  * {@link IMPORTANCE_SCAN_CHARS}, and past that in its first and last stretches, with the
- * middle searched for errors, failures and exceptions (a few dozen per 256 Ki characters). At
- * most `limit` lines are returned, so memory stays bounded on any input.
+ * middle searched for errors, failures and exceptions, every line of it (each line is
+ * classified at most once: the time is linear in the text). At most `limit` lines are returned,
+ * so memory stays bounded on any input.
  *
  * @example
  * scanLines('ok\nerror: boom\nok'); // { important: [{ line: 1, kind: 'error', ... }], lines: 3 }
@@ -92,28 +87,16 @@ export function scanLines(text: string, limit = 20_000): LineScan {
     return true;
   };
 
-  // Searches [from, to) with `finder`, classifying at most `perStretch` candidates in each
-  // stretch of `stretch` characters. The search runs on a view that ends just past `to`, so a
-  // window with no candidate is not searched on to the end of the text.
-  const search = (finder: RegExp, from: number, to: number, perStretch = Infinity, stretch = to - from) => {
+  // Searches [from, to) with `finder`, classifying every candidate (at most one a line: the
+  // time is linear in the text, whatever it says). The search runs on a view that ends just
+  // past `to`, so a window with no candidate is not searched on to the end of the text.
+  const search = (finder: RegExp, from: number, to: number) => {
     const view = text.slice(0, Math.min(text.length, to + MATCH_OVERRUN));
     // A search resumes one character back from where a line starts: a mark may begin with the
     // line end before its line (klog's "\nE1201 ..."). Always past the last match, so it moves on.
     const resume = (at: number) => (at > 0 ? at - 1 : 0);
     finder.lastIndex = resume(Math.max(from, counted));
-    let current = -1;
-    let taken = 0;
     for (let m = finder.exec(view); m !== null && m.index < to; m = finder.exec(view)) {
-      const at = Math.floor((m.index - from) / stretch);
-      if (at !== current) {
-        current = at;
-        taken = 0;
-      }
-      if (taken >= perStretch) {
-        finder.lastIndex = Math.max(counted, from + (at + 1) * stretch);
-        continue;
-      }
-      taken++;
       // A match that starts at a line end (klog's E and F lines, which a lookbehind would find
       // at a third of the speed) is of the line after it.
       if (!classify(text.charCodeAt(m.index) === 10 ? m.index + 1 : m.index)) return false;
@@ -126,7 +109,7 @@ export function scanLines(text: string, limit = 20_000): LineScan {
   // The one regex objects, not copies per call: V8 compiles a copy again once garbage
   // collections have dropped its compilation cache. The scan is synchronous, so no other call
   // can move their lastIndex meanwhile.
-  if (search(CANDIDATE, 0, headEnd) && search(SEVERE, headEnd, tailStart, MIDDLE_CANDIDATES, MIDDLE_STRETCH))
+  if (search(CANDIDATE, 0, headEnd) && search(SEVERE, headEnd, tailStart))
     search(CANDIDATE, tailStart, text.length);
   return { important: out, lines: lines() };
 }
