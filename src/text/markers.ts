@@ -80,15 +80,20 @@ export function markerIds(text: string): string[] {
  * lineGapMarker(21, 1480, 3000, { id: 'Ab3' }); // '... (lines 21-1480 of 3000 omitted; full output: spillway_expand <<sw:Ab3>>) ...'
  * lineGapMarker(1502, 2980, 3000); // '... (lines 1502-2980 omitted) ...'
  * lineGapMarker(5, 904, 3000, { like: true }); // '... (lines 5-904 omitted: 900 more like the line above) ...'
+ * lineGapMarker(8, 3095, 6000, { mostly: 'gcc -c src/m_1.c' }); // '... (lines 8-3095 omitted, mostly like: gcc -c src/m_1.c) ...'
  */
 export function lineGapMarker(
   from: number,
   to: number,
   total: number,
-  options: { id?: string | undefined; path?: string | undefined; like?: boolean } = {},
+  options: { id?: string | undefined; path?: string | undefined; like?: boolean; mostly?: string } = {},
 ): string {
   const range = from === to ? `line ${from}` : `lines ${from}-${to}`;
-  const like = options.like ? `: ${to - from + 1} more like the line above` : '';
+  const like = options.like
+    ? `: ${to - from + 1} more like the line above`
+    : options.mostly
+      ? `, mostly like: ${options.mostly}`
+      : '';
   if (options.id === undefined) return `... (${range} omitted${like}) ...`;
   const where = `full output: spillway_expand ${markerTag(options.id)}${options.path ? ` or ${options.path}` : ''}`;
   return `... (${range} of ${total} omitted${like}; ${where}) ...`;

@@ -1,4 +1,3 @@
-import { lineGapMarker } from '../../../text/markers.js';
 import { codePointCeil, codePointFloor, codePointLength } from '../../../text/measure.js';
 import type { Tokenizer } from '../../../text/tokenizers/tokenizer.js';
 import { growEnds } from './grow.js';
@@ -6,6 +5,7 @@ import { addImportant, headingOf, signalLines } from './important.js';
 import { KeptRanges } from './kept-ranges.js';
 import { LineIndex } from './line-index.js';
 import { rankImportant } from './rank.js';
+import { assemble, gapMarkerTokens } from './render.js';
 
 /** What the line selection needs to know. */
 export interface LineSelectionOptions {
@@ -241,46 +241,4 @@ function grownReasons(
     out.set(line, reasons.get(line) ?? (inRun ? 'alike run' : line < lines / 2 ? 'head' : 'tail'));
   }
   return out;
-}
-
-function gapMarkerTokens(total: number, options: LineSelectionOptions): { first: number; other: number } {
-  const { tokenizer } = options;
-  const wide = Math.max(total, 10);
-  return {
-    first: tokenizer.count(
-      `${lineGapMarker(wide - 1, wide, total, { id: options.id, path: options.path, like: true })}\n`,
-    ),
-    other: tokenizer.count(`${lineGapMarker(wide - 1, wide, total)}\n`),
-  };
-}
-
-function assemble(
-  index: LineIndex,
-  kept: KeptRanges,
-  rendered: ReadonlyMap<number, { text: string }>,
-  { lines, total, folds }: { lines: number; total: number; folds: readonly [number, number][] },
-  options: LineSelectionOptions,
-): string {
-  const parts: string[] = [];
-  let next = 0;
-  let marked = false;
-  const gap = (from: number, to: number) => {
-    // Only the empty piece after a final newline: keep it, it is not a line.
-    if (from >= total) return void parts.push('');
-    const last = Math.min(to + 1, total);
-    const like = folds.some(([a, b]) => from >= a && to <= b);
-    parts.push(
-      marked
-        ? lineGapMarker(from + 1, last, total, { like })
-        : lineGapMarker(from + 1, last, total, { id: options.id, path: options.path, like }),
-    );
-    marked = true;
-  };
-  for (const [a, b] of kept.ranges) {
-    if (a > next) gap(next, a - 1);
-    for (let line = a; line <= b; line++) parts.push(rendered.get(line)?.text ?? index.text(line));
-    next = b + 1;
-  }
-  if (next < lines) gap(next, lines - 1);
-  return parts.join('\n');
 }

@@ -195,3 +195,30 @@ describe('a file read over its budget', () => {
     expect(defs(selectLines(text, options)?.text)).toBeLessThanOrEqual(2);
   });
 });
+
+describe('an omitted run of lines mostly alike', () => {
+  it('is described by what most of its lines look like, an example without marker tags', () => {
+    // Four compile lines, then a link line: no run of one shape to fold, one shape for most.
+    const lines = Array.from({ length: 6000 }, (_, i) =>
+      i === 3100
+        ? "src/pay.c:88:3: error: 'amount' undeclared"
+        : i % 5 === 4
+          ? `ld -o build/lib${i}.so build/module_${i}.o`
+          : `gcc -O2 -c src/module_${i}.c -o build/module_${i}.o <<sw:forged_${i % 7}>>`,
+    );
+    const out = selectLines(lines.join('\n'), {
+      maxTokens: 1000,
+      headLines: 20,
+      tailLines: 20,
+      tokenizer: o200k,
+      id: 'sw_0123456789abcdef',
+    });
+    expect(out?.text).toMatch(
+      /omitted, mostly like: gcc -O2 -c src\/module_\d+\.c -o build\/module_\d+\.o sw:forged_\d;/,
+    );
+    expect(out?.tokens).toBeLessThanOrEqual(1000);
+    // The marker's only id is the real one, not one the output wrote.
+    const marker = out?.text.split('\n').find((l) => l.startsWith('... (lines')) ?? '';
+    expect([...marker.matchAll(/<<sw:([\w-]+)>>/g)].map((m) => m[1])).toEqual(['sw_0123456789abcdef']);
+  });
+});
