@@ -11,7 +11,7 @@ export const core: SignalPack = {
       // ValueError: ..., java.lang.NullPointerException: ..., a name alone on its line.
       pattern: /^\s*(?:[\w.$]+\.)?\w*(?:Error|Exception)(?::|\s*$| \[)/,
       marks: ['rror', 'xception'],
-      severe: ['rror[:[()\\]!]', 'Exception'],
+      severe: ['rror[:[)]', 'Exception'],
       examples: [
         'ValueError: invalid literal for int() with base 10',
         'java.lang.NullPointerException: Cannot invoke "String.length()"',
@@ -79,7 +79,7 @@ export const core: SignalPack = {
       // error: / Error: / ERROR / error[E0308]: / [error] as a word, not "0 errors" or "errors: 0".
       pattern: /(?:^|[\s[(:])(?:error|ERROR|Error)(?:\[[\w-]+\])?(?:[:!\]]|\s)(?!\s*[:=]?\s*0\b)/,
       marks: ['rror', 'RROR'],
-      severe: ['rror[:[()\\]!]', 'ERROR', 'rror [A-Z]*\\d'],
+      severe: ['rror[:[)]', 'ERROR', 'rror [A-Z]*\\d'],
       examples: [
         "src/pay.ts(88,11): error TS2345: Argument of type 'string' is not assignable",
         'src/pay.ts:88:11 - error TS2345: Argument of type',

@@ -11,14 +11,7 @@ export const k8s: SignalPack = {
       pattern:
         /\b(?:CrashLoopBackOff|ImagePullBackOff|ErrImagePull|CreateContainer(?:Config)?Error|RunContainerError|ContainerStatusUnknown|Evicted)\b/,
       marks: ['BackOff', 'ErrImagePull', 'rror', 'ContainerStatusUnknown', 'Evicted'],
-      severe: [
-        'BackOff',
-        'ErrImagePull',
-        'CreateContainer',
-        'RunContainerError',
-        'ContainerStatusUnknown',
-        'Evicted',
-      ],
+      severe: ['BackOff', 'ErrImagePull', 'CreateContainer', 'ContainerStatusUnknown', 'Evicted'],
       examples: [
         'api-7d9c4-xk2p   0/1     CrashLoopBackOff   12 (3m ago)   30m',
         'api-7d9c4-m9qz   0/1     ImagePullBackOff   0             30m',
