@@ -161,7 +161,7 @@ export class McpGateway {
     const maxChars = this.#maxChars.get(call.tool);
     if (maxChars !== undefined) budget = Math.min(budget, Math.floor(maxChars / CHARS_PER_TOKEN));
     let changed = false;
-    const collapse = async (text: string): Promise<string> => {
+    const collapseOnce = async (text: string): Promise<string> => {
       const out = await collapseOutput(Buffer.from(text, 'utf8'), {
         store: this.#o.store,
         maxTokens: budget,
@@ -183,6 +183,15 @@ export class McpGateway {
         tokensAfter: out.tokensAfter,
       });
       return out.text;
+    };
+    // The same text in a block and in structured content (a read's, say) is collapsed once.
+    const done = new Map<string, Promise<string>>();
+    const collapse = (text: string): Promise<string> => {
+      const known = done.get(text);
+      if (known) return known;
+      const out = collapseOnce(text);
+      done.set(text, out);
+      return out;
     };
     const content: unknown[] = [];
     for (const block of result.content)
