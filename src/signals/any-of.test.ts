@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { anyOf } from './any-of.js';
+import { anyOf, anyPattern } from './any-of.js';
+import { RULES } from './table.js';
 
 // Marks of every shape anyOf handles: literal first characters (shared and not), escapes, a
 // quantifier right after the first character, classes, groups, anchors, a line end, a mark
@@ -86,6 +87,47 @@ describe('anyOf', () => {
         },
       ),
       { numRuns: 2000 },
+    );
+  });
+});
+
+describe('anyPattern', () => {
+  const sources = RULES.map((r) => r.pattern.source);
+  const joined = new RegExp(sources.map((s) => `(?:${s})`).join('|'));
+  const fast = anyPattern(sources);
+
+  it('splits alternatives at the top level only, anchored ones tried at the start', () => {
+    const p = anyPattern(['^\\s*a(?:b|c)', 'x[|]y|^z', '(?:^|-)w']);
+    expect(['  ab', 'ac', 'x|y', 'zz', '-w', 'w'].map((l) => p.test(l))).toEqual([
+      true,
+      true,
+      true,
+      true,
+      true,
+      true,
+    ]);
+    expect(['b ab', 'xy', ' z', 'aw'].map((l) => p.test(l))).toEqual([false, false, false, false]);
+  });
+
+  it("property: on lines made of the rules' own examples, answers as the rules joined with |", () => {
+    // Pieces of every example (their starts, their ends, whole), so anchored and unanchored
+    // rules, lookbehinds and word edges all meet text that almost matches.
+    const pieces = RULES.flatMap((r) => [...r.examples, ...(r.counterExamples ?? [])]).flatMap((e) => [
+      e,
+      e.slice(0, 6),
+      e.slice(3),
+      e.slice(-8),
+    ]);
+    const line = fc
+      .array(fc.oneof(fc.constantFrom(...pieces), fc.constantFrom(' ', '  ', '0 ', ':', '-', '/', 'x')), {
+        maxLength: 6,
+      })
+      .map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(line, (l) => {
+        expect(fast.test(l), l).toBe(joined.test(l));
+      }),
+      { numRuns: 3000 },
     );
   });
 });

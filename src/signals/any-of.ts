@@ -49,3 +49,56 @@ export function anyOf(marks: readonly string[], flags: string): RegExp {
   if (anchored.length > 0) groups.push(`^${alternation(anchored)}`);
   return new RegExp([...groups, ...other].join('|'), flags);
 }
+
+/**
+ * The alternatives of a regex source at its top level (outside groups and classes).
+ *
+ * @example
+ * topAlternatives('a(b|c)|[|]d'); // ['a(b|c)', '[|]d']
+ */
+export function topAlternatives(source: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let inClass = false;
+  let last = 0;
+  for (let i = 0; i < source.length; i++) {
+    const ch = source[i];
+    if (ch === '\\') i++;
+    else if (inClass) inClass = ch !== ']';
+    else if (ch === '[') inClass = true;
+    else if (ch === '(') depth++;
+    else if (ch === ')') depth--;
+    else if (ch === '|' && depth === 0) {
+      out.push(source.slice(last, i));
+      last = i + 1;
+    }
+  }
+  out.push(source.slice(last));
+  return out;
+}
+
+/**
+ * A regex that matches a text exactly when one of `sources` (whole flagless regex sources)
+ * would, for `test()`: the same as joining them with `|`, at about half the cost on lines that
+ * match none. V8 tries every alternative at every position; here those anchored at the line's
+ * start (`^`, `^\s*`) are tried at its start only, and the others are grouped as anyOf groups
+ * marks.
+ *
+ * @example
+ * anyPattern(['^\\s*Traceback', '^\\s*panic\\b', 'npm ERR!']).test('  panic: boom'); // true
+ */
+export function anyPattern(sources: readonly string[]): RegExp {
+  const afterSpace: string[] = [];
+  const atStart: string[] = [];
+  const anywhere: string[] = [];
+  for (const alternative of sources.flatMap(topAlternatives)) {
+    if (alternative.startsWith('^\\s*')) afterSpace.push(alternative.slice(4));
+    else if (alternative.startsWith('^')) atStart.push(alternative.slice(1));
+    else anywhere.push(alternative);
+  }
+  const parts: string[] = [];
+  if (afterSpace.length > 0) parts.push(`^\\s*(?:${anyOf(afterSpace, '').source})`);
+  if (atStart.length > 0) parts.push(`^(?:${anyOf(atStart, '').source})`);
+  if (anywhere.length > 0) parts.push(anyOf(anywhere, '').source);
+  return new RegExp(parts.join('|'));
+}

@@ -1,6 +1,6 @@
 import type { LineKind } from './kinds.js';
 import type { SignalRule } from './rule.js';
-import { ANY_RULE, RULES } from './table.js';
+import { ANY_RULE, KIND_GROUPS } from './table.js';
 
 /**
  * The source a tool that merges several outputs puts before each line: docker compose and
@@ -41,6 +41,7 @@ export function lineKind(line: string): LineKind | undefined {
 
 function ruleOf(line: string): SignalRule | undefined {
   if (!ANY_RULE.test(line)) return undefined;
-  for (const rule of RULES) if (rule.pattern.test(line)) return rule;
+  for (const group of KIND_GROUPS)
+    if (group.any.test(line)) for (const rule of group.rules) if (rule.pattern.test(line)) return rule;
   return undefined;
 }

@@ -11,4 +11,4 @@ export { queryTerms, type RelevantLine, relevantLines } from './relevance.js';
 export type { LibraryPath, SignalPack, SignalRule } from './rule.js';
 export { IMPORTANCE_SCAN_CHARS, type ImportantLine, type LineScan, scanLines } from './scan-lines.js';
 export { shapeOf } from './shape.js';
-export { ANY_RULE, CANDIDATE, LIBRARY_FRAME, PACKS, RULES, SEVERE } from './table.js';
+export { ANY_RULE, CANDIDATE, LIBRARY_FRAME, MIDDLE, MIDDLE_WORDS, PACKS, RULES } from './table.js';

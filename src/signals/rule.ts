@@ -3,7 +3,7 @@ import type { LineKind } from './kinds.js';
 /**
  * One named rule of what matters in tool output: a line it matches is of its kind. Its marks
  * are what the pre-filter looks for (every line it matches contains one, case as written);
- * its severe marks, narrower, are looked for where only errors are searched. Examples and
+ * its middle marks, narrower and cheaper, are looked for in a long text's middle. Examples and
  * counter-examples are real lines; a generated test holds each rule to them.
  */
 export interface SignalRule {
@@ -14,8 +14,17 @@ export interface SignalRule {
   pattern: RegExp;
   /** Regex sources; a line the pattern matches contains one of them. */
   marks: readonly string[];
-  /** For error, failure and exception rules: marks for the search of a long text's middle. */
-  severe?: readonly string[];
+  /**
+   * Marks for the search of a long text's middle, where only what an agent must not miss is
+   * looked for (errors, failures, exceptions, warnings): every example contains one.
+   */
+  middle?: readonly string[];
+  /**
+   * Plain words for the same search, each looked for on its own (indexOf): a mark whose first
+   * characters no other middle mark starts with costs the middle regex a third more time at
+   * every character, a word of its own a tenth of that.
+   */
+  middleWords?: readonly string[];
   /** Lines this rule classifies (by its id, not an earlier rule's). */
   examples: readonly string[];
   /** Lines it must not match. */

@@ -69,10 +69,16 @@ describe('line importance', () => {
     for (const f of found) expect(text.slice(f.start, f.end)).toBe(lines[f.line]);
   });
 
-  it('in a text over the scan limit, finds the errors, failures and tracebacks of its middle, numbered', () => {
+  it('in a text over the scan limit, finds the errors, failures, tracebacks and warnings of its middle, numbered', () => {
     const filler = `${'x'.repeat(99)}\n`;
     const stretch = filler.repeat(Math.ceil(IMPORTANCE_SCAN_CHARS / 100));
     const middle = [
+      // Summaries, exit statuses and a deprecation not called a warning are looked for at the
+      // ends only.
+      '12 passed, 3 skipped in 0.41s',
+      'Process finished with exit code 1',
+      'the flag is deprecated',
+      ...Array.from({ length: 6 }, () => 'x'.repeat(99)),
       'warning: deprecated flag',
       'Traceback (most recent call last):',
       '  File "/srv/app/pay.py", line 12, in charge',
@@ -91,9 +97,10 @@ describe('line importance', () => {
     const found = scan.important.filter(
       (f) => f.start > IMPORTANCE_SCAN_CHARS && f.end < text.length - IMPORTANCE_SCAN_CHARS,
     );
-    // The middle is searched for what matters most; a warning there is not looked for, but the
-    // traceback's frame is read with it.
+    // The middle is searched for what an agent must not miss; the traceback's frame is read
+    // with it.
     expect(found.map((f) => [split[f.line], f.kind])).toEqual([
+      ['warning: deprecated flag', 'warning'],
       ['Traceback (most recent call last):', 'exception'],
       ['  File "/srv/app/pay.py", line 12, in charge', 'frame'],
       ['ValueError: card declined', 'exception'],

@@ -5,7 +5,7 @@
 
 import { lineSignal } from './classify.js';
 import type { SignalKind } from './kinds.js';
-import { CANDIDATE, SEVERE } from './table.js';
+import { CANDIDATE, MIDDLE, MIDDLE_WORDS } from './table.js';
 
 // After a line that matters, lines are classified one by one until this many in a row are not.
 const READ_ON = 4;
@@ -60,11 +60,14 @@ export function scanLines(text: string, limit = 20_000): LineScan {
   let line = 0;
   const lines = () => line + newlines(text, counted, text.length) + 1;
 
-  // Classifies the line at `start` and reads on while lines keep mattering; false at the limit.
+  // Classifies the line at `start` and, if it matters, reads on while lines keep mattering (a
+  // frame under an error need not carry a middle mark); false at the limit. A candidate that is
+  // ordinary reads nothing on: most are (a word in prose or code), and every rule's lines carry
+  // a mark the search finds anyway.
   const classify = (at: number): boolean => {
     let start = text.lastIndexOf('\n', at - 1) + 1;
     line += newlines(text, counted, start);
-    for (let ordinary = 0; ordinary < READ_ON && start < text.length; ) {
+    for (let ordinary = READ_ON - 1; ordinary < READ_ON && start < text.length; ) {
       let end = text.indexOf('\n', start);
       if (end < 0) end = text.length;
       const rule = lineSignal(text.slice(start, Math.min(end, start + 512)));
@@ -87,21 +90,17 @@ export function scanLines(text: string, limit = 20_000): LineScan {
     return true;
   };
 
-  // Searches [from, to) with `finder`, classifying every candidate (at most one a line: the
-  // time is linear in the text, whatever it says). The search runs on a view that ends just
-  // past `to`, so a window with no candidate is not searched on to the end of the text.
-  const search = (finder: RegExp, from: number, to: number) => {
+  // Searches [from, to) with `finder` and for `words`, classifying every candidate (at most one
+  // a line: the time is linear in the text, whatever it says). The regex runs on a view that ends
+  // just past `to`, so a window with no candidate is not searched on to the end of the text.
+  const search = (finder: RegExp, from: number, to: number, words: readonly string[] = []) => {
     const view = text.slice(0, Math.min(text.length, to + MATCH_OVERRUN));
-    // A search resumes one character back from where a line starts: a mark may begin with the
-    // line end before its line (klog's "\nE1201 ..."). Always past the last match, so it moves on.
-    const resume = (at: number) => (at > 0 ? at - 1 : 0);
-    finder.lastIndex = resume(Math.max(from, counted));
-    for (let m = finder.exec(view); m !== null && m.index < to; m = finder.exec(view)) {
-      // A match that starts at a line end (klog's E and F lines, which a lookbehind would find
-      // at a third of the speed) is of the line after it.
-      if (!classify(text.charCodeAt(m.index) === 10 ? m.index + 1 : m.index)) return false;
+    // The search resumes where the next line starts: no mark begins with a line end (a test
+    // holds the table to it), so none is passed over.
+    const next = new Finder(finder, view, words, text);
+    for (let at = next.after(Math.max(from, counted)); at < to; at = next.after(counted)) {
+      if (!classify(at)) return false;
       if (counted >= text.length) return false;
-      finder.lastIndex = resume(counted);
     }
     return true;
   };
@@ -109,7 +108,7 @@ export function scanLines(text: string, limit = 20_000): LineScan {
   // The one regex objects, not copies per call: V8 compiles a copy again once garbage
   // collections have dropped its compilation cache. The scan is synchronous, so no other call
   // can move their lastIndex meanwhile.
-  if (search(CANDIDATE, 0, headEnd) && search(SEVERE, headEnd, tailStart))
+  if (search(CANDIDATE, 0, headEnd) && search(MIDDLE, headEnd, tailStart, MIDDLE_WORDS))
     search(CANDIDATE, tailStart, text.length);
   return { important: out, lines: lines() };
 }
@@ -118,4 +117,42 @@ function newlines(text: string, from: number, to: number): number {
   let n = 0;
   for (let at = text.indexOf('\n', from); at >= 0 && at < to; at = text.indexOf('\n', at + 1)) n++;
   return n;
+}
+
+/**
+ * The next place a regex or one of some words is found, at or after a position that only moves
+ * forward: each is searched again only once the position has passed what it last found, so the
+ * whole search is one pass per regex and per word.
+ */
+class Finder {
+  private match = -1;
+  private readonly found: number[];
+
+  constructor(
+    private readonly regex: RegExp,
+    private readonly view: string,
+    private readonly words: readonly string[],
+    private readonly text: string,
+  ) {
+    this.found = words.map(() => -1);
+  }
+
+  /** The first place at or after `from` (Infinity when there is none). */
+  after(from: number): number {
+    if (this.match !== Number.POSITIVE_INFINITY && this.match < from) {
+      this.regex.lastIndex = from;
+      this.match = this.regex.exec(this.view)?.index ?? Number.POSITIVE_INFINITY;
+    }
+    let first = this.match;
+    this.words.forEach((word, i) => {
+      let at = this.found[i] as number;
+      if (at !== Number.POSITIVE_INFINITY && at < from) {
+        at = this.text.indexOf(word, from);
+        if (at < 0) at = Number.POSITIVE_INFINITY;
+        this.found[i] = at;
+      }
+      if (at < first) first = at;
+    });
+    return first;
+  }
 }

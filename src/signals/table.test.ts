@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { lineSignal } from './classify.js';
-import { CANDIDATE, LIBRARY_FRAME, PACKS, RULES, SEVERE } from './table.js';
+import { CANDIDATE, LIBRARY_FRAME, MIDDLE, PACKS, RULES } from './table.js';
 
 /** Whether a global pre-filter finds a mark in `text`. */
 const finds = (filter: RegExp, text: string) => {
@@ -19,9 +19,20 @@ for (const pack of PACKS) {
         for (const example of rule.examples) {
           expect(lineSignal(example)?.id, example).toBe(rule.id);
           expect(finds(CANDIDATE, `compiled\n${example}\ncompiled`), `pre-filter: ${example}`).toBe(true);
-          if (rule.severe)
-            expect(finds(SEVERE, `compiled\n${example}\ncompiled`), `severe: ${example}`).toBe(true);
+          if (rule.middle || rule.middleWords) {
+            const found =
+              finds(MIDDLE, `compiled\n${example}\ncompiled`) ||
+              (rule.middleWords ?? []).some((word) => example.includes(word));
+            expect(found, `middle: ${example}`).toBe(true);
+          }
         }
+        // The search resumes at the start of a line: a mark that began with the line end
+        // before it would be passed over.
+        for (const mark of [...rule.marks, ...(rule.middle ?? []), ...(rule.middleWords ?? [])])
+          expect(
+            mark.startsWith('\\n') || mark.startsWith('\n'),
+            `a mark starts with a line end: ${mark}`,
+          ).toBe(false);
         for (const counter of rule.counterExamples ?? [])
           expect(rule.pattern.test(counter), counter).toBe(false);
       });

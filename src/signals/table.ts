@@ -4,8 +4,8 @@
  * of library frames. A format is taught here, as a rule with examples, and nowhere else.
  */
 
-import { anyOf } from './any-of.js';
-import { KIND_PRECEDENCE } from './kinds.js';
+import { anyOf, anyPattern } from './any-of.js';
+import { KIND_PRECEDENCE, type LineKind } from './kinds.js';
 import { c } from './packs/c.js';
 import { core } from './packs/core.js';
 import { dotnet } from './packs/dotnet.js';
@@ -59,15 +59,34 @@ export const RULES: readonly SignalRule[] = PACKS.flatMap((p) => p.rules)
 
 /**
  * Whether any rule matches, in one regex: most lines the pre-filters find are ordinary, and
- * this rules them out at about half the cost of trying each rule.
+ * this rules them out at a fraction of the cost of trying each rule.
  */
-export const ANY_RULE = new RegExp(
+export const ANY_RULE = anyPattern(
   RULES.map((rule) => {
     // A flag would not carry over into the joined regex (caseless() stands in for "i").
     if (rule.pattern.flags) throw new Error(`signal rule ${rule.id} has flags: ${rule.pattern}`);
-    return `(?:${rule.pattern.source})`;
-  }).join('|'),
+    return rule.pattern.source;
+  }),
 );
+
+/** The rules of one kind, and one regex that matches where any of them does. */
+export interface KindGroup {
+  kind: LineKind;
+  any: RegExp;
+  rules: readonly SignalRule[];
+}
+
+/**
+ * RULES by kind, in the order kinds are tried: a line is tried against a kind's rules one by
+ * one only when the kind's regex matches it (a warning is not tried against forty error rules).
+ *
+ * @example
+ * KIND_GROUPS[0]?.kind; // 'exception'
+ */
+export const KIND_GROUPS: readonly KindGroup[] = KIND_PRECEDENCE.map((kind) => {
+  const rules = RULES.filter((rule) => rule.kind === kind);
+  return { kind, rules, any: anyPattern(rules.map((rule) => rule.pattern.source)) };
+}).filter((group) => group.rules.length > 0);
 
 const unique = (marks: readonly string[]) => [...new Set(marks)];
 
@@ -82,15 +101,24 @@ const unique = (marks: readonly string[]) => [...new Set(marks)];
 export const CANDIDATE = anyOf(unique(RULES.flatMap((r) => r.marks)), 'gm');
 
 /**
- * The pass over the middle of a long text: the severe marks of the rules of errors, failures
- * and exceptions, about three times as fast a character as CANDIDATE. "error" counts when a
- * colon or a bracket follows it; prose and code that merely name errors are not candidates.
+ * The pass over the middle of a long text: the middle marks of the rules (errors, failures,
+ * exceptions, warnings), about three times as fast a character as CANDIDATE. "error"
+ * counts when a colon or a bracket follows it; prose and code that merely name errors are not
+ * candidates.
  *
  * @example
- * SEVERE.lastIndex = 0;
- * SEVERE.exec('ok\nValueError: bad input')?.index; // 9 (its 'rror:')
+ * MIDDLE.lastIndex = 0;
+ * MIDDLE.exec('ok\nValueError: bad input')?.index; // 9 (its 'rror:')
  */
-export const SEVERE = anyOf(unique(RULES.flatMap((r) => r.severe ?? [])), 'g');
+export const MIDDLE = anyOf(unique(RULES.flatMap((r) => r.middle ?? [])), 'g');
+
+/**
+ * The words looked for in the middle of a long text besides MIDDLE's marks, each on its own.
+ *
+ * @example
+ * MIDDLE_WORDS.includes('warn'); // true
+ */
+export const MIDDLE_WORDS: readonly string[] = unique(RULES.flatMap((r) => r.middleWords ?? []));
 
 /**
  * Where a frame is not the program's own code: a language's standard library or runtime, an

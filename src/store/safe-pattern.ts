@@ -1,5 +1,6 @@
 import { setFlagsFromString } from 'node:v8';
 import { SpillwayError } from '../errors.js';
+import { topAlternatives } from '../signals/any-of.js';
 
 /** The longest pattern accepted from a model or a person. */
 export const MAX_PATTERN_CHARS = 1000;
@@ -37,28 +38,6 @@ function lowerPattern(pattern: string): string {
 }
 
 const SPECIAL = new Set(['.', '^', '$', '|', '(', ')', '[', ']', '{', '}', '*', '+', '?', '\\']);
-
-/** The pattern split at its top-level `|` (undefined when it cannot be read simply). */
-function alternatives(pattern: string): string[] {
-  const out: string[] = [];
-  let depth = 0;
-  let inClass = false;
-  let from = 0;
-  for (let i = 0; i < pattern.length; i++) {
-    const c = pattern[i];
-    if (c === '\\') i++;
-    else if (inClass) inClass = c !== ']';
-    else if (c === '[') inClass = true;
-    else if (c === '(') depth++;
-    else if (c === ')') depth--;
-    else if (c === '|' && depth === 0) {
-      out.push(pattern.slice(from, i));
-      from = i + 1;
-    }
-  }
-  out.push(pattern.slice(from));
-  return out;
-}
 
 const QUANTIFIER = /^\{\d+(,\d*)?\}/;
 
@@ -134,7 +113,7 @@ function literalOf(alternative: string): string {
  * requiredTexts('^(a+)+$'); // undefined
  */
 export function requiredTexts(pattern: string): string[] | undefined {
-  const texts = alternatives(pattern).map(literalOf);
+  const texts = topAlternatives(pattern).map(literalOf);
   return texts.every((t) => t.length >= 2) ? texts : undefined;
 }
 

@@ -9,7 +9,7 @@ export const c: SignalPack = {
       kind: 'error',
       pattern: /undefined reference/,
       marks: ['undefined reference'],
-      severe: ['undefined reference'],
+      middle: ['undefined reference'],
       examples: ["/usr/bin/ld: main.o: in function `main': undefined reference to `charge'"],
     },
     {

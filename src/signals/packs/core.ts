@@ -11,7 +11,7 @@ export const core: SignalPack = {
       // ValueError: ..., java.lang.NullPointerException: ..., a name alone on its line.
       pattern: /^\s*(?:[\w.$]+\.)?\w*(?:Error|Exception)(?::|\s*$| \[)/,
       marks: ['rror', 'xception'],
-      severe: ['rror[:[)]', 'Exception'],
+      middle: ['rror[:[)]', 'Exception'],
       examples: [
         'ValueError: invalid literal for int() with base 10',
         'java.lang.NullPointerException: Cannot invoke "String.length()"',
@@ -24,7 +24,7 @@ export const core: SignalPack = {
       kind: 'failure',
       pattern: /^\s*FAIL(?:ED|URE)?\b/,
       marks: ['FAIL'],
-      severe: ['FAIL'],
+      middle: ['FAIL'],
       examples: [
         'FAIL src/pay.test.ts > charges the card',
         'FAILED tests/test_pay.py::test_charge - assert 0',
@@ -64,7 +64,7 @@ export const core: SignalPack = {
         `\\b(?:FAILED|FAILURE)\\b|(?<!\\b0 )${wordNotInPath('failed')}(?!\\s*[:=]?\\s*0\\b)`,
       ),
       marks: ['FAIL', 'ail(?:ed|ure|ing)'],
-      severe: ['failed', 'FAIL'],
+      middle: ['failed', 'FAIL'],
       examples: ['Build failed.', 'Tests:       1 failed, 41 passed, 42 total'],
       counterExamples: [
         'Failed: 0',
@@ -79,7 +79,7 @@ export const core: SignalPack = {
       // error: / Error: / ERROR / error[E0308]: / [error] as a word, not "0 errors" or "errors: 0".
       pattern: /(?:^|[\s[(:])(?:error|ERROR|Error)(?:\[[\w-]+\])?(?:[:!\]]|\s)(?!\s*[:=]?\s*0\b)/,
       marks: ['rror', 'RROR'],
-      severe: ['rror[:[)]', 'ERROR', 'rror [A-Z]*\\d'],
+      middle: ['rror[:[)]', 'ERROR', 'rror [A-Z]*\\d'],
       examples: [
         "src/pay.ts(88,11): error TS2345: Argument of type 'string' is not assignable",
         'src/pay.ts:88:11 - error TS2345: Argument of type',
@@ -94,7 +94,7 @@ export const core: SignalPack = {
       kind: 'error',
       pattern: /\bfatal\b|\bFATAL\b/,
       marks: ['atal', 'FATAL'],
-      severe: ['fatal', 'FATAL'],
+      middle: ['fatal', 'FATAL'],
       examples: [
         'fatal: not a git repository (or any of the parent directories): .git',
         'FATAL: out of memory',
@@ -134,6 +134,8 @@ export const core: SignalPack = {
         `${wordNotInPath('warn(?:ing)?|WARN(?:ING)?|[Dd]eprecat(?:ed|ion)')}|Warning\\b(?![-_/]|\\.\\w)(?<=(?:^|[^-_/.\\w])\\w*Warning)`,
       ),
       marks: ['arn', 'ARN', 'eprecat'],
+      // (A deprecation said without "warn" is found at the ends only.)
+      middleWords: ['warn', 'Warn', 'WARN'],
       examples: [
         'main.c:7:9: warning: unused variable ‘x’ [-Wunused-variable]',
         'npm WARN deprecated inflight@1.0.6: This module is not supported',

@@ -9,7 +9,7 @@ export const jvm: SignalPack = {
       kind: 'exception',
       pattern: /^\s*Exception in thread /,
       marks: ['xception'],
-      severe: ['Exception'],
+      middle: ['Exception'],
       examples: ['Exception in thread "main" java.lang.IllegalStateException: boom'],
     },
     {

@@ -11,7 +11,7 @@ export const k8s: SignalPack = {
       pattern:
         /\b(?:CrashLoopBackOff|ImagePullBackOff|ErrImagePull|CreateContainer(?:Config)?Error|RunContainerError|ContainerStatusUnknown|Evicted)\b/,
       marks: ['BackOff', 'ErrImagePull', 'rror', 'ContainerStatusUnknown', 'Evicted'],
-      severe: ['BackOff', 'ErrImagePull', 'CreateContainer', 'ContainerStatusUnknown', 'Evicted'],
+      middle: ['BackOff', 'ErrImagePull', 'CreateContainer', 'ContainerStatusUnknown', 'Evicted'],
       examples: [
         'api-7d9c4-xk2p   0/1     CrashLoopBackOff   12 (3m ago)   30m',
         'api-7d9c4-m9qz   0/1     ImagePullBackOff   0             30m',
@@ -39,7 +39,7 @@ export const k8s: SignalPack = {
       // klog's E and F lines: E1201 09:00:00.000000.
       pattern: /^[EF]\d{4} \d\d:\d\d:\d\d\.\d+ /,
       marks: ['^[EFW]\\d{4} '],
-      severe: ['\\n[EF]\\d{4} \\d\\d:'],
+      middle: [':\\d\\d\\.\\d{6} '],
       examples: ['E1201 09:00:00.000000       1 reflector.go:138] watch of *v1.Pod ended'],
       counterExamples: ['I1201 09:00:00.000000       1 reflector.go:255] Listing and watching *v1.Pod'],
     },
@@ -48,6 +48,7 @@ export const k8s: SignalPack = {
       kind: 'warning',
       pattern: /^W\d{4} \d\d:\d\d:\d\d\.\d+ /,
       marks: ['^[EFW]\\d{4} '],
+      middle: [':\\d\\d\\.\\d{6} '],
       examples: ['W1201 09:00:00.000000       1 reflector.go:424] watch of *v1.Pod ended'],
       counterExamples: ['W1201 is a room number'],
     },

@@ -14,7 +14,7 @@ export const logs: SignalPack = {
         '[56]0',
       ),
       marks: [levelMark('EeFfCcPpAa', '56')],
-      severe: [levelMark('EeFfCcPpAa', '56')],
+      middle: [levelMark('EeFfCcPpAa', '56')],
       examples: [
         '{"level":50,"time":1764579600000,"pid":42,"hostname":"api-7","msg":"database unavailable"}',
         '{"level": "error", "ts": "2026-12-01T09:30:00Z", "caller": "orders/sync.go:88", "msg": "sync stopped"}',
@@ -34,7 +34,7 @@ export const logs: SignalPack = {
       // CRITICAL or PANIC as a level: after a timestamp, in brackets, between bars.
       pattern: /(?:[\d\]] |\[|\| )CRITICAL\b|[\d\]] PANIC: /,
       marks: ['CRITICAL', 'PANIC'],
-      severe: ['CRITICAL', 'PANIC'],
+      middle: ['CRITICAL', 'PANIC'],
       examples: [
         '2026-12-01 09:00:00,000 CRITICAL app: out of memory',
         '2026-12-01 09:00:00.123 UTC [812] PANIC:  could not write to file "pg_wal/xlogtemp.812"',
@@ -48,7 +48,7 @@ export const logs: SignalPack = {
       kind: 'error',
       pattern: /^PANIC: /,
       marks: ['PANIC'],
-      severe: ['PANIC'],
+      middle: ['PANIC'],
       examples: ['PANIC: could not locate a valid checkpoint record'],
     },
     {
@@ -57,7 +57,7 @@ export const logs: SignalPack = {
       // nginx's and Apache's [crit], [alert] and [emerg].
       pattern: /\[(?:[\w-]+:)?(?:crit|alert|emerg)\]/,
       marks: ['crit\\]', 'alert\\]', 'emerg\\]'],
-      severe: ['\\[(?:[\\w-]+:)?(?:crit|alert|emerg)\\]'],
+      middle: ['\\[(?:[\\w-]+:)?(?:crit|alert|emerg)\\]'],
       examples: [
         '2026/12/01 09:00:00 [alert] 1#1: worker process 42 exited on signal 9',
         '[Mon Dec 01 09:00:00.000 2026] [ssl:emerg] [pid 42] AH02572: at least one certificate',
@@ -69,6 +69,8 @@ export const logs: SignalPack = {
       kind: 'warning',
       pattern: structuredLevel(['warning', 'warn'], '40'),
       marks: [levelMark('Ww', '4')],
+      middle: [levelMark('Ww', '4')],
+      middleWords: ['warn', 'Warn', 'WARN'],
       examples: [
         '{"level":40,"time":1764579600000,"msg":"slow query took 2300 ms"}',
         '{"levelname": "WARNING", "message": "retrying upload"}',

@@ -9,7 +9,7 @@ export const node: SignalPack = {
       kind: 'exception',
       pattern: /^\s*(?:Uncaught |Unhandled )/,
       marks: ['ncaught', 'nhandled'],
-      severe: ['Uncaught', 'Unhandled'],
+      middle: ['Uncaught', 'Unhandled'],
       examples: ['Uncaught TypeError: x is not a function', 'Unhandled Rejection (Error): boom'],
       counterExamples: ['uncaught by the handler'],
     },
@@ -35,7 +35,7 @@ export const node: SignalPack = {
       kind: 'error',
       pattern: /npm ERR!/,
       marks: ['ERR!'],
-      severe: ['ERR!'],
+      middle: ['ERR!'],
       examples: ['npm ERR! code ERESOLVE'],
     },
     {

@@ -9,7 +9,7 @@ export const python: SignalPack = {
       kind: 'exception',
       pattern: /^\s*Traceback \(most recent call last\)/,
       marks: ['raceback'],
-      severe: ['Traceback'],
+      middle: ['Traceback'],
       examples: ['Traceback (most recent call last):'],
       counterExamples: ['the traceback above shows it'],
     },
@@ -19,7 +19,7 @@ export const python: SignalPack = {
       // Where pytest says an exception was raised: tests/test_pay.py:88: AssertionError.
       pattern: /^\s*\S+:\d+: (?:[\w.]+\.)?\w*(?:Error|Exception)\s*$/,
       marks: ['rror', 'xception'],
-      severe: [':\\d+: [\\w.]*(?:Error|Exception)\\s*(?:\\n|$)'],
+      middle: [':\\d+: [\\w.]*(?:Error|Exception)\\s*(?:\\n|$)'],
       examples: [
         'tests/test_pay.py:88: AssertionError',
         '/usr/lib/python3.11/json/decoder.py:353: JSONDecodeError',
@@ -60,7 +60,7 @@ export const python: SignalPack = {
       kind: 'error',
       pattern: /^CRITICAL:[\w.-]*:/,
       marks: ['CRITICAL'],
-      severe: ['CRITICAL'],
+      middle: ['CRITICAL'],
       examples: ['CRITICAL:root:out of memory'],
       counterExamples: [
         '**CRITICAL**: Follow the Zero-Simplification Rule',

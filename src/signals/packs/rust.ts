@@ -9,7 +9,7 @@ export const rust: SignalPack = {
       kind: 'exception',
       pattern: /^\s*thread '.*' panicked/,
       marks: ['anic'],
-      severe: ['panic'],
+      middle: ['panic'],
       examples: ["thread 'main' panicked at src/main.rs:4:5:"],
       counterExamples: ['the thread never panicked'],
     },

@@ -10,7 +10,7 @@ export const unix: SignalPack = {
       // A shell's report of a process it lost.
       pattern: /^(?:zsh|bash|sh|fish): (?:killed|segmentation fault|bus error|abort|illegal instruction)/,
       marks: [': killed', 'egmentation', 'bort', 'illegal instruction', 'rror'],
-      severe: [': (?:killed|segmentation fault|bus error|abort|illegal instruction)'],
+      middle: [': (?:killed|segmentation fault|bus error|abort|illegal instruction)'],
       examples: ['zsh: killed     node index.js', 'zsh: illegal instruction  ./a.out'],
       counterExamples: ['bash: running ./build.sh'],
     },
@@ -19,7 +19,7 @@ export const unix: SignalPack = {
       kind: 'error',
       pattern: /Segmentation fault|Bus error\b/,
       marks: ['egmentation', 'rror'],
-      severe: ['Segmentation fault', 'Bus error'],
+      middle: ['Segmentation fault', 'Bus error'],
       examples: ['Segmentation fault (core dumped)', 'Bus error'],
       counterExamples: ['segfaults are rare here'],
     },
