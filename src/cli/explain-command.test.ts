@@ -52,6 +52,15 @@ describe('spillway explain', () => {
         .stdout,
     );
     expect(e.kept).toContainEqual({ line: 2201, why: 'relevant', text: lines[2200] });
+    // What the user said names it just as well.
+    const said = JSON.parse(
+      (
+        await cli(['explain', '--json', '--said', 'why is charge_refund negative?'], {
+          stdin: lines.join('\n'),
+        })
+      ).stdout,
+    );
+    expect(said.kept).toContainEqual({ line: 2201, why: 'relevant', text: lines[2200] });
   });
 
   it('says when a text fits, and refuses bad usage', async () => {

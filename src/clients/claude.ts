@@ -31,7 +31,13 @@ export async function claudeHook(input: HookInput, ctx: HookContext): Promise<ob
   });
   if ('refused' in file) return { systemMessage: `spillway left this output as it was: ${file.refused}` };
   const store = await ctx.store();
-  const out = await collapseOutput(file.bytes, { store, tool: 'Bash', maxTokens: SOURCE_MAX_TOKENS });
+  const out = await collapseOutput(file.bytes, {
+    store,
+    tool: 'Bash',
+    maxTokens: SOURCE_MAX_TOKENS,
+    // The command: lines naming what it asked for (a test, a file) are kept too.
+    input: objectField(input, 'tool_input'),
+  });
   if (out.step !== 'acted') return undefined;
   const stdout = `${out.text}\n[Claude Code also saved the full output to ${path}]`;
   // Claude Code sends this text as it is: recorded, the proxy knows it as spillway's own.

@@ -36,13 +36,22 @@ describe('request adapters', () => {
     };
     const view = anthropicAdapter.view(body);
     expect(view?.results).toEqual([
-      { id: 't1', tool: 'Bash', content: 'out', position: 2, isError: true, input: { command: 'npm test' } },
+      {
+        id: 't1',
+        tool: 'Bash',
+        content: 'out',
+        position: 2,
+        isError: true,
+        input: { command: 'npm test' },
+        said: 'hi\nok',
+      },
       {
         id: 't2',
         tool: 'mcp__spillway__spillway_expand',
         content: [{ type: 'text', text: 'expanded' }, image],
         position: 2,
         input: {},
+        said: 'hi\nok',
         isExpandOutput: true,
       },
     ]);
@@ -162,7 +171,14 @@ describe('request adapters', () => {
     const view = geminiAdapter.view(body);
     expect(view?.messageCount).toBe(3);
     expect(view?.results).toEqual([
-      { id: 'c1', tool: 'run_shell_command', content: 'make: ok', position: 2, input: { command: 'make' } },
+      {
+        id: 'c1',
+        tool: 'run_shell_command',
+        content: 'make: ok',
+        position: 2,
+        input: { command: 'make' },
+        said: 'build it',
+      },
       {
         id: 'mcp_spillway_spillway_expand',
         tool: 'mcp_spillway_spillway_expand',
@@ -170,6 +186,7 @@ describe('request adapters', () => {
         content: '{"content":[{"type":"text","text":"x"}]}',
         position: 2,
         input: { id: 'x' },
+        said: 'build it',
         isExpandOutput: true,
       },
     ]);
@@ -193,6 +210,81 @@ describe('request adapters', () => {
       contents: before.contents.slice(0, 2),
     });
     expect(geminiAdapter.view({ messages: [] })).toBeNull();
+  });
+});
+
+describe('the words said before a call', () => {
+  const said = (view: { results: { said?: string }[] } | null) => view?.results.map((r) => r.said);
+  const reminder = '<system-reminder>The file src/other.ts changed.</system-reminder>';
+
+  it("each result carries the user's and the assistant's latest words before its call, whatever follows", () => {
+    const messages = [
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: reminder },
+          { type: 'text', text: 'why does test_charge fail?' },
+        ],
+      },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'thinking', thinking: 'secret plan' },
+          { type: 'text', text: 'Running the payments suite.' },
+          { type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'pytest' } },
+        ],
+      },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'out' }] },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 't2', name: 'Read', input: {} }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't2', content: 'out' }] },
+    ];
+    const first = 'why does test_charge fail?\nRunning the payments suite.';
+    expect(said(anthropicAdapter.view({ messages }))).toEqual([first, first]);
+    // Later words do not change what an earlier call carries (its collapse stays the same).
+    const later = [...messages, { role: 'user', content: 'now look at refund_total' }];
+    expect(said(anthropicAdapter.view({ messages: later }))).toEqual([first, first]);
+  });
+
+  it('reads the same from OpenAI Chat, Responses and Gemini bodies', () => {
+    const chat = openaiChatAdapter.view({
+      messages: [
+        { role: 'system', content: 'be brief' },
+        { role: 'user', content: 'fix parse_config' },
+        {
+          role: 'assistant',
+          content: 'Reading it.',
+          tool_calls: [{ id: 'c1', type: 'function', function: { name: 'read', arguments: '{}' } }],
+        },
+        { role: 'tool', tool_call_id: 'c1', content: 'x' },
+      ],
+    });
+    expect(said(chat)).toEqual(['fix parse_config\nReading it.']);
+    const responses = openaiResponsesAdapter.view({
+      input: [
+        {
+          role: 'user',
+          content: [{ type: 'input_text', text: '<environment_context>cwd</environment_context>' }],
+        },
+        { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'fix parse_config' }] },
+        { type: 'function_call', call_id: 'f1', name: 'shell', arguments: '{}' },
+        { type: 'function_call_output', call_id: 'f1', output: 'x' },
+      ],
+    });
+    expect(said(responses)).toEqual(['fix parse_config']);
+    const gemini = geminiAdapter.view({
+      contents: [
+        { role: 'user', parts: [{ text: 'fix parse_config' }] },
+        {
+          role: 'model',
+          parts: [
+            { text: 'thinking it over', thought: true },
+            { functionCall: { name: 'read_file', args: {} } },
+          ],
+        },
+        { role: 'user', parts: [{ functionResponse: { name: 'read_file', response: { output: 'x' } } }] },
+      ],
+    });
+    expect(said(gemini)).toEqual(['fix parse_config']);
   });
 });
 

@@ -1,6 +1,14 @@
 import { isRecord } from '../text/json-values.js';
 import type { ToolResult } from '../text/tool-result.js';
-import { asContent, type CallTable, clientSessionOf, resultOf, seedOf, writeBack } from './shared.js';
+import {
+  asContent,
+  type CallTable,
+  clientSessionOf,
+  LatestWords,
+  resultOf,
+  seedOf,
+  writeBack,
+} from './shared.js';
 import type { RequestAdapter, RequestView } from './types.js';
 
 /**
@@ -17,14 +25,21 @@ export const anthropicAdapter: RequestAdapter = {
     if (!isRecord(body) || !Array.isArray(body.messages)) return null;
     const messages = body.messages as unknown[];
     const calls: CallTable = new Map();
+    const words = new LatestWords();
     const results: ToolResult[] = [];
     const slots: Record<string, unknown>[] = [];
     messages.forEach((message, position) => {
+      if (isRecord(message) && typeof message.content === 'string') words.hear(message.role, message.content);
       if (!isRecord(message) || !Array.isArray(message.content)) return;
       for (const block of message.content) {
         if (!isRecord(block)) continue;
+        if (block.type === 'text') words.hear(message.role, block.text);
         if (block.type === 'tool_use' && typeof block.id === 'string')
-          calls.set(block.id, { name: typeof block.name === 'string' ? block.name : '', input: block.input });
+          calls.set(block.id, {
+            name: typeof block.name === 'string' ? block.name : '',
+            input: block.input,
+            said: words.now(),
+          });
         if (block.type !== 'tool_result' || typeof block.tool_use_id !== 'string') continue;
         const content = block.content === undefined ? '' : asContent(block.content);
         if (content === null) continue;

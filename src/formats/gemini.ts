@@ -3,7 +3,7 @@ import { contentText } from '../text/blocks.js';
 import type { JsonEdit } from '../text/json-splice.js';
 import { isRecord } from '../text/json-values.js';
 import type { ToolResult } from '../text/tool-result.js';
-import { type CallTable, resultOf, seedOf } from './shared.js';
+import { type CallTable, LatestWords, resultOf, seedOf } from './shared.js';
 import type { RequestAdapter, RequestView } from './types.js';
 
 type Rec = Record<string, unknown>;
@@ -39,15 +39,21 @@ export const geminiAdapter: RequestAdapter = {
     if (!isRecord(body) || !Array.isArray(body.contents)) return null;
     const contents = body.contents as unknown[];
     const calls: CallTable = new Map();
+    const words = new LatestWords();
     const results: ToolResult[] = [];
     const slots: Slot[] = [];
     contents.forEach((content, position) => {
       if (!isRecord(content) || !Array.isArray(content.parts)) return;
       for (const part of content.parts) {
         if (!isRecord(part)) continue;
+        if (typeof part.text === 'string') words.hear(content.role, [part]);
         const call = part.functionCall;
         if (isRecord(call) && typeof call.name === 'string')
-          calls.set(typeof call.id === 'string' ? call.id : call.name, { name: call.name, input: call.args });
+          calls.set(typeof call.id === 'string' ? call.id : call.name, {
+            name: call.name,
+            input: call.args,
+            said: words.now(),
+          });
         const fr = part.functionResponse;
         if (!isRecord(fr) || typeof fr.name !== 'string' || !isRecord(fr.response)) continue;
         const id = typeof fr.id === 'string' ? fr.id : fr.name;

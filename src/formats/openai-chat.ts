@@ -5,6 +5,7 @@ import {
   type CallTable,
   callInput,
   clientSessionOf,
+  LatestWords,
   resultOf,
   seedOf,
   writeBack,
@@ -24,10 +25,12 @@ export const openaiChatAdapter: RequestAdapter = {
     if (!isRecord(body) || !Array.isArray(body.messages)) return null;
     const messages = body.messages as unknown[];
     const calls: CallTable = new Map();
+    const words = new LatestWords();
     const results: ToolResult[] = [];
     const slots: Record<string, unknown>[] = [];
     messages.forEach((message, position) => {
       if (!isRecord(message)) return;
+      words.hear(message.role, message.content);
       if (message.role === 'assistant' && Array.isArray(message.tool_calls)) {
         for (const call of message.tool_calls) {
           if (isRecord(call) && typeof call.id === 'string') {
@@ -39,6 +42,7 @@ export const openaiChatAdapter: RequestAdapter = {
             calls.set(call.id, {
               name: typeof fn?.name === 'string' ? fn.name : '',
               input: callInput(fn?.arguments ?? fn?.input),
+              said: words.now(),
             });
           }
         }

@@ -1,7 +1,15 @@
 import { type Content, type ContentBlock, isTextBlock } from '../text/blocks.js';
 import { isRecord } from '../text/json-values.js';
 import type { ToolResult } from '../text/tool-result.js';
-import { type CallTable, callInput, clientSessionOf, resultOf, seedOf, writeBack } from './shared.js';
+import {
+  type CallTable,
+  callInput,
+  clientSessionOf,
+  LatestWords,
+  resultOf,
+  seedOf,
+  writeBack,
+} from './shared.js';
 import type { RequestAdapter, RequestView } from './types.js';
 
 const CALLS = new Set(['function_call', 'custom_tool_call']);
@@ -35,14 +43,20 @@ export const openaiResponsesAdapter: RequestAdapter = {
     if (!isRecord(body) || !('input' in body)) return null;
     const input = Array.isArray(body.input) ? (body.input as unknown[]) : [];
     const calls: CallTable = new Map();
+    const words = new LatestWords();
     const results: ToolResult[] = [];
     const slots: Record<string, unknown>[] = [];
     input.forEach((item, position) => {
-      if (!isRecord(item) || typeof item.type !== 'string') return;
+      if (!isRecord(item)) return;
+      // A message: `{ role, content }`, its type "message" or left out.
+      if ((item.type === 'message' || item.type === undefined) && 'role' in item)
+        words.hear(item.role, item.content);
+      if (typeof item.type !== 'string') return;
       if (CALLS.has(item.type) && typeof item.call_id === 'string')
         calls.set(item.call_id, {
           name: typeof item.name === 'string' ? item.name : '',
           input: callInput(item.arguments ?? item.input),
+          said: words.now(),
         });
       if (!OUTPUTS.has(item.type) || typeof item.call_id !== 'string') return;
       const content = toContent(item.output ?? '');

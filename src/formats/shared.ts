@@ -120,8 +120,61 @@ export function callInput(raw: unknown): unknown {
   }
 }
 
-/** The calls of a request by id: the tool's name and its arguments. */
-export type CallTable = Map<string, { name: string; input: unknown }>;
+/** The calls of a request by id: the tool's name, its arguments, and the words said before it. */
+export type CallTable = Map<string, { name: string; input: unknown; said?: string | undefined }>;
+
+// Enough of each person's latest words to name a test, a symbol or a file.
+const MAX_SAID_CHARS = 2000;
+
+// What clients put into a user message that the person did not say: Claude Code's reminders,
+// Codex's environment and instructions, slash commands' wrappers.
+const NOT_SAID =
+  /<(system-reminder|environment_context|user_instructions|command-message|command-name|local-command-stdout)>[\s\S]*?<\/\1>/g;
+
+/**
+ * The latest words of the user and of the assistant as a conversation is read in order, for
+ * the calls made after them: what the person asked about, what the model said it would look
+ * for. A result's relevance is scored against them (see ToolResult.said), and they are fixed
+ * for a call however the conversation goes on, so its collapse stays the same.
+ *
+ * @example
+ * const words = new LatestWords();
+ * words.hear('user', 'Why does test_charge fail?');
+ * words.now(); // 'Why does test_charge fail?'
+ */
+export class LatestWords {
+  private user = '';
+  private assistant = '';
+
+  /** Takes in what `role` said: a string, text blocks or parts (thoughts and tool blocks skipped). */
+  hear(role: unknown, said: unknown): void {
+    const text = saidText(said).replace(NOT_SAID, '').trim();
+    if (!text) return;
+    if (role === 'user') this.user = text.slice(0, MAX_SAID_CHARS);
+    else if (role === 'assistant' || role === 'model') this.assistant = text.slice(-MAX_SAID_CHARS);
+  }
+
+  /** The latest words of each, the user's first; undefined before anyone said anything. */
+  now(): string | undefined {
+    return [this.user, this.assistant].filter(Boolean).join('\n') || undefined;
+  }
+}
+
+/** The text of a message's content: a string, or its text blocks and parts joined. */
+function saidText(said: unknown): string {
+  if (typeof said === 'string') return said;
+  if (!Array.isArray(said)) return '';
+  return said
+    .filter(
+      (b) =>
+        isRecord(b) &&
+        typeof b.text === 'string' &&
+        b.thought !== true &&
+        (b.type === undefined || b.type === 'text' || b.type === 'input_text' || b.type === 'output_text'),
+    )
+    .map((b) => (b as { text: string }).text)
+    .join('\n');
+}
 
 /**
  * The tool result answering call `id`, named (and with its arguments) from the calls seen
@@ -145,6 +198,7 @@ export function resultOf(
     content,
     position,
     ...(call?.input !== undefined ? { input: call.input } : {}),
+    ...(call?.said ? { said: call.said } : {}),
     ...(isError ? { isError: true } : {}),
     ...(isExpandTool(tool) ? { isExpandOutput: true } : {}),
   };

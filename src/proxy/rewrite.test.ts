@@ -119,4 +119,43 @@ describe('rewriteRequest', () => {
     expect(a2.session).toBe(a1.session);
     expect(b1.session).not.toBe(a1.session);
   });
+
+  it("keeps the lines that name what the user asked about, though the call's arguments do not name it", async () => {
+    const words = 'alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike'.split(' ');
+    const job = (i: number) => `${words[i % 13]}_${words[Math.floor(i / 13) % 13]}_${Math.floor(i / 169)}`;
+    const lines = Array.from(
+      { length: 3000 },
+      (_, i) => `debug: worker ${i % 17} polled job ${job(i)} in ${i % 40} ms`,
+    );
+    // Like every other line in shape, its job named once like every job (rarity does not pick
+    // it out): only its name sets it apart.
+    lines[1400] = 'debug: worker 6 polled job charge_refund in 0 ms';
+    const log = lines.join('\n');
+    const ask = (question: string) =>
+      Buffer.from(
+        JSON.stringify({
+          model: 'claude-sonnet-4-5',
+          max_tokens: 5,
+          messages: [
+            { role: 'user', content: question },
+            {
+              role: 'assistant',
+              content: [
+                { type: 'text', text: 'Reading the service log.' },
+                { type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'cat /var/log/shop.log' } },
+              ],
+            },
+            { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: log }] },
+          ],
+        }),
+      );
+    const shortened = async (question: string) => {
+      const out = await rewriteRequest('anthropic', ask(question), { spillway: 'balanced' }, make(), {
+        updateBoundary: true,
+      });
+      return JSON.parse(out.body.toString()).messages[2].content[0].content as string;
+    };
+    expect(await shortened('Why does charge_refund pay twice?')).toContain(lines[1400]);
+    expect(await shortened('Why are refunds paid twice?')).not.toContain(lines[1400]);
+  });
 });

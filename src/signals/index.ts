@@ -7,7 +7,13 @@ export { lineKind, lineSignal } from './classify.js';
 export { KIND_PRECEDENCE, LINE_KINDS, LINE_WEIGHT, type LineKind, type SignalKind } from './kinds.js';
 export { type OutlineLine, outlineLines } from './outline.js';
 export { RARITY_SCAN_CHARS, type RareLine, rareLines } from './rarity.js';
-export { queryTerms, type RelevantLine, relevantLines } from './relevance.js';
+export {
+  askedTerms,
+  queryTerms,
+  type RelevantLine,
+  relevantLines,
+  saidTerms,
+} from './relevance.js';
 export type { LibraryPath, SignalPack, SignalRule } from './rule.js';
 export { IMPORTANCE_SCAN_CHARS, type ImportantLine, type LineScan, scanLines } from './scan-lines.js';
 export { shapeOf } from './shape.js';

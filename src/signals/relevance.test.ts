@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { queryTerms, relevantLines } from './relevance.js';
+import { askedTerms, queryTerms, relevantLines, saidTerms } from './relevance.js';
 
 describe('relevance to the call', () => {
   it('takes the terms a call asks about from its arguments, without a shell and a path common words', () => {
@@ -32,5 +32,23 @@ describe('relevance to the call', () => {
     expect(found.map((f) => f.line)).toEqual([137, 301]);
     expect(text.slice(found[0]?.start, found[0]?.end)).toBe(lines[137]);
     expect(relevantLines(text, 500, [])).toEqual([]);
+  });
+
+  it('takes from what was said only the names of code: identifiers, backticked words, file stems', () => {
+    expect(saidTerms('Why does `charge` fail in test_payments.py? See PaymentService and E0308.')).toEqual([
+      'charge',
+      'test_payments',
+      'paymentservice',
+      'e0308',
+    ]);
+    // Prose names nothing an output's line can be told by.
+    expect(saidTerms('Please run the failing tests again and tell me what broke.')).toEqual([]);
+    expect(saidTerms(undefined)).toEqual([]);
+    expect(saidTerms('a_1 b_2 c_3 d_4 e_5 f_6 g_7 h_8'.replace(/_/g, '_x'))).toHaveLength(6);
+    // The call's own terms come first.
+    expect(askedTerms({ command: 'pytest tests/test_cart.py' }, 'fix test_total')).toEqual([
+      'test_cart',
+      'test_total',
+    ]);
   });
 });

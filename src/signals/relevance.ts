@@ -53,6 +53,44 @@ export function queryTerms(input: unknown): string[] {
   return [...terms];
 }
 
+// How many terms the words said before a call add to its arguments' own.
+const MAX_SAID_TERMS = 6;
+
+/**
+ * The terms of what the user and the assistant said before a call that name something in
+ * code: identifiers written as such (snake_case, camelCase, with digits), file names' stems, and
+ * what is quoted in backticks; prose words are left out (they name nothing an output's line
+ * could be told by, and "the failing test" would pull in every line that says "test").
+ *
+ * @example
+ * saidTerms('Why does `charge` fail in test_payments.py? See PaymentService.'); // ['charge', 'test_payments', 'paymentservice']
+ */
+export function saidTerms(said: string | undefined): string[] {
+  if (!said) return [];
+  const text = said.slice(0, 2 * MAX_STRING);
+  const found: string[] = [];
+  for (const quoted of text.match(/`[^`\n]{1,200}`/g) ?? []) found.push(...queryTerms(quoted));
+  for (const m of text.matchAll(/[A-Za-z_][\w$-]*/g)) {
+    const word = m[0];
+    const codeLike =
+      /_|[a-z][A-Z]|[A-Za-z]\d|\d[A-Za-z]/.test(word) ||
+      /^\.[a-z]{1,5}\b/.test(text.slice(m.index + word.length));
+    if (codeLike) found.push(...queryTerms(word));
+  }
+  return [...new Set(found)].slice(0, MAX_SAID_TERMS);
+}
+
+/**
+ * What a result is scored for: its call's arguments' terms, then those of the words said
+ * before the call.
+ *
+ * @example
+ * askedTerms({ command: 'pytest -x' }, 'why does test_charge fail?'); // ['test_charge']
+ */
+export function askedTerms(input: unknown, said?: string): string[] {
+  return [...new Set([...queryTerms(input), ...saidTerms(said)])];
+}
+
 /**
  * The lines of `text` (of `lines` lines) that name the terms best: each term weighs by its
  * rarity among the lines (BM25's idf), terms most lines carry are left out; at most eight, in

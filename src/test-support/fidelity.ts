@@ -3,7 +3,7 @@ import { callKeyOf } from '../pipeline/call-keys.js';
 import { collapseText } from '../pipeline/stages/collapse/index.js';
 import { needlesKept, needlesOf } from '../replay/needles.js';
 import { readTranscript } from '../replay/readers/index.js';
-import { queryTerms } from '../signals/index.js';
+import { askedTerms } from '../signals/index.js';
 import { textOf } from '../text/blocks.js';
 import { stashId } from '../text/content-hash.js';
 import { snip } from '../text/snip.js';
@@ -114,6 +114,8 @@ export interface CorpusResult {
   text: string;
   tool: string;
   input?: unknown;
+  /** The words said before the call (see ToolResult.said). */
+  said?: string;
 }
 
 /**
@@ -129,7 +131,7 @@ export function corpusResults(minChars: number): CorpusResult[] {
       for (const result of conversation.turns.flat()) {
         const text = textOf(result.content);
         if (text !== null && text.length > minChars)
-          out.push({ text, tool: result.tool, input: result.input });
+          out.push({ text, tool: result.tool, input: result.input, said: result.said });
       }
   }
   return out;
@@ -158,7 +160,7 @@ export function oracleKept(text: string, budget: number): { needles: number; kep
   return { needles: needles.length, kept };
 }
 
-/** Needles kept per kind of tool at one budget: spillway's (with the call's terms), head+tail's, the oracle's. */
+/** Needles kept per kind of tool at one budget: spillway's (with the terms asked about), head+tail's, the oracle's. */
 export interface KindFidelity {
   kind: ResultKind;
   outputs: number;
@@ -170,7 +172,7 @@ export interface KindFidelity {
 
 /**
  * The fidelity bench's table by kind: for each kind of tool, of the results over `budget`, the
- * needles spillway keeps (given the call's arguments, as the proxy is), plain head+tail keeps,
+ * needles spillway keeps (given the call's arguments and the words said before it, as the proxy is), plain head+tail keeps,
  * and the most any method could (oracleKept).
  *
  * @example
@@ -183,7 +185,7 @@ export async function fidelityByKind(
   const rows = new Map<ResultKind, KindFidelity>(
     RESULT_KINDS.map((kind) => [kind, { kind, outputs: 0, needles: 0, spillway: 0, headTail: 0, oracle: 0 }]),
   );
-  for (const { text, tool, input } of results) {
+  for (const { text, tool, input, said } of results) {
     if (o200k.countUpTo(text, budget) <= budget) continue;
     const row = rows.get(resultKind(tool)) as KindFidelity;
     const needles = needlesOf(text);
@@ -191,7 +193,7 @@ export async function fidelityByKind(
       text,
       {
         resolvedMaxTokens: budget,
-        query: queryTerms(input),
+        query: askedTerms(input, said),
         outline: callKeyOf({ tool, input })?.kind === 'read',
       },
       { tokenizer: o200k, id: () => stashId(text), stash: async () => {} },

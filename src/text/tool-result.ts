@@ -23,6 +23,11 @@ export interface ToolResult {
    * transcript has them: what file a read read, what command a shell ran.
    */
   input?: unknown;
+  /**
+   * The latest words of the user and of the assistant before the call, when the conversation
+   * has them: what was asked about, scored for relevance like the arguments.
+   */
+  said?: string;
   /** True for the output of a spillway_expand call: never shrunk again. */
   isExpandOutput?: boolean;
   isError?: boolean;

@@ -6,13 +6,13 @@ import {
   DEFAULT_WINDOW_LINES,
   explainCollapse,
 } from '../../pipeline/stages/collapse/index.js';
-import { queryTerms } from '../../signals/index.js';
+import { askedTerms } from '../../signals/index.js';
 import { getTokenizer } from '../../text/tokenizers/index.js';
 import { intOption, parseCommandArgs } from '../args.js';
 import { type CliIo, readInputText, write } from '../io.js';
 
 export const EXPLAIN_HELP = `usage: spillway explain [--tokens N] [--head-lines N] [--tail-lines N] [--tokenizer T]
-                       [--call TEXT] [--json] [FILE]
+                       [--call TEXT] [--said TEXT] [--json] [FILE]
 
 Shows what collapse keeps of FILE (or standard input) at a budget, and why: each kept line with
 its reason (the signal rule that named it, such as "error core/error-word", or "rare", "head",
@@ -25,6 +25,8 @@ rarity was asked. Nothing is stashed. Use it to see, and report, what went wrong
   --tokenizer T    o200k (default), cl100k or heuristic
   --call TEXT      the command or arguments that printed it: lines naming what it asked for
                    (a test, a symbol, a file) are kept as "relevant"
+  --said TEXT      what the user or the model said before the call: the names of code in it
+                   (test_charge, parseConfig, \`charge\`, pay.ts) count as asked for too
   --json           print the explanation as JSON
   -h, --help       show this help
 `;
@@ -89,6 +91,7 @@ export async function explainCommand(argv: string[], io: CliIo): Promise<number>
     'tail-lines': { type: 'string' },
     tokenizer: { type: 'string' },
     call: { type: 'string' },
+    said: { type: 'string' },
     json: { type: 'boolean' },
   });
   if (values.help) {
@@ -104,7 +107,7 @@ export async function explainCommand(argv: string[], io: CliIo): Promise<number>
     maxTokens: intOption('--tokens', values.tokens, 1),
     headLines: intOption('--head-lines', values['head-lines'], 0),
     tailLines: intOption('--tail-lines', values['tail-lines'], 0),
-    query: queryTerms(values.call ?? ''),
+    query: askedTerms(values.call ?? '', values.said),
   });
   await write(
     io.stdout,

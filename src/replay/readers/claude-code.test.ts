@@ -18,7 +18,9 @@ const RECORDS = [
     message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'a\nb' }] },
   },
 ];
-const TURNS = [[{ id: 'toolu_1', tool: 'Bash', content: 'a\nb', position: 0, input: { command: 'ls' } }]];
+const TURNS = [
+  [{ id: 'toolu_1', tool: 'Bash', content: 'a\nb', position: 0, input: { command: 'ls' }, said: 'go' }],
+];
 
 describe('claude-code reader inside archive envelopes', () => {
   it('reads each record wrapped in a line envelope', () => {

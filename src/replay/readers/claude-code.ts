@@ -1,4 +1,4 @@
-import { type CallTable, resultOf } from '../../formats/shared.js';
+import { type CallTable, LatestWords, resultOf } from '../../formats/shared.js';
 import { inputTokensOf } from '../../formats/usage.js';
 import type { Content, ContentBlock } from '../../text/blocks.js';
 import { asRecord } from '../../text/json-values.js';
@@ -51,6 +51,7 @@ export const claudeCodeReader: TranscriptReader = {
   },
   read(text, name) {
     const calls: CallTable = new Map();
+    const words = new LatestWords();
     const turns: ToolResult[][] = [];
     const otherText: string[] = [];
     const providerTokens: (number | undefined)[] = [];
@@ -63,6 +64,7 @@ export const claudeCodeReader: TranscriptReader = {
       if (!line || !message) continue;
       id = asString(line.sessionId) ?? id;
       const content = message.content;
+      words.hear(line.type, content);
       if (typeof content === 'string') pending += `${content}\n`;
       if (!Array.isArray(content)) continue;
       pending += textOfBlocks(content);
@@ -75,7 +77,7 @@ export const claudeCodeReader: TranscriptReader = {
         for (const block of content) {
           const b = asRecord(block);
           if (b?.type === 'tool_use' && typeof b.id === 'string')
-            calls.set(b.id, { name: asString(b.name) ?? '', input: b.input });
+            calls.set(b.id, { name: asString(b.name) ?? '', input: b.input, said: words.now() });
         }
         continue;
       }

@@ -1,4 +1,4 @@
-import { type CallTable, callInput, resultOf } from '../../formats/shared.js';
+import { type CallTable, callInput, LatestWords, resultOf } from '../../formats/shared.js';
 import { asRecord } from '../../text/json-values.js';
 import type { ToolResult } from '../../text/tool-result.js';
 import type { Conversation, TranscriptReader } from '../transcript.js';
@@ -20,6 +20,7 @@ export const codexReader: TranscriptReader = {
   },
   read(text, name) {
     const calls: CallTable = new Map();
+    const words = new LatestWords();
     const turns: ToolResult[][] = [];
     let current: ToolResult[] = [];
     let id = name;
@@ -32,6 +33,7 @@ export const codexReader: TranscriptReader = {
       if (line.type === 'turn_context') model = asString(payload.model) ?? model;
       if (line.type !== 'response_item') continue;
       const type = asString(payload.type) ?? '';
+      if (type === 'message') words.hear(payload.role, payload.content);
       const callId = asString(payload.call_id);
       if (OUTPUTS.has(type) && callId) {
         const output = payload.output;
@@ -47,6 +49,7 @@ export const codexReader: TranscriptReader = {
         calls.set(callId, {
           name: asString(payload.name) ?? type,
           input: callInput(payload.arguments ?? payload.input ?? payload.action),
+          said: words.now(),
         });
     }
     if (current.length > 0) turns.push(current);

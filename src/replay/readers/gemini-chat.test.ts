@@ -101,6 +101,7 @@ describe('gemini-chat reader (saved sessions and checkpoints)', () => {
           content: 'make: done',
           position: 0,
           input: { command: 'make' },
+          said: 'go',
         },
       ],
     ]);

@@ -1,5 +1,4 @@
-import type { CallTable } from '../../formats/shared.js';
-import { resultOf } from '../../formats/shared.js';
+import { type CallTable, LatestWords, resultOf } from '../../formats/shared.js';
 import { asRecord } from '../../text/json-values.js';
 import type { ToolResult } from '../../text/tool-result.js';
 import type { TranscriptReader } from '../transcript.js';
@@ -25,11 +24,13 @@ export const geminiCliReader: TranscriptReader = {
   },
   read(text, name) {
     const calls: CallTable = new Map();
+    const words = new LatestWords();
     const turns: ToolResult[][] = [];
     let turn: ToolResult[] = [];
     let model: string | undefined;
     let id = name;
     let events = 0;
+    let reply = '';
     const close = () => {
       if (turn.length > 0) turns.push(turn);
       turn = [];
@@ -37,16 +38,26 @@ export const geminiCliReader: TranscriptReader = {
     for (const value of parseJsonLines(text, name)) {
       const line = asRecord(value);
       if (!line || !isEvent(line)) {
+        if (line?.type === 'message' && typeof line.content === 'string') {
+          // The answer streams in deltas: what it said is their sum.
+          reply = line.role === 'assistant' && line.delta === true ? reply + line.content : line.content;
+          words.hear(line.role, reply);
+        }
         if (line?.type === 'message' && line.role === 'assistant') close();
         continue;
       }
       events++;
+      reply = '';
       if (line.type === 'init') {
         id = asString(line.session_id) ?? asString(line.sessionId) ?? id;
         model = asString(line.model) ?? model;
       } else if (line.type === 'tool_use') {
         close();
-        calls.set(line.tool_id as string, { name: asString(line.tool_name) ?? '', input: line.parameters });
+        calls.set(line.tool_id as string, {
+          name: asString(line.tool_name) ?? '',
+          input: line.parameters,
+          said: words.now(),
+        });
       } else {
         const error = asRecord(line.error);
         const output = asString(line.output) ?? asString(error?.message) ?? '';

@@ -1,4 +1,4 @@
-import { queryTerms } from '../../../signals/index.js';
+import { askedTerms } from '../../../signals/index.js';
 import { stashKey } from '../../../store/ids.js';
 import { type ContentBlock, textOf, withText } from '../../../text/blocks.js';
 import { callKeyOf } from '../../call-keys.js';
@@ -38,7 +38,7 @@ export function collapseStage(options: CollapseOptions = {}): Stage {
         toolMaxTokens: item.maxTokens,
       });
       const isExpandOutput = item.result.isExpandOutput;
-      const query = queryTerms(item.result.input);
+      const query = askedTerms(item.result.input, item.result.said);
       const outline = callKeyOf(item.result, options.readTools)?.kind === 'read';
       const text = textOf(item.content);
       if (
