@@ -24,6 +24,7 @@ export const TRANSCRIPT_FORMATS = [
   'mini-swe-agent',
   'openhands',
   'gemini-cli',
+  'block-lines',
   'gemini-chat',
   'managed-agents',
   'anthropic',

@@ -1,6 +1,7 @@
 import { SpillwayError } from '../../errors.js';
 import type { Conversation, TranscriptFormat, TranscriptReader } from '../transcript.js';
 import { anthropicBodyReader, openaiChatBodyReader, openaiResponsesBodyReader } from './api-body.js';
+import { blockLinesReader } from './block-lines.js';
 import { claudeCodeReader } from './claude-code.js';
 import { codexReader } from './codex.js';
 import { geminiChatReader } from './gemini-chat.js';
@@ -17,6 +18,7 @@ export const READERS: readonly TranscriptReader[] = [
   claudeCodeReader,
   managedAgentsReader,
   geminiCliReader,
+  blockLinesReader,
   geminiChatReader,
   openHandsReader,
   sweAgentReader,
@@ -74,6 +76,7 @@ function firstLine(text: string): string {
 
 export {
   anthropicBodyReader,
+  blockLinesReader,
   claudeCodeReader,
   codexReader,
   geminiChatReader,

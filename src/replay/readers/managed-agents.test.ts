@@ -53,6 +53,14 @@ describe('managed-agents reader', () => {
     expect(shape(`${EVENTS.map((e) => JSON.stringify(e)).join('\n')}\n`)).toEqual(expected);
   });
 
+  it('reads events a logger wrapped under "raw"', () => {
+    const wrapped = EVENTS.map((e, i) => {
+      const { processed_at: _at, ...event } = e;
+      return JSON.stringify({ raw: event, received_at: at, seq: i });
+    });
+    expect(shape(`${wrapped.join('\n')}\n`)).toEqual(expected);
+  });
+
   it('reads the events list as the API returns it', () => {
     expect(shape(JSON.stringify({ data: EVENTS, next_page: null }, null, 2))).toEqual(expected);
   });
