@@ -10,7 +10,7 @@ import { type FitDeps, fitWindow, type WindowFit, type WindowRequest } from './f
 import { FrozenDecisions } from './frozen.js';
 import { type PipelineRun, runPipeline } from './runner.js';
 import { type CollapseOptions, collapseBudget } from './stages/collapse/index.js';
-import { toolOverride } from './tool-overrides.js';
+import { type BudgetPins, pinnedTools, toolOverride } from './tool-overrides.js';
 
 /** Past this idle time the provider's prompt cache is assumed cold (Anthropic's default TTL). */
 export const CACHE_TTL_MS = 5 * 60 * 1000;
@@ -53,6 +53,8 @@ export interface TurnInput {
    * turn). The proxy passes the end of the request's answer: the write then never delays it.
    */
   writeDecisionsAfter?: PromiseLike<unknown>;
+  /** Collapse budgets this request pins (see pinnedTools); decisions already frozen stay. */
+  budgets?: BudgetPins;
 }
 
 /** What one turn did: the pipeline's run, and the cache policy it ran under. */
@@ -202,7 +204,7 @@ export class ConversationEngine {
                 ...(input.writeDecisionsAfter ? { writeDecisionsAfter: input.writeDecisionsAfter } : {}),
                 ...windowOf(input),
               },
-              { tools: this.pipeline.tools },
+              { tools: pinnedTools(this.pipeline.tools, input.budgets) },
             );
       return { ...run, cachedPrefix, coldCache };
     } finally {

@@ -57,8 +57,19 @@ const DRAIN_LIMIT_BYTES = 1024 * 1024 * 1024;
  * refuseTooLarge(req, res, { error: { message: 'too large' } });
  */
 export function refuseTooLarge(req: IncomingMessage, res: ServerResponse, body: unknown): void {
+  refuseUnread(req, res, 413, body);
+}
+
+/**
+ * Answers `status` before reading the body, the way {@link refuseTooLarge} does (the rest of the
+ * body is drained, so the client sees the answer rather than EPIPE).
+ *
+ * @example
+ * refuseUnread(req, res, 400, apiError('anthropic', 'invalid_request_error', 'bad header'));
+ */
+export function refuseUnread(req: IncomingMessage, res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
-  res.writeHead(413, {
+  res.writeHead(status, {
     'content-type': 'application/json',
     'content-length': Buffer.byteLength(text),
     connection: 'close',

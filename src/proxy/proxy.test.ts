@@ -973,6 +973,33 @@ describe('proxy failure behaviour', () => {
     expect(last().headers['x-spillway-bypass']).toBeUndefined();
   });
 
+  it('pins a collapse budget for one request with x-spillway-budget, and refuses a malformed one', async () => {
+    const send = (budget: string) =>
+      fetch(`${proxy.url}/v1/messages`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': 'k', 'x-spillway-budget': budget },
+        body: JSON.stringify(anthropicBody(bigLog)),
+      });
+    const tokens = async (budget: string) => {
+      const res = await send(budget);
+      expect(res.status).toBe(200);
+      await res.arrayBuffer();
+      expect(last().headers['x-spillway-budget']).toBeUndefined();
+      return o200k.count(sentToolResult());
+    };
+    const small = await tokens('400');
+    const perTool = await tokens('Bash=900, Read=50');
+    expect(small).toBeLessThanOrEqual(400);
+    expect(small).toBeGreaterThan(300);
+    expect(perTool).toBeLessThanOrEqual(900);
+    expect(perTool).toBeGreaterThan(700);
+    const seen = upstream.seen.length;
+    const bad = await send('Bash=lots');
+    expect(bad.status).toBe(400);
+    expect((await json(bad)).error.message).toMatch(/x-spillway-budget: "Bash=lots" is not a whole number/);
+    expect(upstream.seen.length).toBe(seen);
+  });
+
   it('answers an empty JSON-RPC batch on /mcp with Invalid Request', async () => {
     const res = await fetch(`${proxy.url}/mcp`, {
       method: 'POST',

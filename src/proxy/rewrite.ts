@@ -3,6 +3,7 @@ import { ADAPTERS } from '../formats/index.js';
 import type { ApiName, RequestView } from '../formats/types.js';
 import { breatheBefore } from '../pipeline/breathe.js';
 import type { StageStats } from '../pipeline/stage-stats.js';
+import type { BudgetPins } from '../pipeline/tool-overrides.js';
 import type { StageName } from '../pipeline/types.js';
 import type { Content } from '../text/blocks.js';
 import { valueBytes } from '../text/json-splice.js';
@@ -90,6 +91,8 @@ export async function rewriteRequest(
   options: {
     updateBoundary: boolean;
     model?: string;
+    /** Collapse budgets the request pins (x-spillway-budget). */
+    budgets?: BudgetPins;
     /** The request's new decisions are written once this settles (the end of its answer). */
     writeDecisionsAfter?: PromiseLike<unknown>;
   },
@@ -128,6 +131,7 @@ export async function rewriteRequest(
       now,
       ...(typeof model === 'string' ? { model } : {}),
       ...(options.writeDecisionsAfter ? { writeDecisionsAfter: options.writeDecisionsAfter } : {}),
+      ...(options.budgets ? { budgets: options.budgets } : {}),
     });
     const contents = new Map<number, Content>();
     turn.results.forEach((result, i) => {

@@ -1,9 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ApiName } from '../../formats/types.js';
+import type { BudgetPins } from '../../pipeline/tool-overrides.js';
 import { UNQUEUED_BYTES } from '../admission.js';
+import { BUDGET_HEADER, parseBudgetHeader } from '../budget-header.js';
 import type { ProxyContext } from '../context.js';
 import { forward } from '../forward.js';
-import { apiError, BodyTooLarge, readBody, redactedTarget, refuseTooLarge } from '../http.js';
+import { apiError, BodyTooLarge, readBody, redactedTarget, refuseTooLarge, refuseUnread } from '../http.js';
 import { rewriteRequest } from '../rewrite.js';
 import { recordCalibration, recordRewrite } from '../stats.js';
 
@@ -27,6 +29,15 @@ export async function rewriteRoute(
   // A client (or a person debugging) can ask for one request to go through untouched.
   if (req.headers['x-spillway-bypass'] === '1')
     return forward(ctx, req, res, { api, body: undefined, started, logFields: { api, bypass: true } });
+  let budgets: BudgetPins | undefined;
+  try {
+    budgets = parseBudgetHeader(req.headers[BUDGET_HEADER]);
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    refuseUnread(req, res, 400, apiError(api, 'invalid_request_error', message));
+    ctx.log({ api, method: req.method, path: redactedTarget(req.url), status: 400, error: message });
+    return;
+  }
   // Wait for room before reading the body: a waiting client holds its own bytes.
   const declared = Number(req.headers['content-length']);
   const bytes =
@@ -42,7 +53,7 @@ export async function rewriteRoute(
     });
   }
   try {
-    return await rewriteAdmitted({ ctx, req, res, call, started }, release);
+    return await rewriteAdmitted({ ctx, req, res, call, started, budgets }, release);
   } finally {
     release();
   }
@@ -54,9 +65,11 @@ type Call = {
   res: ServerResponse;
   call: { api: ApiName; model?: string; advances: boolean };
   started: number;
+  budgets: BudgetPins | undefined;
 };
 
-async function rewriteAdmitted({ ctx, req, res, call, started }: Call, release: () => void): Promise<void> {
+async function rewriteAdmitted(admitted: Call, release: () => void): Promise<void> {
+  const { ctx, req, res, call, started } = admitted;
   const { api } = call;
   let raw: Buffer;
   try {
@@ -89,14 +102,14 @@ async function rewriteAdmitted({ ctx, req, res, call, started }: Call, release: 
     answered = resolve;
   });
   try {
-    return await rewriteAndForward({ ctx, req, res, call, started }, raw, release, answer);
+    return await rewriteAndForward(admitted, raw, release, answer);
   } finally {
     answered();
   }
 }
 
 async function rewriteAndForward(
-  { ctx, req, res, call, started }: Call,
+  { ctx, req, res, call, started, budgets }: Call,
   raw: Buffer,
   release: () => void,
   answer: Promise<void>,
@@ -121,6 +134,7 @@ async function rewriteAndForward(
       updateBoundary: call.advances,
       writeDecisionsAfter: answer,
       ...(call.model ? { model: call.model } : {}),
+      ...(budgets ? { budgets } : {}),
     },
   );
   recordRewrite(ctx.stats, out);
