@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { parseConfig } from '../config-schema.js';
 import { SpillwayError } from '../errors.js';
+import { ModelPriceSchema, type Prices, PricesSchema } from '../formats/prices.js';
 import { isRecord } from '../text/json-values.js';
 import { getTokenizer, TOKENIZER_NAMES, type Tokenizer } from '../text/tokenizers/index.js';
 import { CollapseOptionsSchema, collapseStage } from './stages/collapse/index.js';
@@ -51,6 +52,8 @@ export const PipelineConfigSchema = z.strictObject({
   stages: z.array(z.union([z.enum(STAGE_NAMES), StageSpecSchema])).optional(),
   tokenizer: z.enum(TOKENIZER_NAMES).optional(),
   tools: z.record(z.string(), ToolOverrideSchema).optional(),
+  /** Model name prefixes to input prices (USD per million tokens), over the built-in table. */
+  prices: PricesSchema.optional(),
 });
 /**
  * @example
@@ -64,6 +67,8 @@ export interface ResolvedPipeline {
   readonly specs: readonly Readonly<StageSpecObject>[];
   readonly tokenizer: Tokenizer;
   readonly tools: Readonly<Record<string, Readonly<ToolOverride>>>;
+  /** The config's prices (over the built-in table; see formats/prices.ts). */
+  readonly prices: Readonly<Prices>;
 }
 
 /** The presets DESIGN.md lists: lossless stages first, the fallback last. */
@@ -148,6 +153,7 @@ export function resolvePipeline(config: PipelineConfig | unknown = {}): Resolved
       stages: z.unknown().optional(),
       tokenizer: z.unknown().optional(),
       tools: z.unknown().optional(),
+      prices: z.unknown().optional(),
     }),
     config,
     'config',
@@ -172,11 +178,24 @@ export function resolvePipeline(config: PipelineConfig | unknown = {}): Resolved
       );
     }
   }
+  const prices: Prices = Object.create(null);
+  if (top.prices !== undefined) {
+    if (!isRecord(top.prices))
+      throw bad('config: "prices" must be an object of model name prefix -> {input, cacheRead, cacheWrite}');
+    for (const [model, value] of Object.entries(top.prices))
+      prices[model] = parseConfig(
+        ModelPriceSchema,
+        value,
+        `prices["${model}"]`,
+        '{input, cacheRead, cacheWrite} in USD per million tokens',
+      );
+  }
   return Object.freeze({
     preset: top.stages === undefined ? (preset as PresetName) : 'custom',
     stages: Object.freeze(specs.map((spec, i) => buildStage(withPipelineDefaults(spec, specs.slice(i + 1))))),
     specs: Object.freeze(specs.map((s) => Object.freeze(s))),
     tokenizer: getTokenizer(tokenizerName),
     tools: Object.freeze(tools),
+    prices: Object.freeze(prices),
   });
 }

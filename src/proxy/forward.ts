@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ApiName } from '../formats/types.js';
+import type { InputUsage } from '../formats/usage.js';
 import type { ProxyContext } from './context.js';
 import { apiError, redactedTarget, sendJson } from './http.js';
 import { responseHeaders, upstreamFor, upstreamHeaders, upstreamUrl } from './upstreams.js';
@@ -18,8 +19,8 @@ export interface ForwardOptions {
   logFields: Record<string, unknown>;
   /** Called once the body has gone upstream (or could not): the rewrite's memory may go. */
   onSent?: () => void;
-  /** Called after the answer with the input tokens its usage reports (read as it passes). */
-  onUsage?: (inputTokens: number) => void;
+  /** Called after a successful answer with the input usage it reports (read as it passes), or undefined. */
+  onUsage?: (usage: InputUsage | undefined) => void;
 }
 
 /** The 502 answer, in the API's error shape, naming the upstream and the flag that sets it. */
@@ -33,9 +34,12 @@ function unreachable(api: ApiName | undefined, target: URL, reason: string): unk
 }
 
 /** Hands the answer's usage to `onUsage` once it is decoded (never throws: it is bookkeeping). */
-async function learnFrom(tap: AnswerTap, onUsage: ((tokens: number) => void) | undefined): Promise<void> {
+async function learnFrom(
+  tap: AnswerTap,
+  onUsage: ((usage: InputUsage | undefined) => void) | undefined,
+): Promise<void> {
   const usage = await tap.result().catch(() => undefined);
-  if (usage !== undefined) setImmediate(() => onUsage?.(usage));
+  setImmediate(() => onUsage?.(usage));
 }
 
 /** Writes the answer to the client as it arrives, waiting for the client to drain. */

@@ -10,6 +10,7 @@ import { valueBytes } from '../text/json-splice.js';
 import { decodeUtf8 } from '../text/measure.js';
 import { bodyWith } from './body-with.js';
 import { fitRequest, type GuardReport } from './guard-request.js';
+import { type RequestFigures, requestFigures } from './request-figures.js';
 import { requestWindow } from './request-window.js';
 import { type SessionTable, sessionKey } from './sessions.js';
 
@@ -38,6 +39,10 @@ export interface RewriteOutcome {
   failOpen?: Error;
   /** Set when the request's estimate was over its window. */
   guard?: GuardReport;
+  /** What its tool results came to, for the savings figures (absent when no conversation ran). */
+  figures?: RequestFigures;
+  /** The model the request names. */
+  model?: string;
   /**
    * Learns from the provider's count of the request's input tokens (from its answer's usage):
    * counts what was sent and updates the conversation's calibration. Absent when the request
@@ -61,14 +66,6 @@ function unchangedOutcome(raw: Buffer, extra: Partial<RewriteOutcome>): RewriteO
 }
 
 /**
- * Rewrites one request body through its conversation's engine (the session's cached-prefix
- * boundary and frozen decisions). Returns the original bytes when nothing changes, when the
- * body is not the API's shape, or when the pipeline fails (fail open).
- *
- * @example
- * const out = await rewriteRequest('anthropic', bodyBytes, { spillway: req.headers['x-spillway-session'] }, deps, { updateBoundary: true });
- */
-/**
  * Results shown as a re-serialized JSON value take the client's own bytes of it, as their text
  * and as what is stashed: a recall gives back what the client sent, not JSON.stringify's view.
  */
@@ -83,6 +80,36 @@ function withClientBytes(view: RequestView, raw: Buffer, parsed: unknown): void 
   });
 }
 
+/** The body parsed and seen through its API's adapter, or why it cannot be. */
+async function readView(
+  api: ApiName,
+  raw: Buffer,
+): Promise<{ parsed: unknown; view: RequestView } | { unparseable: string }> {
+  let parsed: unknown;
+  // Decoding and parsing a large body are each tens of milliseconds: other requests (and
+  // health checks) get the event loop between them.
+  const text = decodeUtf8(raw);
+  await breatheBefore(raw.length);
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return { unparseable: 'not JSON' };
+  }
+  await breatheBefore(raw.length);
+  const view = ADAPTERS[api].view(parsed);
+  if (!view) return { unparseable: `not an ${api} request body` };
+  withClientBytes(view, raw, parsed);
+  return { parsed, view };
+}
+
+/**
+ * Rewrites one request body through its conversation's engine (the session's cached-prefix
+ * boundary and frozen decisions). Returns the original bytes when nothing changes, when the
+ * body is not the API's shape, or when the pipeline fails (fail open).
+ *
+ * @example
+ * const out = await rewriteRequest('anthropic', bodyBytes, { spillway: req.headers['x-spillway-session'] }, deps, { updateBoundary: true });
+ */
 export async function rewriteRequest(
   api: ApiName,
   raw: Buffer,
@@ -98,20 +125,9 @@ export async function rewriteRequest(
   },
 ): Promise<RewriteOutcome> {
   const unchanged = (extra: Partial<RewriteOutcome> = {}) => unchangedOutcome(raw, extra);
-  let parsed: unknown;
-  // Decoding and parsing a large body are each tens of milliseconds: other requests (and
-  // health checks) get the event loop between them.
-  const text = decodeUtf8(raw);
-  await breatheBefore(raw.length);
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    return unchanged({ unparseable: 'not JSON' });
-  }
-  await breatheBefore(raw.length);
-  const view = ADAPTERS[api].view(parsed);
-  if (!view) return unchanged({ unparseable: `not an ${api} request body` });
-  withClientBytes(view, raw, parsed);
+  const read = await readView(api, raw);
+  if ('unparseable' in read) return unchanged(read);
+  const { parsed, view } = read;
 
   const now = deps.now?.() ?? Date.now();
   const key = sessionKey({
@@ -139,6 +155,8 @@ export async function rewriteRequest(
     });
     const base = {
       session: key,
+      figures: requestFigures(turn, view.results, key, new Date(now)),
+      ...(typeof model === 'string' ? { model } : {}),
       tokensBefore: turn.tokensBefore,
       tokensAfter: turn.tokensAfter,
       stages: turn.stats,

@@ -1,3 +1,4 @@
+import type { Prices } from '../formats/prices.js';
 import { ConversationEngine, type ConversationOptions } from '../pipeline/conversation.js';
 import { idPartProblem } from '../store/ids.js';
 import { shortHash } from '../text/content-hash.js';
@@ -60,6 +61,11 @@ export class SessionTable {
 
   get size(): number {
     return this.#sessions.size;
+  }
+
+  /** The config's prices, over the built-in table. */
+  get prices(): Readonly<Prices> {
+    return this.#engine.pipeline.prices;
   }
 
   /** The conversation of a session key (a new one on first sight, or after it was forgotten). */

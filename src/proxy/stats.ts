@@ -2,6 +2,7 @@ import type { ApiName } from '../formats/types.js';
 import { addStats, type StageStats } from '../pipeline/stage-stats.js';
 import type { StageName } from '../pipeline/types.js';
 import type { RewriteOutcome } from './rewrite.js';
+import { newSavings, type Savings, savingsMetrics } from './savings.js';
 
 /** What the proxy counts; `/stats` serves it as JSON and `/metrics` in Prometheus text. */
 export interface ProxyStats {
@@ -42,6 +43,8 @@ export interface ProxyStats {
   };
   /** Requests whose estimate was over their window, and what the guard did about them. */
   windowGuard: { events: number; masked: number; collapsed: number; unfit: number };
+  /** Input tokens and cost of the answered requests, every denominator named (see savings.ts). */
+  savings: Savings;
 }
 
 /**
@@ -78,6 +81,7 @@ export function newStats(observeOnly: boolean): ProxyStats {
       lastCalibratedError: 0,
     },
     windowGuard: { events: 0, masked: 0, collapsed: 0, unfit: 0 },
+    savings: newSavings(observeOnly),
   };
 }
 
@@ -230,7 +234,7 @@ export function renderMetrics(stats: ProxyStats): string {
   counter('client_aborts_total', 'Clients that went away before the response ended.', [
     [{}, stats.clientAborts],
   ]);
-  lines.push(...windowMetrics(stats, counter));
+  lines.push(...windowMetrics(stats, counter), ...savingsMetrics(stats.savings));
   return `${lines.join('\n')}\n`;
 }
 

@@ -23,19 +23,35 @@ describe('usage tap', () => {
       '',
     ].join('\n');
     for (const size of [1, 7, 64, 100_000])
-      expect(feed(new UsageTap('text/event-stream'), stream, size)).toBe(16);
+      expect(feed(new UsageTap('text/event-stream'), stream, size)).toEqual({
+        input: 6,
+        cacheRead: 10,
+        cacheWrite: 0,
+      });
     const chat = `data: {"choices":[],"usage":null}\n\ndata: {"choices":[],"usage":{"prompt_tokens":321}}\n\ndata: [DONE]\n\n`;
-    expect(feed(new UsageTap('text/event-stream; charset=utf-8'), chat, 3)).toBe(321);
+    expect(feed(new UsageTap('text/event-stream; charset=utf-8'), chat, 3)).toEqual({
+      input: 321,
+      cacheRead: 0,
+      cacheWrite: 0,
+    });
   });
 
   it('reads a JSON answer whole, and keeps nothing of what it cannot use', () => {
     const json = JSON.stringify({ type: 'message', usage: { input_tokens: 9, output_tokens: 1 } });
-    expect(feed(new UsageTap('application/json'), json, 5)).toBe(9);
+    expect(feed(new UsageTap('application/json'), json, 5)).toEqual({
+      input: 9,
+      cacheRead: 0,
+      cacheWrite: 0,
+    });
     expect(feed(new UsageTap('application/json'), '{"broken', 5)).toBeUndefined();
     expect(new UsageTap(undefined).result()).toBeUndefined();
     // A line far longer than any usage event is skipped, not kept: the next event still counts.
     const long = `data: ${'y'.repeat(3 << 20)}\n\ndata: {"usage":{"prompt_tokens":8}}\n\n`;
-    expect(feed(new UsageTap('text/event-stream'), long, 1 << 16)).toBe(8);
+    expect(feed(new UsageTap('text/event-stream'), long, 1 << 16)).toEqual({
+      input: 8,
+      cacheRead: 0,
+      cacheWrite: 0,
+    });
   });
 });
 
@@ -50,13 +66,25 @@ describe('usage tap behind a content encoding', () => {
 
   it('reads gzip, deflate and brotli answers and streams', async () => {
     const json = { 'content-type': 'application/json' };
-    expect(await feed({ ...json, 'content-encoding': 'gzip' }, gzipSync(answer))).toBe(42);
-    expect(await feed({ ...json, 'content-encoding': 'deflate' }, deflateSync(answer))).toBe(42);
-    expect(await feed({ ...json, 'content-encoding': 'br' }, brotliCompressSync(answer))).toBe(42);
+    expect(await feed({ ...json, 'content-encoding': 'gzip' }, gzipSync(answer))).toEqual({
+      input: 41,
+      cacheRead: 1,
+      cacheWrite: 0,
+    });
+    expect(await feed({ ...json, 'content-encoding': 'deflate' }, deflateSync(answer))).toEqual({
+      input: 41,
+      cacheRead: 1,
+      cacheWrite: 0,
+    });
+    expect(await feed({ ...json, 'content-encoding': 'br' }, brotliCompressSync(answer))).toEqual({
+      input: 41,
+      cacheRead: 1,
+      cacheWrite: 0,
+    });
     expect(
       await feed({ 'content-type': 'text/event-stream', 'content-encoding': 'gzip' }, gzipSync(stream), 3),
-    ).toBe(7);
-    expect(await feed(json, Buffer.from(answer))).toBe(42);
+    ).toEqual({ input: 7, cacheRead: 0, cacheWrite: 0 });
+    expect(await feed(json, Buffer.from(answer))).toEqual({ input: 41, cacheRead: 1, cacheWrite: 0 });
   });
 
   it('gives up, never throws, on what it cannot decode', async () => {

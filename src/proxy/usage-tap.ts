@@ -1,5 +1,5 @@
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import { inputTokensOf } from '../formats/usage.js';
+import { type InputUsage, inputUsageOf } from '../formats/usage.js';
 
 /**
  * Reads the provider's count of a request's input tokens from its answer as the answer passes
@@ -23,14 +23,14 @@ const MARKS = MARK_TEXTS.map((m) => Buffer.from(m));
  * @example
  * const tap = new UsageTap(res.headers['content-type']);
  * for await (const chunk of body) { tap.push(chunk); client.write(chunk); }
- * tap.result(); // 1234
+ * tap.result(); // { input: 34, cacheRead: 1200, cacheWrite: 0 }
  */
 export class UsageTap {
   readonly #sse: boolean;
   /** The line under way (its bytes since the last newline), while it is short enough to matter. */
   #line: Buffer[] = [];
   #lineBytes = 0;
-  #found: number | undefined;
+  #found: InputUsage | undefined;
   #json: Buffer[] = [];
   #jsonBytes = 0;
 
@@ -73,15 +73,15 @@ export class UsageTap {
     if (from < chunk.length) this.#keep(chunk.subarray(from));
   }
 
-  /** The input tokens the answer reported (the last report wins), or undefined. */
-  result(): number | undefined {
+  /** The input usage the answer reported (the last report wins), or undefined. */
+  result(): InputUsage | undefined {
     if (this.#sse) {
       this.#endLine();
       return this.#found;
     }
     if (this.#jsonBytes > MAX_JSON || this.#jsonBytes === 0) return undefined;
     try {
-      return inputTokensOf(JSON.parse(Buffer.concat(this.#json).toString('utf8')));
+      return inputUsageOf(JSON.parse(Buffer.concat(this.#json).toString('utf8')));
     } catch {
       return undefined;
     }
@@ -103,7 +103,7 @@ export class UsageTap {
   #examine(line: string): void {
     if (!line.startsWith('data:') || !MARK_TEXTS.some((m) => line.includes(m))) return;
     try {
-      const found = inputTokensOf(JSON.parse(line.slice(5)));
+      const found = inputUsageOf(JSON.parse(line.slice(5)));
       if (found !== undefined) this.#found = found;
     } catch {
       // Not JSON: not a usage event.
@@ -114,8 +114,8 @@ export class UsageTap {
 /** An answer's usage, read through its content encoding. */
 export interface AnswerTap {
   push(chunk: Buffer): void;
-  /** The input tokens the answer reported, once its last bytes are decoded. */
-  result(): Promise<number | undefined>;
+  /** The input usage the answer reported, once its last bytes are decoded. */
+  result(): Promise<InputUsage | undefined>;
 }
 
 /** A compressed answer is decoded for its usage only up to this many bytes (a bound on a bomb). */
@@ -137,7 +137,7 @@ function decoderFor(encoding: string) {
  * @example
  * const tap = tapAnswer(upstream.headers);
  * tap.push(chunk); // as each chunk is forwarded
- * await tap.result(); // 1234
+ * await tap.result(); // { input: 34, cacheRead: 1200, cacheWrite: 0 }
  */
 export function tapAnswer(headers: Record<string, string | string[] | undefined>): AnswerTap {
   const tap = new UsageTap(headers['content-type']);

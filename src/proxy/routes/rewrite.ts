@@ -1,5 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { priceOf } from '../../formats/prices.js';
 import type { ApiName } from '../../formats/types.js';
+import { type InputUsage, totalInput } from '../../formats/usage.js';
 import type { BudgetPins } from '../../pipeline/tool-overrides.js';
 import { UNQUEUED_BYTES } from '../admission.js';
 import { BUDGET_HEADER, parseBudgetHeader } from '../budget-header.js';
@@ -7,6 +9,7 @@ import type { ProxyContext } from '../context.js';
 import { forward } from '../forward.js';
 import { apiError, BodyTooLarge, readBody, redactedTarget, refuseTooLarge, refuseUnread } from '../http.js';
 import { rewriteRequest } from '../rewrite.js';
+import { recordAnswer, recordRequest } from '../savings.js';
 import { recordCalibration, recordRewrite } from '../stats.js';
 
 /**
@@ -138,14 +141,29 @@ async function rewriteAndForward(
     },
   );
   recordRewrite(ctx.stats, out);
+  const { figures, session } = out;
+  if (figures && session) recordRequest(ctx.stats.savings, figures, session, new Date());
+  const onUsage = (usage: InputUsage | undefined) => {
+    if (usage) recordCalibration(ctx.stats, out.calibrate?.(totalInput(usage)));
+    if (figures)
+      recordAnswer(
+        ctx.stats.savings,
+        {
+          usage,
+          bytesSent: out.body.length,
+          price: priceOf(out.model, ctx.sessions.prices)?.price,
+          figures,
+          observe: ctx.observe,
+        },
+        new Date(),
+      );
+  };
   return forward(ctx, req, res, {
     api,
     body: out.body,
     started,
     onSent: release,
-    ...(out.calibrate
-      ? { onUsage: (tokens: number) => recordCalibration(ctx.stats, out.calibrate?.(tokens)) }
-      : {}),
+    ...(out.calibrate || figures ? { onUsage } : {}),
     logFields: {
       api,
       session: out.session,
