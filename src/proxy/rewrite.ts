@@ -2,6 +2,7 @@ import { toError } from '../errors.js';
 import { ADAPTERS } from '../formats/index.js';
 import type { ApiName, RequestView } from '../formats/types.js';
 import { breatheBefore } from '../pipeline/breathe.js';
+import { type RequestFigures, requestFigures } from '../pipeline/request-figures.js';
 import type { StageStats } from '../pipeline/stage-stats.js';
 import type { BudgetPins } from '../pipeline/tool-overrides.js';
 import type { StageName } from '../pipeline/types.js';
@@ -10,7 +11,6 @@ import { valueBytes } from '../text/json-splice.js';
 import { decodeUtf8 } from '../text/measure.js';
 import { bodyWith } from './body-with.js';
 import { fitRequest, type GuardReport } from './guard-request.js';
-import { type RequestFigures, requestFigures } from './request-figures.js';
 import { requestWindow } from './request-window.js';
 import { type SessionTable, sessionKey } from './sessions.js';
 

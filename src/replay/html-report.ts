@@ -159,6 +159,8 @@ ${failuresSection(report)}
 <div class="kpis">
 <div class="kpi">tool-result tokens<b>${formatTokenCount(t.tokensBefore)} &rarr; ${formatTokenCount(t.tokensAfter)}</b>${saved}% saved</div>
 <div class="kpi">estimated input cost<b>${formatTokenCount(t.costBefore)} &rarr; ${formatTokenCount(t.costAfter)}</b>token-units</div>
+<div class="kpi">input cost (USD)<b>$${t.usdWithout.toFixed(2)} &rarr; $${t.usdWith.toFixed(2)}</b>${t.reportedTurns} requests from recorded usage, ${t.estimatedTurns} estimated, ${t.unpricedTurns} unpriced</div>
+<div class="kpi">input tokens of all requests<b>${formatTokenCount(t.inputBefore)} &rarr; ${formatTokenCount(t.inputAfter)}</b>estimated; the provider's count where recorded: ${formatTokenCount(t.inputReported)}</div>
 <div class="kpi">lines that matter kept<b>${t.needles === 0 ? '-' : `${((100 * t.needlesKept) / t.needles).toFixed(1)}%`}</b>${t.needlesKept} of ${t.needles} in shrunk results</div>
 <div class="kpi">requests over the window<b>${t.overWindowBefore} &rarr; ${t.overWindowAfter}</b></div>
 <div class="kpi">checks (must be 0)<b class="${t.violations + t.recallFailures + t.prefixChanges === 0 ? 'ok' : 'bad'}">${t.violations} / ${t.recallFailures} / ${t.prefixChanges}</b>violations / recall / prefix</div>

@@ -6,14 +6,8 @@ export {
   type ResultRecord,
   replayConversation,
 } from './replay-conversation.js';
-export {
-  type FileReport,
-  PRICE_MODEL,
-  type ReplayReport,
-  ReportBuilder,
-  requestCost,
-  type Totals,
-} from './report.js';
+export { PRICE_MODEL, type ReplayCost, replayCost, requestCost } from './replay-cost.js';
+export { type FileReport, type ReplayReport, ReportBuilder, type Totals } from './report.js';
 export { renderSummary } from './summary.js';
 export {
   type Conversation,

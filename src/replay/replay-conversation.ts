@@ -1,5 +1,7 @@
+import type { InputUsage } from '../formats/usage.js';
 import type { ResolvedPipeline } from '../pipeline/config.js';
 import { ConversationEngine } from '../pipeline/conversation.js';
+import { requestFigures } from '../pipeline/request-figures.js';
 import type { ResultOutcome } from '../pipeline/run-item.js';
 import { addStats, type StageStats } from '../pipeline/stage-stats.js';
 import type { StageName } from '../pipeline/types.js';
@@ -68,6 +70,9 @@ export interface ConversationReplay extends WindowCounters {
   perTurn: {
     before: number;
     after: number;
+    /** Tool-result tokens taken out inside the cached prefix (the guard's included) and new. */
+    savedInPrefix: number;
+    savedNew: number;
     /** Tokens of the request's other text (0 where the format does not record it). */
     other: number;
     prefixRewritten: boolean;
@@ -77,6 +82,9 @@ export interface ConversationReplay extends WindowCounters {
   }[];
   stats: Partial<Record<StageName, StageStats>>;
   results: ResultRecord[];
+  /** The transcript's model and, per turn, the input its provider billed (where recorded). */
+  model?: string;
+  providerUsage?: (InputUsage | undefined)[];
 }
 
 /**
@@ -155,9 +163,13 @@ export async function replayConversation(
       previous[i] = final;
     }
     const after = guarded?.after ?? run.tokensAfter;
+    const figures = requestFigures(run, input, replay.id, new Date(0));
     replay.perTurn.push({
       before: run.tokensBefore,
       after,
+      // What the window guard took out was in the prefix: it masks and collapses old results.
+      savedInPrefix: figures.savedInPrefix + (run.tokensAfter - after),
+      savedNew: figures.savedNew,
       other,
       prefixRewritten,
       overBefore: limit !== undefined && run.tokensBefore + other > limit,
@@ -188,6 +200,8 @@ function emptyReplay(conversation: Conversation, toolResults: number): Conversat
     perTurn: [],
     stats: {},
     results: [],
+    ...(conversation.model ? { model: conversation.model } : {}),
+    ...(conversation.providerUsage ? { providerUsage: conversation.providerUsage } : {}),
   };
 }
 

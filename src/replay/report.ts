@@ -1,17 +1,20 @@
+import type { Prices } from '../formats/prices.js';
 import { addStats, type StageStats } from '../pipeline/stage-stats.js';
 import type { StageName } from '../pipeline/types.js';
 import type { ConversationReplay, ResultRecord } from './replay-conversation.js';
+
+import {
+  emptyReplayCost,
+  PRICE_MODEL,
+  type ReplayCost,
+  replayCost,
+  requestCost,
+  rewriteCost,
+} from './replay-cost.js';
 import type { TranscriptFormat } from './transcript.js';
 
-/** The prompt-caching price model the cost estimate uses, stated in every report. */
-export const PRICE_MODEL = {
-  cacheRead: 0.1,
-  cacheWrite: 1.25,
-  description:
-    'input tokens priced in units of the base input price: the previous request of a conversation is read from the cache at 0.1x, new (or rewritten) tokens are written at 1.25x; tool-result tokens only',
-} as const;
-
-export interface Totals {
+/** Every count of a replay; the input and cost figures are those of ReplayCost, summed. */
+export interface Totals extends ReplayCost {
   conversations: number;
   turns: number;
   toolResults: number;
@@ -120,46 +123,8 @@ function emptyTotals(): Totals {
     estimateCalibratedErrors: 0,
     costBefore: 0,
     costAfter: 0,
+    ...emptyReplayCost(),
   };
-}
-
-/**
- * What the prefix rewrites cost: each rewritten request writes again, at the write price, the
- * part it could have read from the cache.
- *
- * @example
- * rewriteCost([{ before: 100, after: 100, prefixRewritten: false }, { before: 150, after: 120, prefixRewritten: true }]); // 100 x (1.25 - 0.1)
- */
-export function rewriteCost(perTurn: readonly { after: number; prefixRewritten: boolean }[]): number {
-  let cost = 0;
-  for (let i = 1; i < perTurn.length; i++) {
-    const turn = perTurn[i] as { after: number; prefixRewritten: boolean };
-    if (!turn.prefixRewritten) continue;
-    const cached = Math.min((perTurn[i - 1] as { after: number }).after, turn.after);
-    cost += cached * (PRICE_MODEL.cacheWrite - PRICE_MODEL.cacheRead);
-  }
-  return cost;
-}
-
-/**
- * Input cost of a conversation's requests under the caching price model: each request reads
- * the previous one from the cache and writes what is new; a request whose cached prefix was
- * rewritten (mask) is written whole.
- *
- * @example
- * requestCost([{ before: 100, after: 100, prefixRewritten: false }, { before: 150, after: 120, prefixRewritten: false }], 'before');
- * // 100 * 1.25 + 100 * 0.1 + 50 * 1.25 = 197.5
- */
-export function requestCost(perTurn: ConversationReplay['perTurn'], side: 'before' | 'after'): number {
-  let cost = 0;
-  let cached = 0;
-  for (const turn of perTurn) {
-    const tokens = turn[side];
-    const reusable = side === 'after' && turn.prefixRewritten ? 0 : Math.min(cached, tokens);
-    cost += reusable * PRICE_MODEL.cacheRead + (tokens - reusable) * PRICE_MODEL.cacheWrite;
-    cached = tokens;
-  }
-  return cost;
 }
 
 function addTotals(into: Totals, from: Totals): void {
@@ -218,6 +183,8 @@ export class ReportBuilder {
   constructor(
     private readonly preset: string,
     private readonly tokenizer: string,
+    /** The config's prices, over the built-in table. */
+    private readonly prices?: Readonly<Prices>,
   ) {}
 
   addFile(file: string, format: TranscriptFormat, window: number, replays: ConversationReplay[]): FileReport {
@@ -247,6 +214,8 @@ export class ReportBuilder {
       report.estimateCalibratedErrors += r.estimate.calibratedErrors;
       report.costBefore += requestCost(r.perTurn, 'before');
       report.costAfter += requestCost(r.perTurn, 'after');
+      const cost = replayCost(r, this.prices);
+      for (const key of Object.keys(cost) as (keyof ReplayCost)[]) report[key] += cost[key];
       addStats(this.#stages, r.stats);
       this.#addFailures(file, r);
       for (const result of r.results) {

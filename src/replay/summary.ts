@@ -79,11 +79,22 @@ export function renderSummary(report: ReplayReport): string {
     '',
     `lines that matter kept in shrunk results (errors, failures, exceptions, summaries, ..., last 5 lines): ${t.needles === 0 ? '-' : `${((100 * t.needlesKept) / t.needles).toFixed(1)}%`} (${t.needlesKept}/${t.needles})`,
     `estimated input cost (tool results, cache reads 0.1x, writes 1.25x): ${formatTokenCount(t.costBefore)} -> ${formatTokenCount(t.costAfter)} token-units (${pct(t.costBefore, t.costAfter)} less); of it, prefix rewrites in batches (${t.maskedInPrefix} results): ${formatTokenCount(t.rewriteCost)}`,
+    ...inputLines(t),
     estimateLine(t),
     `window guard: ${t.guardEvents} requests over the input limit after the pipeline; ${t.guardMasked} results masked, ${t.guardCollapsed} collapsed harder; ${t.guardUnfit} could not fit`,
     `* checks: budget violations / recall failures / prefix changes; all must be 0${t.violations + t.recallFailures + t.prefixChanges === 0 ? ' (they are)' : ' (THEY ARE NOT)'}`,
     '',
   ].join('\n');
+}
+
+/** Input tokens and USD, each figure with its denominator (see replay-cost.ts). */
+function inputLines(t: Totals): string[] {
+  const usd = (x: number) => `$${x.toFixed(x < 10 ? 4 : 2)}`;
+  const requests = t.reportedTurns + t.estimatedTurns;
+  return [
+    `input of all ${requests} requests (tool results and the text the transcripts record; estimated): ${formatTokenCount(t.inputBefore)} -> ${formatTokenCount(t.inputAfter)} tokens (${pct(t.inputBefore, t.inputAfter)} less); the provider's own count, where recorded (${t.reportedTurns} requests): ${formatTokenCount(t.inputReported)} tokens without spillway`,
+    `input cost at each model's price (USD; ${t.reportedTurns} requests from recorded usage, ${t.estimatedTurns} estimated, ${t.unpricedTurns} unpriced): ${usd(t.usdWithout)} without -> ${usd(t.usdWith)} with spillway (${pct(t.usdWithout, t.usdWith)} less, estimated); of it, prefix rewrites: ${usd(t.usdRewrites)}`,
+  ];
 }
 
 /** The failed checks and skipped files, first, each naming what to look at. */

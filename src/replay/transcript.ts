@@ -1,3 +1,4 @@
+import type { InputUsage } from '../formats/usage.js';
 import type { ToolResult } from '../text/tool-result.js';
 
 /**
@@ -15,6 +16,8 @@ export interface Conversation {
   otherText?: string[];
   /** Per turn: the input tokens the provider reported for the request that carried it. */
   providerTokens?: (number | undefined)[];
+  /** The same requests' input as the provider billed it (base price, cache reads, cache writes). */
+  providerUsage?: (InputUsage | undefined)[];
 }
 
 export const TRANSCRIPT_FORMATS = [

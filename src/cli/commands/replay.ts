@@ -65,7 +65,7 @@ export async function replayCommand(argv: string[], io: CliIo): Promise<number> 
     window = found.limit;
   }
   const pipeline = await pipelineFromOptions(values);
-  const builder = new ReportBuilder(pipeline.preset, pipeline.tokenizer.name);
+  const builder = new ReportBuilder(pipeline.preset, pipeline.tokenizer.name, pipeline.prices);
   // Every file is read first; one that cannot be is reported and skipped, the others replayed.
   const inputs = [];
   for (const file of positionals) {

@@ -1,5 +1,5 @@
 import { type CallTable, LatestWords, resultOf } from '../../formats/shared.js';
-import { inputTokensOf } from '../../formats/usage.js';
+import { type InputUsage, inputUsageOf, totalInput } from '../../formats/usage.js';
 import type { Content, ContentBlock } from '../../text/blocks.js';
 import { asRecord } from '../../text/json-values.js';
 import type { ToolResult } from '../../text/tool-result.js';
@@ -55,6 +55,7 @@ export const claudeCodeReader: TranscriptReader = {
     const turns: ToolResult[][] = [];
     const otherText: string[] = [];
     const providerTokens: (number | undefined)[] = [];
+    const providerUsage: (InputUsage | undefined)[] = [];
     let pending = '';
     let model: string | undefined;
     let id = name;
@@ -70,8 +71,12 @@ export const claudeCodeReader: TranscriptReader = {
       pending += textOfBlocks(content);
       if (line.type === 'assistant') {
         // The first answer after a turn reports the size of the request that carried it.
-        if (turns.length > 0 && providerTokens[turns.length - 1] === undefined)
-          providerTokens[turns.length - 1] = inputTokensOf(message) || undefined;
+        if (turns.length > 0 && providerTokens[turns.length - 1] === undefined) {
+          const usage = inputUsageOf(message);
+          const total = usage ? totalInput(usage) : 0;
+          providerTokens[turns.length - 1] = total || undefined;
+          providerUsage[turns.length - 1] = total ? usage : undefined;
+        }
         // Placeholders (`<synthetic>` on messages the client made itself) are not the model.
         model = realModel(asString(message.model)) ?? model;
         for (const block of content) {
@@ -94,10 +99,11 @@ export const claudeCodeReader: TranscriptReader = {
         turns.push(turn);
         otherText.push(pending);
         providerTokens.push(undefined);
+        providerUsage.push(undefined);
         pending = '';
       }
     }
-    return [{ id, ...(model ? { model } : {}), turns, otherText, providerTokens }];
+    return [{ id, ...(model ? { model } : {}), turns, otherText, providerTokens, providerUsage }];
   },
 };
 
