@@ -3,6 +3,7 @@ import type { ApiName } from '../formats/types.js';
 import type { ProxyContext } from './context.js';
 import { forward } from './forward.js';
 import { sendJson } from './http.js';
+import { dashboardDataRoute, dashboardPageRoute } from './routes/dashboard.js';
 import { expandRoute } from './routes/expand.js';
 import { mcpRoute } from './routes/mcp.js';
 import { healthRoute, isAuthorized, metricsRoute, statsRoute, unauthorized } from './routes/observe.js';
@@ -42,7 +43,11 @@ export function rewrittenApi(
   return { api: 'gemini', model: gemini[1] as string, advances: gemini[2] !== 'countTokens' };
 }
 
-const GUARDED = new Set(['/stats', '/metrics', '/expand', '/mcp']);
+const GUARDED = new Set(['/stats', '/metrics', '/expand', '/mcp', '/dashboard.json']);
+// Routes that show outputs: on a shared host they also need the user's own recall token.
+const RECALLS = new Set(['/expand', '/mcp', '/dashboard.json']);
+// The dashboard's page and script: no data in them, so a browser loads them without a header.
+const DASHBOARD_FILES = new Set(['/', '/dashboard.js']);
 
 /**
  * Routes one request: WebSocket handshakes refused (426, clients fall back to HTTP); health; the guarded routes (stats, metrics, expand, mcp) behind the
@@ -59,8 +64,9 @@ export async function route(ctx: ProxyContext, req: IncomingMessage, res: Server
   const path = url.pathname;
   // spillway's own routes log one line each too (the path only: a query may hold a pattern or an id).
   const upgrade = isUpgrade(req);
+  const page = req.method === 'GET' && DASHBOARD_FILES.has(path);
   const local =
-    upgrade || GUARDED.has(path) || path === '/healthz' || (req.method === 'HEAD' && path === '/');
+    upgrade || page || GUARDED.has(path) || path === '/healthz' || (req.method === 'HEAD' && path === '/');
   if (local)
     res.once('finish', () =>
       ctx.log({
@@ -74,11 +80,12 @@ export async function route(ctx: ProxyContext, req: IncomingMessage, res: Server
   // Clients probe the root on start (Claude Code sends HEAD /): it answers like /healthz.
   if ((req.method === 'GET' && path === '/healthz') || (req.method === 'HEAD' && path === '/'))
     return healthRoute(ctx, res);
+  if (page) return dashboardPageRoute(res, path === '/' ? 'page' : 'script');
   // With a token set, every other route needs it, model API requests included.
   const own = GUARDED.has(path);
   if (!isAuthorized(ctx.token, req, { bearer: own })) return unauthorized(res, path);
   // Recall reads other people's outputs: on a shared host it also needs the user's own token.
-  if ((path === '/expand' || path === '/mcp') && !isAuthorized(ctx.recallToken, req, { bearer: true }))
+  if (RECALLS.has(path) && !isAuthorized(ctx.recallToken, req, { bearer: true }))
     return unauthorized(
       res,
       path,
@@ -88,6 +95,7 @@ export async function route(ctx: ProxyContext, req: IncomingMessage, res: Server
     if (path === '/stats') return statsRoute(ctx, res);
     if (path === '/metrics') return metricsRoute(ctx, res);
     if (path === '/expand') return expandRoute(ctx, url, res);
+    if (path === '/dashboard.json') return dashboardDataRoute(ctx, res);
     return mcpRoute(ctx, req, res);
   }
   const call = rewrittenApi(req.method, path);

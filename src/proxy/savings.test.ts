@@ -117,8 +117,13 @@ describe('savings with every denominator named (/stats, /metrics)', () => {
       { before: s.byTool.Bash.before, after: s.byTool.Bash.after, requests: 3 },
     ]);
     expect(s.recent).toHaveLength(1);
-    expect(s.recent[0]).toMatchObject({ tool: 'Bash', stages: ['collapse'], view: sentLog.slice(0, 4000) });
+    expect(s.recent[0]).toMatchObject({ tool: 'Bash', stages: ['collapse'] });
     expect(s.recent[0].stashId).toMatch(/^[A-Za-z0-9_-]+$/);
+    // What the model saw is an output: not in /stats, only in /dashboard.json (behind the recall token).
+    expect(s.recent[0].view).toBeUndefined();
+    // biome-ignore lint/suspicious/noExplicitAny: read field by field
+    const dashboard: any = await (await fetch(`${proxy.url}/dashboard.json`)).json();
+    expect(dashboard.stats.savings.recent[0].view).toBe(sentLog.slice(0, 4000));
     const metrics = await (await fetch(`${proxy.url}/metrics`)).text();
     expect(metrics).toContain('spillway_answers_total{usage="reported"} 2');
     expect(metrics).toContain(`spillway_input_tokens_total{billed_as="cache_read"} 2000`);

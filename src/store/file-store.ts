@@ -42,8 +42,7 @@ export interface FileStoreOptions extends Partial<StoreLimits> {
 
 /** Session directories an append remembers as checked; past this many, they are checked again. */
 const MAX_CHECKED_DIRS = 4096;
-
-// Retention runs once per base per process, on its first spill.
+/** The bases retention ran on in this process (once per base, on its first spill). */
 const prunedBases = new Set<string>();
 
 /**
@@ -162,11 +161,9 @@ export class FileStore implements Store {
     return true;
   }
 
-  /**
-   * Every entry not stored yet, under one lock and one ledger update, the writes and their flushes
+  /** Every entry not stored yet, under one lock and one ledger update, the writes and their flushes
    * running side by side: a pass that stashes hundreds of originals pays for one put, not hundreds.
-   * Nothing over quota is written; an entry that fails to write is left out of the ledger.
-   */
+   * Nothing over quota is written; an entry that fails to write is left out of the ledger. */
   async putAllIfAbsent(entries: readonly StoreEntry[]): Promise<number> {
     for (const { key } of entries) this.pathOf(key);
     // Content-addressed entries are often there already: then there is nothing to lock for.
@@ -270,6 +267,8 @@ export class FileStore implements Store {
       await handle.close();
     }
   }
+
+  usedBytes = async (): Promise<number> => (await loadLedger(this.base)).total; // Appends not yet ledgered are not in it.
 
   async stat(key: StoreKey): Promise<EntryInfo | null> {
     const path = this.pathOf(key);

@@ -155,6 +155,11 @@ export class MemoryStore implements Store {
     return Buffer.from(body.subarray(Math.max(0, range.start), Math.max(0, range.end)));
   }
 
+  /** See {@link Store.usedBytes}. */
+  async usedBytes(): Promise<number> {
+    return this.#total;
+  }
+
   async stat(key: StoreKey): Promise<EntryInfo | null> {
     const entry = this.#entry(key);
     return entry ? { name: key.name, bytes: entry.length, mtimeMs: entry.mtimeMs } : null;

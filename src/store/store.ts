@@ -104,6 +104,8 @@ export interface Store {
   delete(key: StoreKey): Promise<boolean>;
   /** The file path of a key, for stores that have one. */
   pathOf?(key: StoreKey): string;
+  /** The bytes stored now, against `limits.maxTotalBytes` (where the store keeps a total). */
+  usedBytes?(): Promise<number>;
   /** Releases connections (the Redis store); a no-op elsewhere. */
   close?(): Promise<void>;
 }

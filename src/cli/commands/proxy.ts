@@ -129,7 +129,8 @@ export async function proxyCommand(argv: string[], io: CliIo): Promise<number> {
       `use it with:\n${clientSetup(proxy.url)}` +
       (recallToken
         ? `Recall over HTTP (/expand, /mcp) needs x-spillway-token: $(cat ${recallToken.file})\n`
-        : ''),
+        : '') +
+      `dashboard: ${proxy.url}/${recallToken ? ` (it asks for the token in ${recallToken.file}, or open ${proxy.url}/#token=$(cat ${recallToken.file}))` : ''}\n`,
   );
   await new Promise<void>((resolve) => {
     const stop = () => resolve();

@@ -21,7 +21,13 @@ export function healthRoute(ctx: ProxyContext, res: ServerResponse): void {
  * if (path === '/stats') return statsRoute(ctx, res);
  */
 export function statsRoute(ctx: ProxyContext, res: ServerResponse): void {
-  sendJson(res, 200, { ...ctx.stats, sessions: ctx.sessions.size });
+  // Recent decisions without what the model saw: outputs are for /dashboard.json, behind the
+  // recall token like /expand.
+  const savings = {
+    ...ctx.stats.savings,
+    recent: ctx.stats.savings.recent.map(({ view: _view, ...d }) => d),
+  };
+  sendJson(res, 200, { ...ctx.stats, savings, sessions: ctx.sessions.size });
 }
 
 /**

@@ -1,0 +1,54 @@
+import type { ServerResponse } from 'node:http';
+import type { ProxyContext } from '../context.js';
+import { DASHBOARD_HTML } from '../dashboard/page.js';
+import { DASHBOARD_JS } from '../dashboard/script.js';
+import { sendJson } from '../http.js';
+
+// The page runs its one script from here and reads its data from here; nothing else loads.
+const PAGE_HEADERS = {
+  'content-security-policy':
+    "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'cache-control': 'no-store',
+};
+
+function sendPage(res: ServerResponse, contentType: string, text: string): void {
+  res.writeHead(200, {
+    ...PAGE_HEADERS,
+    'content-type': contentType,
+    'content-length': Buffer.byteLength(text),
+  });
+  res.end(text);
+}
+
+/**
+ * `GET /` and `GET /dashboard.js`: the live dashboard's page and script. They hold no data (it
+ * comes from /dashboard.json, behind the tokens), so a browser can load them without a header.
+ *
+ * @example
+ * if (path === '/') return dashboardPageRoute(res, 'page');
+ */
+export function dashboardPageRoute(res: ServerResponse, which: 'page' | 'script'): void {
+  if (which === 'page') sendPage(res, 'text/html; charset=utf-8', DASHBOARD_HTML);
+  else sendPage(res, 'text/javascript; charset=utf-8', DASHBOARD_JS);
+}
+
+/**
+ * `GET /dashboard.json`: what the dashboard draws: the counters and savings (with the start of
+ * what the model saw of each recent decision: outputs, so behind the same tokens as /expand),
+ * and the stash's size against its quota.
+ *
+ * @example
+ * if (path === '/dashboard.json') return dashboardDataRoute(ctx, res);
+ */
+export async function dashboardDataRoute(ctx: ProxyContext, res: ServerResponse): Promise<void> {
+  const used = (await ctx.store.usedBytes?.().catch(() => undefined)) ?? null;
+  sendJson(res, 200, {
+    version: ctx.version,
+    sessions: ctx.sessions.size,
+    stats: ctx.stats,
+    storeKind: ctx.store.kind,
+    stash: { used, quota: ctx.store.limits.maxTotalBytes },
+  });
+}
