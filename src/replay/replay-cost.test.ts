@@ -46,10 +46,24 @@ describe('replay cost', () => {
     // Turn 1: 10 at 2 + 10,490 written at 2.5 = 26,245; less 8,000 new tokens at 2.5.
     // Turn 2 (estimated): 10,500 read at 0.2 + 500 written = 3,350; with: 2,500 read + 500 written = 1,750.
     // Turn 3: 5 at 2 + 10,990 read at 0.2 + 10 written = 2,233; less 9,300 read = 373; plus the
-    // rewritten prefix (1,700 tokens written again at 2.5 - 0.2 = 3,910).
+    // rewritten prefix (1,700 tokens, all of them read from the cache in the original, written
+    // again at 2.5 - 0.2 = 3,910).
     expect(cost.usdWithout).toBeCloseTo((26_245 + 3_350 + 2_233) / 1e6, 12);
     expect(cost.usdWith).toBeCloseTo((6_245 + 1_750 + 373 + 3_910) / 1e6, 12);
     expect(cost.usdRewrites).toBeCloseTo(3_910 / 1e6, 12);
+  });
+
+  it('charges a rewritten prefix only for what the original read from the cache', () => {
+    const cold = {
+      ...replay,
+      providerUsage: [
+        replay.providerUsage?.[0],
+        undefined,
+        { input: 5, cacheRead: 1_000, cacheWrite: 10_000 },
+      ],
+    } as ConversationReplay;
+    // 1,000 of the 1,700 rewritten tokens were cache reads: 1,000 x 2.3 = 2,300.
+    expect(replayCost(cold, prices).usdRewrites).toBeCloseTo(2_300 / 1e6, 12);
   });
 
   it('counts the tokens of a model with no price, and no cost', () => {

@@ -76,7 +76,12 @@ export function replayCost(r: ConversationReplay, prices?: Readonly<Prices>): Re
       cost.inputReported += totalInput(usage);
     } else cost.estimatedTurns++;
     if (price) {
-      const rewrites = usd(rewritten, price.cacheWrite - price.cacheRead);
+      // Recorded usage says what the original read from the cache: only that much of a
+      // rewritten prefix costs a write instead of a read (a cold cache was written anyway).
+      const rewrites = usd(
+        usage ? Math.min(rewritten, usage.cacheRead) : rewritten,
+        price.cacheWrite - price.cacheRead,
+      );
       cost.usdRewrites += rewrites;
       if (usage) {
         const without = costOf(usage, price);
