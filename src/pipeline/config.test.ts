@@ -11,6 +11,7 @@ describe('presets and config', () => {
       'textclean',
       'format',
       'dedup',
+      'rerun',
       'linecap',
       'collapse',
       'supersede',
@@ -43,7 +44,7 @@ describe('presets and config', () => {
       [{ preset: 'fast' }, /unknown preset "fast"; presets: off, safe, balanced, aggressive/],
       [
         { stages: ['squash'] },
-        /stages\[0\]: unknown stage "squash"; stages: textclean, format, dedup, linecap, collapse, supersede, mask/,
+        /stages\[0\]: unknown stage "squash"; stages: textclean, format, dedup, rerun, linecap, collapse, supersede, mask/,
       ],
       [
         { stages: [{ name: 'collapse', maxTokns: 5 }] },

@@ -9,6 +9,7 @@ import { DedupOptionsSchema, dedupStage } from './stages/dedup.js';
 import { formatStage } from './stages/format.js';
 import { LinecapOptionsSchema, linecapStage } from './stages/linecap.js';
 import { MaskOptionsSchema, maskStage } from './stages/mask.js';
+import { RerunOptionsSchema, rerunStage } from './stages/rerun.js';
 import { SupersedeOptionsSchema, supersedeStage } from './stages/supersede.js';
 import { textcleanStage } from './stages/textclean.js';
 import { type ToolOverride, ToolOverrideSchema } from './tool-overrides.js';
@@ -23,6 +24,7 @@ const STAGES = {
   textclean: { schema: NO_OPTIONS, build: () => textcleanStage() },
   format: { schema: NO_OPTIONS, build: () => formatStage() },
   dedup: { schema: DedupOptionsSchema, build: dedupStage },
+  rerun: { schema: RerunOptionsSchema, build: rerunStage },
   linecap: { schema: LinecapOptionsSchema, build: linecapStage },
   collapse: { schema: CollapseOptionsSchema, build: collapseStage },
   supersede: { schema: SupersedeOptionsSchema, build: supersedeStage },
@@ -34,6 +36,7 @@ export const StageSpecSchema = z.discriminatedUnion('name', [
   NO_OPTIONS.extend({ name: z.literal('textclean') }),
   NO_OPTIONS.extend({ name: z.literal('format') }),
   DedupOptionsSchema.extend({ name: z.literal('dedup') }),
+  RerunOptionsSchema.extend({ name: z.literal('rerun') }),
   LinecapOptionsSchema.extend({ name: z.literal('linecap') }),
   CollapseOptionsSchema.extend({ name: z.literal('collapse') }),
   SupersedeOptionsSchema.extend({ name: z.literal('supersede') }),
@@ -79,6 +82,7 @@ export const PRESETS: Readonly<Record<PresetName, readonly StageSpec[]>> = {
     'textclean',
     'format',
     'dedup',
+    'rerun',
     'linecap',
     { name: 'collapse', maxTokens: 2000, keepReads: true },
     'supersede',
@@ -89,6 +93,7 @@ export const PRESETS: Readonly<Record<PresetName, readonly StageSpec[]>> = {
     'textclean',
     'format',
     'dedup',
+    'rerun',
     'linecap',
     { name: 'collapse', maxTokens: 1000 },
     'supersede',

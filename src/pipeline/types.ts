@@ -11,6 +11,7 @@ export const STAGE_NAMES = [
   'textclean',
   'format',
   'dedup',
+  'rerun',
   'linecap',
   'collapse',
   'supersede',
@@ -42,6 +43,8 @@ export const DECLINE_REASONS = [
   'recent',
   'batch_not_full',
   'not_superseded',
+  'not_a_rerun',
+  'mostly_changed',
   'superseded_instead',
   'source_read',
 ] as const;

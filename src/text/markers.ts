@@ -235,3 +235,38 @@ export function pruneMarker(removed: number, id?: string): string {
     ? `\n[...pruned ${removed} chars; spillway_expand ${markerTag(id)}]\n`
     : `\n[...pruned ${removed} chars...]\n`;
 }
+
+/** The start of every rerun diff, so a result spillway made is known as its own. */
+export const RERUN_PREFIX = '[rerun of ';
+
+/**
+ * The first line of a rerun diff: which earlier run it is compared with, how much is the same,
+ * and the ids that recall this output and the earlier one whole.
+ *
+ * @example
+ * rerunHeader({ command: 'npm test', earlierCall: 'toolu_01', same: 1850, lines: 1900, id: 'Ab3', earlierId: 'Cd4' });
+ */
+export function rerunHeader(p: {
+  command: string;
+  earlierCall: string;
+  same: number;
+  lines: number;
+  id: string;
+  earlierId: string;
+}): string {
+  const command = p.command.length > 120 ? `${p.command.slice(0, 117)}...` : p.command;
+  return `${RERUN_PREFIX}\`${command.replace(/\n/g, ' ')}\` (earlier: call ${p.earlierCall}): ${p.same} of ${p.lines} lines as in that run; shown: the lines that changed, each unchanged stretch as one line like the next. spillway_expand id ${p.id} recalls this output whole, id ${p.earlierId} the earlier one] ${markerTag(p.id)}`;
+}
+
+/** An unchanged stretch of a rerun diff (line numbers from 1, ends included). */
+export const RERUN_SAME = /^\[lines (\d+)-(\d+) as lines (\d+)-(\d+) of the earlier run\]$/;
+
+/**
+ * The line that stands for an unchanged stretch of a rerun.
+ *
+ * @example
+ * rerunSameLines(1, 120, 1, 120); // '[lines 1-120 as lines 1-120 of the earlier run]'
+ */
+export function rerunSameLines(from: number, to: number, earlierFrom: number, earlierTo: number): string {
+  return `[lines ${from}-${to} as lines ${earlierFrom}-${earlierTo} of the earlier run]`;
+}
