@@ -76,6 +76,8 @@ export interface ConversationReplay extends WindowCounters {
     /** Tokens of the request's other text (0 where the format does not record it). */
     other: number;
     prefixRewritten: boolean;
+    /** The earliest turn whose result this request rewrote in the cached prefix (when it did). */
+    rewriteFrom?: number;
     overBefore: boolean;
     overAfter: boolean;
     guarded: boolean;
@@ -144,6 +146,7 @@ export async function replayConversation(
       limit === undefined ? undefined : await guardTurn(engine, replay, input, run, limit, other);
     const finals = guarded?.results ?? run.results;
     let prefixRewritten = false;
+    let rewriteFrom: number | undefined;
     for (let i = 0; i < finals.length; i++) {
       const original = input[i] as ToolResult;
       const final = (finals[i] as ToolResult).content;
@@ -152,6 +155,7 @@ export async function replayConversation(
       if (original.position < turn) {
         if (contentText(previous[i] as Content) !== finalText) {
           prefixRewritten = true;
+          rewriteFrom = Math.min(rewriteFrom ?? original.position, original.position);
           // mask, supersede and the window guard rewrite the prefix on purpose, in batches.
           if (finals[i] !== run.results[i] || outcome?.actedBy.some((s) => s === 'mask' || s === 'supersede'))
             replay.maskedInPrefix++;
@@ -172,6 +176,7 @@ export async function replayConversation(
       savedNew: figures.savedNew,
       other,
       prefixRewritten,
+      ...(rewriteFrom !== undefined ? { rewriteFrom } : {}),
       overBefore: limit !== undefined && run.tokensBefore + other > limit,
       overAfter: limit !== undefined && after + other > limit,
       guarded: guarded !== undefined,

@@ -66,6 +66,15 @@ describe('replay cost', () => {
     expect(replayCost(cold, prices).usdRewrites).toBeCloseTo(2_300 / 1e6, 12);
   });
 
+  it('charges a rewritten prefix from its first rewritten request on, not the part before it', () => {
+    const late = {
+      ...replay,
+      perTurn: replay.perTurn.map((t, i) => (i === 2 ? { ...t, rewriteFrom: 1 } : t)),
+    } as ConversationReplay;
+    // The first request (2,500 sent) stays cached: 1,700 - 2,500 leaves nothing to write again.
+    expect(replayCost(late, prices).usdRewrites).toBe(0);
+  });
+
   it('counts the tokens of a model with no price, and no cost', () => {
     const cost = replayCost({ ...replay, model: 'local-llama' } as ConversationReplay, prices);
     expect(cost).toMatchObject({ unpricedTurns: 3, usdWithout: 0, usdWith: 0, inputBefore: 32_500 });

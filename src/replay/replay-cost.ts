@@ -68,8 +68,9 @@ export function replayCost(r: ConversationReplay, prices?: Readonly<Prices>): Re
     const after = turn.after + turn.other;
     cost.inputBefore += before;
     cost.inputAfter += after;
-    // What a rewritten prefix writes again instead of reading.
-    const rewritten = turn.prefixRewritten ? Math.min(cachedAfter, after) : 0;
+    // What a rewritten prefix writes again instead of reading: from the first rewritten turn on.
+    const kept = turn.rewriteFrom ? sent(r.perTurn[turn.rewriteFrom - 1]) : 0;
+    const rewritten = turn.prefixRewritten ? Math.max(0, Math.min(cachedAfter, after) - kept) : 0;
     const usage = r.providerUsage?.[i];
     if (usage) {
       cost.reportedTurns++;
@@ -90,7 +91,11 @@ export function replayCost(r: ConversationReplay, prices?: Readonly<Prices>): Re
         cost.usdWith += Math.max(0, without - saved) + rewrites;
       } else {
         cost.usdWithout += cached(price, cachedBefore, before);
-        cost.usdWith += cached(price, turn.prefixRewritten ? 0 : cachedAfter, after);
+        cost.usdWith += cached(
+          price,
+          turn.prefixRewritten ? Math.min(kept, cachedAfter) : cachedAfter,
+          after,
+        );
       }
     } else cost.unpricedTurns++;
     cachedBefore = before;
@@ -100,6 +105,9 @@ export function replayCost(r: ConversationReplay, prices?: Readonly<Prices>): Re
 }
 
 const usd = (tokens: number, perMillion: number) => (tokens * perMillion) / 1e6;
+
+/** What a request sent, as replayed: its tool results after spillway and its other text. */
+const sent = (turn: { after: number; other: number } | undefined) => (turn ? turn.after + turn.other : 0);
 
 /** A request of `tokens` whose first `reusable` were cached: read those, write the rest. */
 function cached(price: ModelPrice, reusable: number, tokens: number): number {
