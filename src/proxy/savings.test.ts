@@ -71,6 +71,14 @@ describe('savings with every denominator named (/stats, /metrics)', () => {
       expect(res.status).toBe(200);
       await res.arrayBuffer();
     };
+    // count_tokens bills nothing: not an answer of the figures (its usage would count as reported).
+    const count = await fetch(`${proxy.url}/v1/messages/count_tokens`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': 'k' },
+      body: JSON.stringify({ model: 'test-model-1', system: `c${observe}`, messages: messages([log]) }),
+    });
+    expect(count.status).toBe(200);
+    await count.arrayBuffer();
     const first = sent.length;
     await post([log]);
     await post([log, 'ok']);

@@ -141,7 +141,9 @@ async function rewriteAndForward(
     },
   );
   recordRewrite(ctx.stats, out);
-  const { figures, session } = out;
+  // count_tokens asks about a request without sending it: nothing is billed, nothing counted.
+  const figures = call.advances ? out.figures : undefined;
+  const { session } = out;
   if (figures && session) recordRequest(ctx.stats.savings, figures, session, new Date());
   const onUsage = (usage: InputUsage | undefined) => {
     if (usage) recordCalibration(ctx.stats, out.calibrate?.(totalInput(usage)));
