@@ -125,6 +125,8 @@ export type CallTable = Map<string, { name: string; input: unknown; said?: strin
 
 // Enough of each person's latest words to name a test, a symbol or a file.
 const MAX_SAID_CHARS = 2000;
+// How much of one message is read for them (client wrappers included, before they are left out).
+const READ_CHARS = 64 * 1024;
 
 // What clients put into a user message that the person did not say: Claude Code's reminders,
 // Codex's environment and instructions, slash commands' wrappers.
@@ -148,10 +150,15 @@ export class LatestWords {
 
   /** Takes in what `role` said: a string, text blocks or parts (thoughts and tool blocks skipped). */
   hear(role: unknown, said: unknown): void {
-    const text = saidText(said).replace(NOT_SAID, '').trim();
+    const user = role === 'user';
+    if (!user && role !== 'assistant' && role !== 'model') return;
+    // Every request carries the whole conversation again: a pasted 5 MB log is read this far only.
+    const all = saidText(said);
+    const window = user ? all.slice(0, READ_CHARS) : all.slice(-READ_CHARS);
+    const text = window.replace(NOT_SAID, '').trim();
     if (!text) return;
-    if (role === 'user') this.user = text.slice(0, MAX_SAID_CHARS);
-    else if (role === 'assistant' || role === 'model') this.assistant = text.slice(-MAX_SAID_CHARS);
+    if (user) this.user = text.slice(0, MAX_SAID_CHARS);
+    else this.assistant = text.slice(-MAX_SAID_CHARS);
   }
 
   /** The latest words of each, the user's first; undefined before anyone said anything. */
