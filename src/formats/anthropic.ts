@@ -2,6 +2,7 @@ import { isRecord } from '../text/json-values.js';
 import type { ToolResult } from '../text/tool-result.js';
 import {
   asContent,
+  CallSlots,
   type CallTable,
   clientSessionOf,
   LatestWords,
@@ -25,6 +26,7 @@ export const anthropicAdapter: RequestAdapter = {
     if (!isRecord(body) || !Array.isArray(body.messages)) return null;
     const messages = body.messages as unknown[];
     const calls: CallTable = new Map();
+    const callSlots = new CallSlots();
     const words = new LatestWords();
     const results: ToolResult[] = [];
     const slots: Record<string, unknown>[] = [];
@@ -34,12 +36,11 @@ export const anthropicAdapter: RequestAdapter = {
       for (const block of message.content) {
         if (!isRecord(block)) continue;
         if (block.type === 'text') words.hear(message.role, block.text);
-        if (block.type === 'tool_use' && typeof block.id === 'string')
-          calls.set(block.id, {
-            name: typeof block.name === 'string' ? block.name : '',
-            input: block.input,
-            said: words.now(),
-          });
+        if (block.type === 'tool_use' && typeof block.id === 'string') {
+          const name = typeof block.name === 'string' ? block.name : '';
+          calls.set(block.id, { name, input: block.input, said: words.now() });
+          callSlots.add(block, 'input', { id: block.id, tool: name, position });
+        }
         if (block.type !== 'tool_result' || typeof block.tool_use_id !== 'string') continue;
         const content = block.content === undefined ? '' : asContent(block.content);
         if (content === null) continue;
@@ -56,6 +57,8 @@ export const anthropicAdapter: RequestAdapter = {
       sessionSeed: seedOf('anthropic', body.system, isRecord(firstUser) ? firstUser.content : null),
       continuesServerState: false,
       apply: writeBack(slots, 'content'),
+      calls: callSlots.calls,
+      applyCalls: callSlots.apply,
     };
   },
 };

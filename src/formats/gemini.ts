@@ -3,7 +3,7 @@ import { contentText } from '../text/blocks.js';
 import type { JsonEdit } from '../text/json-splice.js';
 import { isRecord } from '../text/json-values.js';
 import type { ToolResult } from '../text/tool-result.js';
-import { type CallTable, LatestWords, resultOf, seedOf } from './shared.js';
+import { CallSlots, type CallTable, LatestWords, resultOf, seedOf } from './shared.js';
 import type { RequestAdapter, RequestView } from './types.js';
 
 type Rec = Record<string, unknown>;
@@ -39,6 +39,7 @@ export const geminiAdapter: RequestAdapter = {
     if (!isRecord(body) || !Array.isArray(body.contents)) return null;
     const contents = body.contents as unknown[];
     const calls: CallTable = new Map();
+    const callSlots = new CallSlots();
     const words = new LatestWords();
     const results: ToolResult[] = [];
     const slots: Slot[] = [];
@@ -48,12 +49,11 @@ export const geminiAdapter: RequestAdapter = {
         if (!isRecord(part)) continue;
         if (typeof part.text === 'string') words.hear(content.role, [part]);
         const call = part.functionCall;
-        if (isRecord(call) && typeof call.name === 'string')
-          calls.set(typeof call.id === 'string' ? call.id : call.name, {
-            name: call.name,
-            input: call.args,
-            said: words.now(),
-          });
+        if (isRecord(call) && typeof call.name === 'string') {
+          const id = typeof call.id === 'string' ? call.id : call.name;
+          calls.set(id, { name: call.name, input: call.args, said: words.now() });
+          callSlots.add(call, 'args', { id, tool: call.name, position });
+        }
         const fr = part.functionResponse;
         if (!isRecord(fr) || typeof fr.name !== 'string' || !isRecord(fr.response)) continue;
         const id = typeof fr.id === 'string' ? fr.id : fr.name;
@@ -82,6 +82,8 @@ export const geminiAdapter: RequestAdapter = {
         isRecord(firstUser) ? firstUser.parts : null,
       ),
       continuesServerState: false,
+      calls: callSlots.calls,
+      applyCalls: callSlots.apply,
       apply: (changed: ReadonlyMap<number, Content>): JsonEdit[] => {
         const edits: JsonEdit[] = [];
         for (const [i, content] of changed) {

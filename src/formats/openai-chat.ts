@@ -2,6 +2,7 @@ import { isRecord } from '../text/json-values.js';
 import type { ToolResult } from '../text/tool-result.js';
 import {
   asContent,
+  CallSlots,
   type CallTable,
   callInput,
   clientSessionOf,
@@ -25,6 +26,7 @@ export const openaiChatAdapter: RequestAdapter = {
     if (!isRecord(body) || !Array.isArray(body.messages)) return null;
     const messages = body.messages as unknown[];
     const calls: CallTable = new Map();
+    const callSlots = new CallSlots();
     const words = new LatestWords();
     const results: ToolResult[] = [];
     const slots: Record<string, unknown>[] = [];
@@ -39,11 +41,18 @@ export const openaiChatAdapter: RequestAdapter = {
               : isRecord(call.custom)
                 ? call.custom
                 : undefined;
-            calls.set(call.id, {
-              name: typeof fn?.name === 'string' ? fn.name : '',
-              input: callInput(fn?.arguments ?? fn?.input),
-              said: words.now(),
-            });
+            const name = typeof fn?.name === 'string' ? fn.name : '';
+            calls.set(call.id, { name, input: callInput(fn?.arguments ?? fn?.input), said: words.now() });
+            // A custom tool's input is freeform text, a function's arguments JSON text.
+            if (fn) {
+              const freeform = fn === call.custom;
+              callSlots.add(fn, freeform ? 'input' : 'arguments', {
+                id: call.id,
+                tool: name,
+                position,
+                freeform,
+              });
+            }
           }
         }
       }
@@ -65,6 +74,8 @@ export const openaiChatAdapter: RequestAdapter = {
       sessionSeed: seedOf('openai-chat', system, isRecord(firstUser) ? firstUser.content : null),
       continuesServerState: false,
       apply: writeBack(slots, 'content'),
+      calls: callSlots.calls,
+      applyCalls: callSlots.apply,
     };
   },
 };

@@ -2,6 +2,7 @@ import { type Content, type ContentBlock, isTextBlock } from '../text/blocks.js'
 import { isRecord } from '../text/json-values.js';
 import type { ToolResult } from '../text/tool-result.js';
 import {
+  CallSlots,
   type CallTable,
   callInput,
   clientSessionOf,
@@ -43,6 +44,7 @@ export const openaiResponsesAdapter: RequestAdapter = {
     if (!isRecord(body) || !('input' in body)) return null;
     const input = Array.isArray(body.input) ? (body.input as unknown[]) : [];
     const calls: CallTable = new Map();
+    const callSlots = new CallSlots();
     const words = new LatestWords();
     const results: ToolResult[] = [];
     const slots: Record<string, unknown>[] = [];
@@ -52,12 +54,17 @@ export const openaiResponsesAdapter: RequestAdapter = {
       if ((item.type === 'message' || item.type === undefined) && 'role' in item)
         words.hear(item.role, item.content);
       if (typeof item.type !== 'string') return;
-      if (CALLS.has(item.type) && typeof item.call_id === 'string')
-        calls.set(item.call_id, {
-          name: typeof item.name === 'string' ? item.name : '',
-          input: callInput(item.arguments ?? item.input),
-          said: words.now(),
+      if (CALLS.has(item.type) && typeof item.call_id === 'string') {
+        const name = typeof item.name === 'string' ? item.name : '';
+        calls.set(item.call_id, { name, input: callInput(item.arguments ?? item.input), said: words.now() });
+        const freeform = item.type === 'custom_tool_call';
+        callSlots.add(item, freeform ? 'input' : 'arguments', {
+          id: item.call_id,
+          tool: name,
+          position,
+          freeform,
         });
+      }
       if (!OUTPUTS.has(item.type) || typeof item.call_id !== 'string') return;
       const content = toContent(item.output ?? '');
       if (content === null) return;
@@ -77,6 +84,8 @@ export const openaiResponsesAdapter: RequestAdapter = {
       ),
       continuesServerState: typeof body.previous_response_id === 'string',
       apply: writeBack(slots, 'output', fromContent),
+      calls: callSlots.calls,
+      applyCalls: callSlots.apply,
     };
   },
 };

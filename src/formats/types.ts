@@ -1,5 +1,6 @@
 import type { Content } from '../text/blocks.js';
 import type { JsonEdit } from '../text/json-splice.js';
+import type { ToolCallInput } from '../text/tool-call.js';
 import type { ToolResult } from '../text/tool-result.js';
 
 export const API_NAMES = ['anthropic', 'openai-chat', 'openai-responses', 'gemini'] as const;
@@ -28,6 +29,13 @@ export interface RequestView {
   rawValues?: { index: number; holder: object; field: string }[];
   /** Writes new contents (by index into `results`) into the body, in place; returns the edits. */
   apply(contents: ReadonlyMap<number, Content>): JsonEdit[];
+  /** Its tool calls' arguments, in order (calls whose arguments are not text or an object are left out). */
+  calls: ToolCallInput[];
+  /**
+   * Writes new arguments (by index into `calls`, as text: JSON unless freeform) into the body,
+   * in the API's form (an object where the API holds one); returns the edits.
+   */
+  applyCalls(inputs: ReadonlyMap<number, string>): JsonEdit[];
 }
 
 /** An adapter: recognises and reads one API's request bodies. */

@@ -97,7 +97,8 @@ export const PRESETS: Readonly<Record<PresetName, readonly StageSpec[]>> = {
     'linecap',
     { name: 'collapse', maxTokens: 1000 },
     'supersede',
-    'mask',
+    // Old Write/Edit contents fill long sessions' windows by themselves (see clear-inputs.ts).
+    { name: 'mask', inputs: true },
   ],
 };
 

@@ -2,14 +2,17 @@ import type { Store } from '../store/store.js';
 import { lookupModelLimit } from '../text/model-limit.js';
 import { memoTokenizer } from '../text/tokenizers/memo.js';
 import type { Tokenizer } from '../text/tokenizers/tokenizer.js';
+import type { ToolCallInput } from '../text/tool-call.js';
 import type { ToolResult } from '../text/tool-result.js';
 import { Calibration } from './calibration.js';
 import { callKeyOf } from './call-keys.js';
+import { commitClear, planClear, replayClearedInputs } from './clear-inputs.js';
 import type { ResolvedPipeline } from './config.js';
 import { type FitDeps, fitWindow, type WindowFit, type WindowRequest } from './fit-window.js';
 import { FrozenDecisions } from './frozen.js';
 import { type PipelineRun, runPipeline } from './runner.js';
 import { type CollapseOptions, collapseBudget } from './stages/collapse/index.js';
+import { dueCount, type MaskOptions } from './stages/mask.js';
 import { type BudgetPins, pinnedTools, toolOverride } from './tool-overrides.js';
 
 /** Past this idle time the provider's prompt cache is assumed cold (Anthropic's default TTL). */
@@ -55,6 +58,11 @@ export interface TurnInput {
   writeDecisionsAfter?: PromiseLike<unknown>;
   /** Collapse budgets this request pins (see pinnedTools); decisions already frozen stay. */
   budgets?: BudgetPins;
+  /**
+   * Its tool calls' arguments, in order: cleared inputs are replayed, and `mask` with `inputs`
+   * clears old large ones in its batches.
+   */
+  calls?: readonly ToolCallInput[];
 }
 
 /** What one turn did: the pipeline's run, and the cache policy it ran under. */
@@ -63,6 +71,10 @@ export interface TurnOutcome extends PipelineRun {
   cachedPrefix: number;
   /** The cache was provably cold: pure stages could act on the prefix. */
   coldCache: boolean;
+  /** New arguments for calls whose old large inputs are cleared (by index into `calls`). */
+  inputs: Map<number, string>;
+  /** How many of them were cleared on this turn (the rest replay earlier turns' decisions). */
+  inputsCleared: number;
 }
 
 /**
@@ -164,6 +176,35 @@ export class ConversationEngine {
     return fitWindow(deps, originals, results, request);
   }
 
+  /**
+   * `mask` with `inputs`: clears the large arguments of the calls its batch rule makes due (and
+   * not cleared before), stashing and freezing each; a call whose strings cannot be stashed
+   * (over quota) keeps its arguments. Returns how many it cleared.
+   */
+  async #clearDueInputs(
+    calls: readonly ToolCallInput[],
+    inputs: Map<number, string>,
+    after: PromiseLike<unknown> | undefined,
+  ): Promise<number> {
+    const mask = this.pipeline.specs.find((s) => s.name === 'mask') as MaskOptions | undefined;
+    if (mask?.inputs !== true) return 0;
+    const due = dueCount(calls.length, mask);
+    let cleared = 0;
+    for (const [index, call] of calls.slice(0, due).entries()) {
+      if (inputs.has(index) || this.isExempt(call.tool)) continue;
+      const planned = planClear(call, this.count);
+      if (!planned) continue;
+      try {
+        await commitClear(this.#store, this.#frozen, call, planned, after);
+      } catch {
+        continue;
+      }
+      inputs.set(index, planned.text);
+      cleared++;
+    }
+    return cleared;
+  }
+
   /** Resolves when the decisions of the turns so far are in the store (or their writes failed). */
   async flush(): Promise<void> {
     await this.#frozen?.flush();
@@ -206,7 +247,10 @@ export class ConversationEngine {
               },
               { tools: pinnedTools(this.pipeline.tools, input.budgets) },
             );
-      return { ...run, cachedPrefix, coldCache };
+      const calls = input.calls ?? [];
+      const inputs = await replayClearedInputs(this.#frozen, calls);
+      const inputsCleared = await this.#clearDueInputs(calls, inputs, input.writeDecisionsAfter);
+      return { ...run, cachedPrefix, coldCache, inputs, inputsCleared };
     } finally {
       this.#lastSeen = now;
       if (advance && !serverState) this.#boundary = Math.max(this.#boundary, input.messageCount);

@@ -4,7 +4,9 @@ import { contentText, textOf } from '../text/blocks.js';
 import { originalOf } from '../text/content-hash.js';
 import { MASK_PREFIX, maskPlaceholder, SUPERSEDED_PREFIX } from '../text/markers.js';
 import type { Tokenizer } from '../text/tokenizers/tokenizer.js';
+import type { ToolCallInput } from '../text/tool-call.js';
 import type { ToolResult } from '../text/tool-result.js';
+import { commitClear, type PlannedClear, planClear } from './clear-inputs.js';
 import type { FrozenDecisions } from './frozen.js';
 import type { CollapseOptions } from './stages/collapse/index.js';
 import { collapseText } from './stages/collapse/text.js';
@@ -12,6 +14,7 @@ import {
   cappedCount,
   type GuardCandidate,
   type GuardPlan,
+  type InputCandidate,
   planWindowGuard,
   windowCap,
 } from './window-guard.js';
@@ -32,6 +35,11 @@ export interface WindowRequest {
   ratio: number;
   /** The newest this many results are touched last (default {@link DEFAULT_PROTECT_RECENT}). */
   protectRecent?: number;
+  /**
+   * The request's tool calls as they would go out now (inputs cleared before already cleared):
+   * the large arguments of old ones may be cleared too. The newest `protectRecent` are not.
+   */
+  calls?: readonly ToolCallInput[];
 }
 
 /** What the guard did to one turn. */
@@ -41,6 +49,8 @@ export interface WindowFit {
   results: readonly ToolResult[];
   masked: number;
   collapsed: number;
+  /** New arguments of the calls whose large inputs it cleared (by index into `calls`). */
+  inputs: Map<number, string>;
 }
 
 export interface FitDeps {
@@ -93,15 +103,22 @@ export async function fitWindow(
   );
   // What is not a tool result, from the request's own count: the results are counted once, here.
   const otherTokens = Math.max(0, request.requestTokens - candidates.reduce((n, c) => n + c.tokens, 0));
-  const plan = planWindowGuard(candidates, {
-    otherTokens,
-    limit: request.limit,
-    ratio: request.ratio,
-    maskTokens,
-  });
-  const fit: WindowFit = { plan, results, masked: 0, collapsed: 0 };
-  if (plan.fits && plan.mask.length === 0 && plan.collapse.length === 0) return fit;
+  const clearable = inputCandidates(deps, request.calls ?? [], protect);
+  const plan = planWindowGuard(
+    candidates,
+    { otherTokens, limit: request.limit, ratio: request.ratio, maskTokens },
+    clearable.map(([index, planned]) => ({ index, saved: planned.saved }) satisfies InputCandidate),
+  );
+  const fit: WindowFit = { plan, results, masked: 0, collapsed: 0, inputs: new Map() };
   if (!plan.fits) return fit;
+  const planned = new Map(clearable);
+  for (const index of plan.clear) {
+    const call = request.calls?.[index] as ToolCallInput;
+    const clear = planned.get(index) as PlannedClear;
+    await commitClear(deps.store, deps.frozen, call, clear);
+    fit.inputs.set(index, clear.text);
+  }
+  if (plan.mask.length === 0 && plan.collapse.length === 0) return fit;
   const out = [...results];
   for (const index of plan.mask) {
     const original = originals[index] as ToolResult;
@@ -130,4 +147,18 @@ export async function fitWindow(
     fit.collapsed++;
   }
   return { ...fit, results: out };
+}
+
+/** The old calls (outside the newest `protect`) whose large arguments could be cleared, oldest first. */
+function inputCandidates(
+  deps: FitDeps,
+  calls: readonly ToolCallInput[],
+  protect: number,
+): [number, PlannedClear][] {
+  const count = (text: string) => deps.countUpTo(text, Number.POSITIVE_INFINITY);
+  return calls.slice(0, Math.max(0, calls.length - protect)).flatMap((call, index) => {
+    if (deps.isExempt(call.tool)) return [];
+    const planned = planClear(call, count);
+    return planned ? [[index, planned] as [number, PlannedClear]] : [];
+  });
 }

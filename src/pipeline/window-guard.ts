@@ -17,6 +17,13 @@ export interface GuardCandidate {
   collapsible: boolean;
 }
 
+/** An old tool call whose large arguments the guard may clear, and the tokens that saves. */
+export interface InputCandidate {
+  /** Index into the turn's calls. */
+  index: number;
+  saved: number;
+}
+
 export interface GuardLimits {
   /** Raw tokens of everything in the request but its tool results. */
   otherTokens: number;
@@ -34,6 +41,8 @@ export interface GuardPlan {
   after: number;
   fits: boolean;
   mask: number[];
+  /** Calls whose large arguments are cleared (by index into the calls). */
+  clear: number[];
   collapse: { index: number; budget: number }[];
 }
 
@@ -76,8 +85,9 @@ export function cappedCount(
 }
 
 /**
- * Masks the oldest results outside the protected recent ones first, then collapses the largest
- * remaining ones to a quarter of their size (recent results last), until the calibrated total
+ * Masks the oldest results outside the protected recent ones first, then clears the large
+ * arguments of the oldest calls outside the protected recent ones (`inputs`, oldest first), then
+ * collapses the largest remaining results to a quarter of their size (recent results last), until the calibrated total
  * is within {@link GUARD_TARGET} of the limit (or as near as the results allow; it fits when it
  * is within the limit itself). `fits` false means even all of that is not enough: the caller then sends
  * the request unchanged and lets the provider's own error speak.
@@ -85,11 +95,22 @@ export function cappedCount(
  * @example
  * planWindowGuard(candidates, { otherTokens: 5000, limit: 180_000, ratio: 1.1, maskTokens: 40 });
  */
-export function planWindowGuard(candidates: readonly GuardCandidate[], limits: GuardLimits): GuardPlan {
+export function planWindowGuard(
+  candidates: readonly GuardCandidate[],
+  limits: GuardLimits,
+  inputs: readonly InputCandidate[] = [],
+): GuardPlan {
   const calibrate = (raw: number) => Math.ceil(raw * limits.ratio);
   let raw = limits.otherTokens + candidates.reduce((n, c) => n + c.tokens, 0);
   const before = calibrate(raw);
-  const plan: GuardPlan = { before, after: before, fits: before <= limits.limit, mask: [], collapse: [] };
+  const plan: GuardPlan = {
+    before,
+    after: before,
+    fits: before <= limits.limit,
+    mask: [],
+    clear: [],
+    collapse: [],
+  };
   if (plan.fits) return plan;
   const goal = Math.floor(limits.limit * GUARD_TARGET);
   const masked = new Set<number>();
@@ -100,6 +121,12 @@ export function planWindowGuard(candidates: readonly GuardCandidate[], limits: G
     plan.mask.push(c.index);
     masked.add(c.index);
     raw -= c.tokens - limits.maskTokens;
+  }
+  for (const input of inputs) {
+    if (calibrate(raw) <= goal) break;
+    if (input.saved <= 0) continue;
+    plan.clear.push(input.index);
+    raw -= input.saved;
   }
   const rest = candidates
     .filter((c) => c.movable && c.collapsible && !masked.has(c.index))

@@ -10,7 +10,7 @@ import { readTranscript } from '../replay/readers/index.js';
 import { RedisStore } from '../store/redis-store.js';
 import { corpusAvailable, corpusFiles } from '../test-support/corpus.js';
 import { REDIS_MISSING, REDIS_SERVER, startRedis, type TestRedis } from '../test-support/redis.js';
-import { messagesOf, requestBody } from '../test-support/request-bodies.js';
+import { messagesOf, postSession, requestBody } from '../test-support/request-bodies.js';
 import { startUpstream, type TestUpstream } from '../test-support/upstream.js';
 import { textOf } from '../text/blocks.js';
 import { MASK_PREFIX, markerIds } from '../text/markers.js';
@@ -63,11 +63,7 @@ async function proxyProcess(
 }
 
 async function post(proxy: string, path: string, body: unknown, session: string): Promise<Response> {
-  return fetch(`${proxy}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-spillway-session': session },
-    body: JSON.stringify(body),
-  });
+  return postSession(`${proxy}${path}`, body, session);
 }
 
 const anthropic = (content: string, system: string) => ({

@@ -21,6 +21,8 @@ export interface GuardReport {
   after: number;
   masked: number;
   collapsed: number;
+  /** Old calls whose large arguments it cleared. */
+  cleared: number;
   /** False when tool results alone could not make it fit: it went out as it was. */
   fits: boolean;
 }
@@ -40,20 +42,26 @@ export function requestTokens(): RequestTokens {
   return counter;
 }
 
+/** What a request changes before it goes out: results' contents and calls' arguments (by index). */
+export interface RequestChanges {
+  contents: Map<number, Content>;
+  inputs: Map<number, string>;
+}
+
 /**
  * The window guard on the proxy's side: when the calibrated estimate of the body about to go
- * out is over the request's window, asks the engine to mask and collapse results until it fits,
+ * out is over the request's window, asks the engine to mask and collapse results (and clear old calls' large arguments) until it fits,
  * and writes them into the body. A body under its window in bytes (a token is at least a byte)
  * is never counted. Returns the body to send and a report when the estimate was over.
  *
  * @example
- * const { body, report } = await guardRequest(conversation, { view, parsed, raw, window }, turn.results, contents, body);
+ * const { body, report } = await guardRequest(conversation, { view, parsed, raw, window }, turn.results, { contents, inputs }, body);
  */
 async function guardRequest(
   conversation: ConversationEngine,
   at: { view: RequestView; parsed: unknown; raw: Buffer; window: RequestWindow },
   results: readonly ToolResult[],
-  contents: Map<number, Content>,
+  changes: RequestChanges,
   body: Buffer,
 ): Promise<{ body: Buffer; report?: GuardReport }> {
   const { view, window } = at;
@@ -61,10 +69,16 @@ async function guardRequest(
   if (body.length * ratio <= window.limit) return { body };
   const raw = requestTokens().count(view.api, body, conversation, windowCap(window.limit, ratio));
   if (raw * ratio <= window.limit) return { body };
+  // The calls as they go out now: those cleared before are cleared already.
+  const calls = view.calls.map((call, i) => {
+    const text = changes.inputs.get(i);
+    return text === undefined ? call : { ...call, text };
+  });
   const fit = await conversation.fitWindow(view.results, results, {
     requestTokens: raw,
     limit: window.limit,
     ratio,
+    calls,
   });
   const report: GuardReport = {
     model: window.model,
@@ -73,13 +87,15 @@ async function guardRequest(
     after: fit.plan.fits ? fit.plan.after : fit.plan.before,
     masked: fit.masked,
     collapsed: fit.collapsed,
+    cleared: fit.inputs.size,
     fits: fit.plan.fits,
   };
-  if (fit.results === results) return { body, report };
+  if (fit.results === results && fit.inputs.size === 0) return { body, report };
   fit.results.forEach((result, i) => {
-    if (result !== results[i]) contents.set(i, result.content);
+    if (result !== results[i]) changes.contents.set(i, result.content);
   });
-  return { body: bodyWith(at, contents), report };
+  for (const [i, text] of fit.inputs) changes.inputs.set(i, text);
+  return { body: bodyWith(at, changes.contents, changes.inputs), report };
 }
 
 /**
@@ -87,13 +103,13 @@ async function guardRequest(
  * the request is within reach of its window, a way to learn from the provider's count.
  *
  * @example
- * const { body, guard, calibrate } = await fitRequest(conversation, at, turn.results, contents, body);
+ * const { body, guard, calibrate } = await fitRequest(conversation, at, turn.results, { contents, inputs }, body);
  */
 export async function fitRequest(
   conversation: ConversationEngine,
   at: { view: RequestView; parsed: unknown; raw: Buffer; window: RequestWindow },
   results: readonly ToolResult[],
-  contents: Map<number, Content>,
+  changes: RequestChanges,
   body: Buffer,
 ): Promise<{
   body: Buffer;
@@ -101,7 +117,7 @@ export async function fitRequest(
   calibrate?: (providerTokens: number) => CalibrationSample | undefined;
 }> {
   const { window, view } = at;
-  const guarded = await guardRequest(conversation, at, results, contents, body);
+  const guarded = await guardRequest(conversation, at, results, changes, body);
   const sent = guarded.body;
   // Counting what was sent costs CPU after every answer: done only once the request is within
   // reach of its window (a quarter of it in bytes, the most tokens it can hold), where the

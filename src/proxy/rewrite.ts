@@ -33,6 +33,8 @@ export interface RewriteOutcome {
   stages: Partial<Record<StageName, StageStats>>;
   frozenReplayed: number;
   freezeFailures: number;
+  /** Old calls whose large arguments `mask` cleared on this request. */
+  inputsCleared?: number;
   /** Set when the body was not JSON or not the API's shape. */
   unparseable?: string;
   /** Set when the pipeline failed and the original is forwarded. */
@@ -148,6 +150,7 @@ export async function rewriteRequest(
       ...(typeof model === 'string' ? { model } : {}),
       ...(options.writeDecisionsAfter ? { writeDecisionsAfter: options.writeDecisionsAfter } : {}),
       ...(options.budgets ? { budgets: options.budgets } : {}),
+      calls: view.calls,
     });
     const contents = new Map<number, Content>();
     turn.results.forEach((result, i) => {
@@ -162,11 +165,14 @@ export async function rewriteRequest(
       stages: turn.stats,
       frozenReplayed: turn.frozenReplayed,
       freezeFailures: turn.freezeFailures,
+      inputsCleared: turn.inputsCleared,
     };
     if (deps.observe) return unchanged(base);
     // The shortened results are spliced into the original bytes: everything else goes upstream
     // exactly as the client sent it (large numbers, key order, spacing, bytes JSON.parse lost).
-    let body = contents.size === 0 ? raw : bodyWith({ raw, parsed, view }, contents);
+    const inputs = turn.inputs;
+    let body =
+      contents.size === 0 && inputs.size === 0 ? raw : bodyWith({ raw, parsed, view }, contents, inputs);
     const window = options.updateBoundary
       ? requestWindow(
           api,
@@ -177,7 +183,13 @@ export async function rewriteRequest(
         )
       : undefined;
     const fitted = window
-      ? await fitRequest(conversation, { view, parsed, raw, window }, turn.results, contents, body)
+      ? await fitRequest(
+          conversation,
+          { view, parsed, raw, window },
+          turn.results,
+          { contents, inputs },
+          body,
+        )
       : { body };
     body = fitted.body;
     const extra = { ...base, ...fitted };

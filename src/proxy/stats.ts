@@ -18,6 +18,8 @@ export interface ProxyStats {
   stages: Partial<Record<StageName, StageStats>>;
   frozenReplayed: number;
   freezeFailures: number;
+  /** Old tool calls whose large arguments `mask` with `inputs` cleared (the guard's: windowGuard). */
+  inputsCleared: number;
   /** Pipeline failures: the original request was forwarded. */
   failOpen: number;
   /** Bodies that were not JSON or not the API's shape: forwarded untouched. */
@@ -42,7 +44,7 @@ export interface ProxyStats {
     lastCalibratedError: number;
   };
   /** Requests whose estimate was over their window, and what the guard did about them. */
-  windowGuard: { events: number; masked: number; collapsed: number; unfit: number };
+  windowGuard: { events: number; masked: number; collapsed: number; cleared: number; unfit: number };
   /** Input tokens and cost of the answered requests, every denominator named (see savings.ts). */
   savings: Savings;
 }
@@ -66,6 +68,7 @@ export function newStats(observeOnly: boolean): ProxyStats {
     stages: {},
     frozenReplayed: 0,
     freezeFailures: 0,
+    inputsCleared: 0,
     failOpen: 0,
     unparseable: 0,
     tooLarge: 0,
@@ -80,7 +83,7 @@ export function newStats(observeOnly: boolean): ProxyStats {
       lastRawError: 0,
       lastCalibratedError: 0,
     },
-    windowGuard: { events: 0, masked: 0, collapsed: 0, unfit: 0 },
+    windowGuard: { events: 0, masked: 0, collapsed: 0, cleared: 0, unfit: 0 },
     savings: newSavings(observeOnly),
   };
 }
@@ -113,12 +116,14 @@ export function recordRewrite(stats: ProxyStats, out: RewriteOutcome): void {
   stats.tokensSaved += out.tokensBefore - out.tokensAfter;
   stats.frozenReplayed += out.frozenReplayed;
   stats.freezeFailures += out.freezeFailures;
+  stats.inputsCleared += out.inputsCleared ?? 0;
   addStats(stats.stages, out.stages);
   if (out.guard) {
     const g = stats.windowGuard;
     g.events++;
     g.masked += out.guard.masked;
     g.collapsed += out.guard.collapsed;
+    g.cleared += out.guard.cleared;
     if (!out.guard.fits) g.unfit++;
   }
 }
@@ -250,6 +255,14 @@ function windowMetrics(stats: ProxyStats, counter: Counter): string[] {
     [{ action: 'masked' }, stats.windowGuard.masked],
     [{ action: 'collapsed' }, stats.windowGuard.collapsed],
   ]);
+  counter(
+    'tool_inputs_cleared_total',
+    'Old tool calls whose large arguments were cleared, by who cleared them.',
+    [
+      [{ by: 'mask' }, stats.inputsCleared],
+      [{ by: 'window_guard' }, stats.windowGuard.cleared],
+    ],
+  );
   counter('usage_answers_total', 'Answers whose usage calibrated the token estimate.', [
     [{}, stats.calibration.answers],
   ]);

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { resolvePipeline } from '../pipeline/config.js';
 import { MemoryStore } from '../store/memory-store.js';
 import { recallAll } from '../store/recall.js';
-import { type BodyApi, messagesOf, requestBody } from '../test-support/request-bodies.js';
+import { type BodyApi, messagesOf, postSession, requestBody } from '../test-support/request-bodies.js';
 import { startUpstream, type TestUpstream } from '../test-support/upstream.js';
 import { contentText } from '../text/blocks.js';
 import { markerIds } from '../text/markers.js';
@@ -45,11 +45,7 @@ function buildLog(seed: number, lines: number): string {
 
 async function post(url: string, api: BodyApi, body: unknown, session: string): Promise<void> {
   const path = api === 'anthropic' ? '/v1/messages' : '/v1/chat/completions';
-  const res = await fetch(`${url}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-spillway-session': session },
-    body: JSON.stringify(body),
-  });
+  const res = await postSession(`${url}${path}`, body, session);
   expect(res.status).toBe(200);
   await res.arrayBuffer();
 }

@@ -1,6 +1,6 @@
 import type { InputUsage } from '../formats/usage.js';
 import type { ResolvedPipeline } from '../pipeline/config.js';
-import { ConversationEngine } from '../pipeline/conversation.js';
+import { ConversationEngine, type TurnOutcome } from '../pipeline/conversation.js';
 import { requestFigures } from '../pipeline/request-figures.js';
 import type { ResultOutcome } from '../pipeline/run-item.js';
 import { addStats, type StageStats } from '../pipeline/stage-stats.js';
@@ -16,7 +16,8 @@ import { memoTokenizer } from '../text/tokenizers/memo.js';
 import type { Tokenizer } from '../text/tokenizers/tokenizer.js';
 import type { ToolResult } from '../text/tool-result.js';
 import { needlesKept, needlesOf } from './needles.js';
-import { guardTurn, learnEstimate, type WindowCounters } from './replay-window.js';
+import { guardWithInputs, type InputCounters, ReplayCalls } from './replay-inputs.js';
+import { learnEstimate, type WindowCounters } from './replay-window.js';
 import type { Conversation } from './transcript.js';
 
 export interface ReplayOptions {
@@ -42,7 +43,7 @@ export interface ResultRecord {
   sameLines?: number;
 }
 
-export interface ConversationReplay extends WindowCounters {
+export interface ConversationReplay extends WindowCounters, InputCounters {
   id: string;
   turns: number;
   toolResults: number;
@@ -50,8 +51,6 @@ export interface ConversationReplay extends WindowCounters {
   tokensAfter: number;
   /** Results over their budget after the pipeline (must be 0). */
   violations: { id: string; tool: string; tokens: number; budget: number }[];
-  /** Markers whose id does not recall the exact original (must be 0). */
-  recallFailures: { id: string; tool: string; markerId: string }[];
   /** Results in the cached prefix whose bytes differ from the previous turn (must be 0). */
   prefixChanges: { turn: number; id: string; tool: string }[];
   /** Prefix rewrites made on purpose by mask and supersede, in batches. */
@@ -75,6 +74,8 @@ export interface ConversationReplay extends WindowCounters {
     savedNew: number;
     /** Tokens of the request's other text (0 where the format does not record it). */
     other: number;
+    /** Of them, tool-call arguments cleared (so far, all in the cached prefix). */
+    otherSaved: number;
     prefixRewritten: boolean;
     /** The earliest turn whose result this request rewrote in the cached prefix (when it did). */
     rewriteFrom?: number;
@@ -129,43 +130,41 @@ export async function replayConversation(
   // Tokens of the requests' other text (where the transcript records it), turn after turn.
   let other = 0;
   let seen = 0;
+  const calls = new ReplayCalls();
   for (let turn = 0; turn < conversation.turns.length; turn++) {
     seen += conversation.turns[turn]?.length ?? 0;
     const input = all.slice(0, seen);
+    calls.add(conversation.turns[turn] ?? []);
     // A transcript has no clock: the cache is cold on the first turn only.
     const run = await engine.turn({
       results: input,
       messageCount: turn + 1,
       now: 0,
       ...(modelWindow ? { modelWindow } : {}),
+      calls: calls.calls,
     });
     addStats(replay.stats, run.stats);
     other += engine.count(conversation.otherText?.[turn] ?? '');
     learnEstimate(engine, replay, conversation, turn, run.tokensBefore + other);
-    const guarded =
-      limit === undefined ? undefined : await guardTurn(engine, replay, input, run, limit, other);
+    const { guarded, otherSaved, inputsFrom } = await guardWithInputs(engine, replay, calls, {
+      input,
+      run,
+      turn,
+      limit,
+      other,
+      store,
+    });
     const finals = guarded?.results ?? run.results;
-    let prefixRewritten = false;
-    let rewriteFrom: number | undefined;
-    for (let i = 0; i < finals.length; i++) {
-      const original = input[i] as ToolResult;
-      const final = (finals[i] as ToolResult).content;
-      const outcome = run.outcomes[i];
-      const finalText = contentText(final);
-      if (original.position < turn) {
-        if (contentText(previous[i] as Content) !== finalText) {
-          prefixRewritten = true;
-          rewriteFrom = Math.min(rewriteFrom ?? original.position, original.position);
-          // mask, supersede and the window guard rewrite the prefix on purpose, in batches.
-          if (finals[i] !== run.results[i] || outcome?.actedBy.some((s) => s === 'mask' || s === 'supersede'))
-            replay.maskedInPrefix++;
-          else replay.prefixChanges.push({ turn, id: original.id, tool: original.tool });
-        }
-      } else {
-        await checkNewResult(replay, { engine, store, modelWindow, turn }, original, final, outcome);
-      }
-      previous[i] = final;
-    }
+    const rewrite = await takeTurnResults(
+      replay,
+      { engine, store, modelWindow, turn },
+      input,
+      run,
+      finals,
+      previous,
+    );
+    const prefixRewritten = rewrite !== undefined || inputsFrom !== undefined;
+    const rewriteFrom = rewrite === undefined ? inputsFrom : Math.min(rewrite, inputsFrom ?? rewrite);
     const after = guarded?.after ?? run.tokensAfter;
     const figures = requestFigures(run, input, replay.id, new Date(0));
     replay.perTurn.push({
@@ -175,15 +174,50 @@ export async function replayConversation(
       savedInPrefix: figures.savedInPrefix + (run.tokensAfter - after),
       savedNew: figures.savedNew,
       other,
+      otherSaved,
       prefixRewritten,
       ...(rewriteFrom !== undefined ? { rewriteFrom } : {}),
       overBefore: limit !== undefined && run.tokensBefore + other > limit,
-      overAfter: limit !== undefined && after + other > limit,
+      overAfter: limit !== undefined && after + other - otherSaved > limit,
       guarded: guarded !== undefined,
     });
     options.onTurn?.(turn + 1, conversation.turns.length);
   }
   return replay;
+}
+
+/**
+ * Goes through a turn's results as they go out: a result in the cached prefix that changed is a
+ * rewrite (on purpose by mask, supersede and the guard, counted; else a prefix change, a
+ * failed check), a new one is checked. Returns the earliest turn whose result was rewritten.
+ */
+async function takeTurnResults(
+  replay: ConversationReplay,
+  at: { engine: ConversationEngine; store: Store; modelWindow: number | undefined; turn: number },
+  input: readonly ToolResult[],
+  run: TurnOutcome,
+  finals: readonly ToolResult[],
+  previous: Content[],
+): Promise<number | undefined> {
+  let rewriteFrom: number | undefined;
+  for (let i = 0; i < finals.length; i++) {
+    const original = input[i] as ToolResult;
+    const final = (finals[i] as ToolResult).content;
+    const outcome = run.outcomes[i];
+    if (original.position < at.turn) {
+      if (contentText(previous[i] as Content) !== contentText(final)) {
+        rewriteFrom = Math.min(rewriteFrom ?? original.position, original.position);
+        // mask, supersede and the window guard rewrite the prefix on purpose, in batches.
+        if (finals[i] !== run.results[i] || outcome?.actedBy.some((s) => s === 'mask' || s === 'supersede'))
+          replay.maskedInPrefix++;
+        else replay.prefixChanges.push({ turn: at.turn, id: original.id, tool: original.tool });
+      }
+    } else {
+      await checkNewResult(replay, at, original, final, outcome);
+    }
+    previous[i] = final;
+  }
+  return rewriteFrom;
 }
 
 /** A replay with nothing counted yet. */
@@ -198,7 +232,8 @@ function emptyReplay(conversation: Conversation, toolResults: number): Conversat
     recallFailures: [],
     prefixChanges: [],
     maskedInPrefix: 0,
-    guard: { events: 0, masked: 0, collapsed: 0, unfit: 0 },
+    inputsCleared: 0,
+    guard: { events: 0, masked: 0, collapsed: 0, cleared: 0, unfit: 0 },
     estimate: { samples: 0, rawErrors: 0, calibrated: 0, calibratedErrors: 0 },
     needles: 0,
     needlesKept: 0,

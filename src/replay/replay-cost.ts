@@ -65,7 +65,7 @@ export function replayCost(r: ConversationReplay, prices?: Readonly<Prices>): Re
   let cachedAfter = 0;
   r.perTurn.forEach((turn, i) => {
     const before = turn.before + turn.other;
-    const after = turn.after + turn.other;
+    const after = sent(turn);
     cost.inputBefore += before;
     cost.inputAfter += after;
     // What a rewritten prefix writes again instead of reading: from the first rewritten turn on.
@@ -86,7 +86,9 @@ export function replayCost(r: ConversationReplay, prices?: Readonly<Prices>): Re
       cost.usdRewrites += rewrites;
       if (usage) {
         const without = costOf(usage, price);
-        const saved = usd(turn.savedInPrefix, price.cacheRead) + usd(turn.savedNew, price.cacheWrite);
+        // Cleared tool-call arguments were in the prefix too.
+        const inPrefix = turn.savedInPrefix + (turn.otherSaved ?? 0);
+        const saved = usd(inPrefix, price.cacheRead) + usd(turn.savedNew, price.cacheWrite);
         cost.usdWithout += without;
         cost.usdWith += Math.max(0, without - saved) + rewrites;
       } else {
@@ -106,8 +108,9 @@ export function replayCost(r: ConversationReplay, prices?: Readonly<Prices>): Re
 
 const usd = (tokens: number, perMillion: number) => (tokens * perMillion) / 1e6;
 
-/** What a request sent, as replayed: its tool results after spillway and its other text. */
-const sent = (turn: { after: number; other: number } | undefined) => (turn ? turn.after + turn.other : 0);
+/** What a request sent, as replayed: its tool results after spillway and its other text (less cleared call arguments). */
+const sent = (turn: { after: number; other: number; otherSaved?: number } | undefined) =>
+  turn ? turn.after + turn.other - (turn.otherSaved ?? 0) : 0;
 
 /** A request of `tokens` whose first `reusable` were cached: read those, write the rest. */
 function cached(price: ModelPrice, reusable: number, tokens: number): number {

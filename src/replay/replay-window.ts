@@ -1,12 +1,13 @@
 import type { ConversationEngine } from '../pipeline/conversation.js';
 import { contentText } from '../text/blocks.js';
+import type { ToolCallInput } from '../text/tool-call.js';
 import type { ToolResult } from '../text/tool-result.js';
 import type { Conversation } from './transcript.js';
 
 /** What a replay counts of its window: the guard's work, and the estimate against the provider. */
 export interface WindowCounters {
   /** Turns the window guard acted on, and the results it masked or collapsed. */
-  guard: { events: number; masked: number; collapsed: number; unfit: number };
+  guard: { events: number; masked: number; collapsed: number; cleared: number; unfit: number };
   /**
    * Requests whose provider count the transcript records, and the sums of the estimate's
    * relative errors against it: raw, and calibrated (all samples but the first).
@@ -46,29 +47,33 @@ export function learnEstimate(
 
 /**
  * The window guard on a turn whose results are over the limit after the pipeline: what the proxy
- * would send instead, and its tokens. Undefined when the turn was under the limit.
+ * would send instead (results, and calls whose large inputs it cleared), and its tool-result
+ * tokens. Undefined when the turn was under the limit. `otherTokens` is the rest of the request
+ * as it would go out (calls cleared before already counted cleared), `calls` its calls so.
  *
  * @example
- * const guarded = await guardTurn(engine, replay, input, run, limit, other);
+ * const guarded = await guardTurn(engine, replay, input, run, { limit, otherTokens: other, calls });
  */
 export async function guardTurn(
   engine: ConversationEngine,
   replay: WindowCounters,
   input: readonly ToolResult[],
   run: { results: readonly ToolResult[]; tokensAfter: number },
-  limit: number,
-  otherTokens: number,
-): Promise<{ results: readonly ToolResult[]; after: number } | undefined> {
+  request: { limit: number; otherTokens: number; calls: readonly ToolCallInput[] },
+): Promise<{ results: readonly ToolResult[]; after: number; inputs: Map<number, string> } | undefined> {
+  const { limit, otherTokens, calls } = request;
   if (run.tokensAfter + otherTokens <= limit) return undefined;
   const fit = await engine.fitWindow(input, run.results, {
     requestTokens: run.tokensAfter + otherTokens,
     limit,
     ratio: 1,
+    calls,
   });
   replay.guard.events++;
   if (!fit.plan.fits) replay.guard.unfit++;
   replay.guard.masked += fit.masked;
   replay.guard.collapsed += fit.collapsed;
+  replay.guard.cleared += fit.inputs.size;
   const after = fit.results.reduce((n, r) => n + engine.count(contentText(r.content)), 0);
-  return { results: fit.results, after };
+  return { results: fit.results, after, inputs: fit.inputs };
 }

@@ -38,6 +38,9 @@ export interface Totals extends ReplayCost {
   guardMasked: number;
   guardCollapsed: number;
   guardUnfit: number;
+  /** Old tool calls whose large arguments were cleared: by the guard, and in all (mask with `inputs` too). */
+  guardCleared: number;
+  inputsCleared: number;
   /** Extra input cost of the prefix rewrites made on purpose (mask, supersede, guard batches). */
   rewriteCost: number;
   /** Requests with the provider's count in the transcript, and the estimate's summed errors. */
@@ -116,6 +119,8 @@ function emptyTotals(): Totals {
     guardMasked: 0,
     guardCollapsed: 0,
     guardUnfit: 0,
+    guardCleared: 0,
+    inputsCleared: 0,
     rewriteCost: 0,
     estimateSamples: 0,
     estimateRawErrors: 0,
@@ -207,6 +212,8 @@ export class ReportBuilder {
       report.guardMasked += r.guard.masked;
       report.guardCollapsed += r.guard.collapsed;
       report.guardUnfit += r.guard.unfit;
+      report.guardCleared += r.guard.cleared;
+      report.inputsCleared += r.inputsCleared;
       report.rewriteCost += rewriteCost(r.perTurn);
       report.estimateSamples += r.estimate.samples;
       report.estimateRawErrors += r.estimate.rawErrors;

@@ -4,20 +4,23 @@ export type BodyApi = 'anthropic' | 'openai-chat' | 'openai-responses';
 
 /**
  * The request body a client would send after `turns` turns of a conversation: each turn is an
- * assistant message calling the tools and the results coming back.
+ * assistant message calling the tools and the results coming back. The calls' arguments are
+ * `{}` unless `withInputs`, then each result's `input`.
  */
 export function requestBody(
   api: BodyApi,
   conversation: Conversation,
   turns: number,
+  withInputs = false,
 ): { path: string; body: Record<string, unknown> } {
   const slice = conversation.turns.slice(0, turns);
+  const input = (r: { input?: unknown }) => (withInputs ? (r.input ?? {}) : {});
   if (api === 'anthropic') {
     const messages: unknown[] = [{ role: 'user', content: `replay of ${conversation.id}` }];
     for (const turn of slice) {
       messages.push({
         role: 'assistant',
-        content: turn.map((r) => ({ type: 'tool_use', id: r.id, name: r.tool || 'tool', input: {} })),
+        content: turn.map((r) => ({ type: 'tool_use', id: r.id, name: r.tool || 'tool', input: input(r) })),
       });
       messages.push({
         role: 'user',
@@ -51,19 +54,24 @@ export function requestBody(
         tool_calls: turn.map((r) => ({
           id: r.id,
           type: 'function',
-          function: { name: r.tool || 'tool', arguments: '{}' },
+          function: { name: r.tool || 'tool', arguments: JSON.stringify(input(r)) },
         })),
       });
       for (const r of turn) messages.push({ role: 'tool', tool_call_id: r.id, content: r.content });
     }
     return { path: '/v1/chat/completions', body: { model: conversation.model ?? 'gpt-4o', messages } };
   }
-  const input: unknown[] = [{ role: 'user', content: `replay of ${conversation.id}` }];
+  const items: unknown[] = [{ role: 'user', content: `replay of ${conversation.id}` }];
   for (const turn of slice) {
     for (const r of turn)
-      input.push({ type: 'function_call', call_id: r.id, name: r.tool || 'tool', arguments: '{}' });
+      items.push({
+        type: 'function_call',
+        call_id: r.id,
+        name: r.tool || 'tool',
+        arguments: JSON.stringify(input(r)),
+      });
     for (const r of turn)
-      input.push({
+      items.push({
         type: 'function_call_output',
         call_id: r.id,
         output: typeof r.content === 'string' ? r.content : JSON.stringify(r.content),
@@ -71,7 +79,7 @@ export function requestBody(
   }
   return {
     path: '/v1/responses',
-    body: { model: conversation.model ?? 'gpt-5', instructions: 'replay', input },
+    body: { model: conversation.model ?? 'gpt-5', instructions: 'replay', input: items },
   };
 }
 
@@ -79,4 +87,18 @@ export function requestBody(
 export function messagesOf(body: unknown): string[] {
   const b = body as { messages?: unknown[]; input?: unknown[] };
   return (b.messages ?? b.input ?? []).map((m) => JSON.stringify(m));
+}
+
+/**
+ * POSTs a JSON body to a proxy under a session, as a client would.
+ *
+ * @example
+ * const res = await postSession(`${proxy.url}/v1/messages`, body, 'build-1');
+ */
+export function postSession(url: string, body: unknown, session: string): Promise<Response> {
+  return fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-spillway-session': session },
+    body: JSON.stringify(body),
+  });
 }

@@ -180,6 +180,22 @@ export function maskPlaceholder(tool: string, call: string, tokens: number, id: 
   return `${MASK_PREFIX} ${tool ? `${tool} call` : 'call'} ${call}, ${tokens} tokens; spillway_expand id ${id} recalls it] ${markerTag(id)}`;
 }
 
+/** The start of every cleared tool input, so the pipeline can recognise its own work. */
+export const INPUT_CLEARED_PREFIX = '[tool input cleared:';
+
+/**
+ * What an old tool call's large argument becomes (a string in the call's JSON, so the call
+ * stays valid for the API): the field, its size, and the id that recalls its exact text.
+ *
+ * @example
+ * inputClearedMarker('Write', 'content', 5120, 'Ab3');
+ * // '[tool input cleared: Write content, 5120 tokens; spillway_expand id Ab3 recalls it] <<sw:Ab3>>'
+ */
+export function inputClearedMarker(tool: string, field: string, tokens: number, id: string): string {
+  const what = [tool, field].filter(Boolean).join(' ') || 'argument';
+  return `${INPUT_CLEARED_PREFIX} ${what}, ${tokens} tokens; spillway_expand id ${id} recalls it] ${markerTag(id)}`;
+}
+
 /** The start of every supersede placeholder, so supersede can recognise its own work. */
 export const SUPERSEDED_PREFIX = '[stale tool result:';
 

@@ -11,8 +11,29 @@ export const MaskOptionsSchema = z.strictObject({
   keepRecent: wholeNumber(0).optional(),
   /** Old results are masked only once this many are waiting, all together (default 10). */
   batch: wholeNumber(1).optional(),
+  /**
+   * Old tool calls' large arguments (Write and Edit contents) are cleared too, in the same
+   * batches, each string a marker that recalls it (default false; on in `aggressive`).
+   */
+  inputs: z.boolean().optional(),
 });
 export type MaskOptions = z.infer<typeof MaskOptionsSchema>;
+
+/**
+ * The batch rule of masking: how many of the oldest of `count` items (results, or calls when
+ * inputs are cleared) are due, `batch` x floor(old / batch), `old` being how many are older
+ * than the newest `keepRecent`. It depends on the request alone, so proxies that share a store
+ * and take turns of one conversation mask the same ones.
+ *
+ * @example
+ * dueCount(25, {}); // 10: the oldest 10 (15 are old, one whole batch of 10)
+ */
+export function dueCount(count: number, options: Pick<MaskOptions, 'keepRecent' | 'batch'>): number {
+  const keepRecent = Math.max(0, options.keepRecent ?? 10);
+  const batch = Math.max(1, options.batch ?? 10);
+  const old = Math.max(0, count - keepRecent);
+  return Math.floor(old / batch) * batch;
+}
 
 function isMasked(item: StageItem): boolean {
   return (textOf(item.content) ?? '').startsWith(MASK_PREFIX);
@@ -21,18 +42,15 @@ function isMasked(item: StageItem): boolean {
 /**
  * mask (observation masking): results older than the newest `keepRecent` become a one-line
  * placeholder with a recall id. Masking rewrites results inside the provider's cached
- * prefix, which makes every later token uncached once; so it masks in whole batches: the
- * oldest `batch` x floor(old / batch) results, `old` being how many are older than the newest
- * `keepRecent`. The cache is invalidated once per batch, not once per turn, and the masked form
- * is frozen so later turns replay it. Which results are masked depends on the request alone, so
- * proxies that share a store and take turns of one conversation mask the same ones.
+ * prefix, which makes every later token uncached once; so it masks in whole batches (see
+ * {@link dueCount}). The cache is invalidated once per batch, not once per turn, and the masked
+ * form is frozen so later turns replay it. With `inputs`, the engine clears old calls' large
+ * arguments by the same rule (see clear-inputs.ts).
  *
  * @example
  * const stage = maskStage({ keepRecent: 10, batch: 10 });
  */
 export function maskStage(options: MaskOptions = {}): Stage {
-  const keepRecent = Math.max(0, options.keepRecent ?? 10);
-  const batch = Math.max(1, options.batch ?? 10);
   return {
     name: 'mask',
     lossy: true,
@@ -40,9 +58,9 @@ export function maskStage(options: MaskOptions = {}): Stage {
     actsOnPrefix: true,
     async run(items, ctx, conversation) {
       const order = [...conversation].sort((a, b) => a.result.position - b.result.position);
-      const old = Math.max(0, order.length - keepRecent);
+      const old = Math.max(0, order.length - Math.max(0, options.keepRecent ?? 10));
       const recent = new Set(order.slice(old));
-      const due = new Set(order.slice(0, Math.floor(old / batch) * batch));
+      const due = new Set(order.slice(0, dueCount(order.length, options)));
       return decideThenStash(items, (item) => {
         if (recent.has(item)) return { action: 'declined', reason: 'recent' };
         if (isMasked(item)) return { action: 'declined', reason: 'already_marked' };

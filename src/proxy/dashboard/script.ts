@@ -84,7 +84,7 @@ function draw(data) {
   const sent = v.input.input + v.input.cacheRead + v.input.cacheWrite;
   kpi('k-input', n(sent), n(v.input.input) + ' base, ' + n(v.input.cacheRead) + ' cache reads, ' + n(v.input.cacheWrite) + ' cache writes; ' + n(v.inputWithoutSpillway) + ' without spillway (estimated); ' + v.answers + ' answers');
   const g = s.windowGuard;
-  kpi('k-guard', g.events + ' events', g.masked + ' results masked, ' + g.collapsed + ' collapsed harder, ' + g.unfit + ' could not fit');
+  kpi('k-guard', g.events + ' events', g.masked + ' results masked, ' + g.collapsed + ' collapsed harder, ' + (g.cleared || 0) + ' call inputs cleared, ' + g.unfit + ' could not fit');
   const cal = s.calibration;
   kpi('k-calibration', cal.answers ? (100 * cal.meanCalibratedError).toFixed(1) + '%' : '-', cal.answers ? 'calibrated (raw ' + (100 * cal.meanRawError).toFixed(1) + '%) over ' + cal.answers + ' answers' : 'no answer with usage yet');
   const stash = data.stash;
