@@ -1,6 +1,8 @@
 import { SpillwayError } from '../errors.js';
 import { defaultBase } from '../store/default-base.js';
 import { FileStore } from '../store/file-store.js';
+import { RedisClusterStore } from '../store/redis-cluster-store.js';
+import { isClusterUrl } from '../store/redis-cluster-url.js';
 import { RedisStore } from '../store/redis-store.js';
 import type { Store } from '../store/store.js';
 
@@ -9,10 +11,12 @@ export const STORE_OPTIONS = { dir: { type: 'string' }, store: { type: 'string' 
 
 export const STORE_HELP = `  --dir D        file store base (default: $SPILLWAY_HOME/tool-results,
                  else ~/.spillway/tool-results)
-  --store URL    redis://host:port/db to share one store between proxies (or $SPILLWAY_STORE)`;
+  --store URL    redis://host:port/db to share one store between proxies, or
+                 redis-cluster://host:port[,host:port...] for a Redis Cluster (or $SPILLWAY_STORE)`;
 
 /**
- * The store a command should use: Redis when `--store URL` (or `SPILLWAY_STORE`) names one,
+ * The store a command should use: Redis (or a Redis Cluster) when `--store URL` (or
+ * `SPILLWAY_STORE`) names one,
  * else the file store at `--dir`, else at the default base. Close it when done.
  *
  * @example
@@ -27,10 +31,11 @@ export async function storeFromOptions(
   if (url !== undefined && values.dir !== undefined)
     throw new SpillwayError('SPILLWAY_USAGE', 'give --dir D or --store URL, not both');
   if (url !== undefined) {
+    if (isClusterUrl(url)) return RedisClusterStore.connect(url);
     if (!/^rediss?:\/\//.test(url))
       throw new SpillwayError(
         'SPILLWAY_USAGE',
-        `--store takes a Redis URL such as redis://127.0.0.1:6379/0, got "${url}"`,
+        `--store takes a Redis URL such as redis://127.0.0.1:6379/0 or redis-cluster://10.0.0.1:7000,10.0.0.2:7000, got "${url.replace(/\/\/[^@/]*@/, '//***@')}"`,
       );
     return RedisStore.connect(url);
   }

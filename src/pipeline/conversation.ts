@@ -130,6 +130,11 @@ export class ConversationEngine {
     return this.#boundary;
   }
 
+  /** True when other proxies share the store (see {@link Store.shared}). */
+  get shared(): boolean {
+    return this.#store.shared === true;
+  }
+
   /** When the conversation was last seen (undefined before its first turn). */
   get lastSeen(): number | undefined {
     return this.#lastSeen;
@@ -224,6 +229,7 @@ export class ConversationEngine {
     const now = input.now ?? Date.now();
     const advance = input.advance ?? true;
     const serverState = input.continuesServerState === true;
+    if (this.#store.shared) await this.#catchUp();
     const shrank = !serverState && input.messageCount < this.#boundary;
     if (shrank && advance) this.#boundary = 0;
     const coldCache = this.#lastSeen === undefined || shrank || now - this.#lastSeen > this.#cacheTtlMs;
@@ -254,7 +260,21 @@ export class ConversationEngine {
     } finally {
       this.#lastSeen = now;
       if (advance && !serverState) this.#boundary = Math.max(this.#boundary, input.messageCount);
+      if (this.#store.shared && advance)
+        this.#frozen?.noteTurn({ boundary: this.#boundary, seen: now }, input.writeDecisionsAfter);
     }
+  }
+
+  /**
+   * In a fleet (a store other proxies write too), the turns another proxy served: their
+   * decisions, and where they left the boundary and the cache's clock, so this proxy sends
+   * the same prefix they did.
+   */
+  async #catchUp(): Promise<void> {
+    const mark = await this.#frozen?.refresh();
+    if (!mark || (this.#lastSeen !== undefined && mark.seen <= this.#lastSeen)) return;
+    this.#boundary = mark.boundary;
+    this.#lastSeen = mark.seen;
   }
 }
 

@@ -1,47 +1,20 @@
+import { randomUUID } from 'node:crypto';
 import { assertIdPart, FROZEN_PREFIX } from '../store/ids.js';
 import type { Store } from '../store/store.js';
-import type { Content } from '../text/blocks.js';
 import { stashId } from '../text/content-hash.js';
+import {
+  entryOf,
+  type FrozenEntry,
+  laterMark,
+  parsed,
+  recordOf,
+  TURN_KEY,
+  type TurnMark,
+  WRITER_KEY,
+} from './frozen-records.js';
 
-/** A decision recorded so later turns replay the same bytes. */
-export interface FrozenEntry {
-  /** The content to send; absent when the result goes out unchanged. */
-  content?: Content;
-  /** The stage whose output this is. */
-  stage?: string;
-  stashId?: string;
-}
+export type { FrozenEntry, TurnMark } from './frozen-records.js';
 
-/** A stored decision, or undefined when its bytes are not one. */
-function entryOf(value: unknown): FrozenEntry | undefined {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
-  const { content, stashId: id } = value as Record<string, unknown>;
-  const contentOk = content === undefined || typeof content === 'string' || Array.isArray(content);
-  return contentOk && (id === undefined || typeof id === 'string') ? (value as FrozenEntry) : undefined;
-}
-
-function parsed(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
-/** The decisions in a record (a JSON object of name -> decision), or none when it is torn. */
-function recordOf(text: string): [string, FrozenEntry][] {
-  const record = parsed(text);
-  if (typeof record !== 'object' || record === null || Array.isArray(record)) return [];
-  return Object.entries(record).flatMap(([name, value]) => {
-    const entry = entryOf(value);
-    return entry ? [[name, entry] as [string, FrozenEntry]] : [];
-  });
-}
-
-// Decisions are appended to one log entry per session, a record (one line of JSON) per turn.
-// It starts with FROZEN_PREFIX, so retention sees the stash ids it names. Older stores hold
-// batch entries (FROZEN_PREFIX + "batch_") or one entry per decision (FROZEN_PREFIX + hash):
-// those are still read.
 const LOG_NAME = `${FROZEN_PREFIX}log`;
 const BATCH_PREFIX = `${FROZEN_PREFIX}batch_`;
 /** Decision names a session remembers; past this many (a session of that many results) it starts over. */
@@ -89,6 +62,11 @@ export class FrozenDecisions {
   /** Single-decision entries of older stores, by name (read on demand). */
   #singles = new Set<string>();
   #loaded: Promise<void> | undefined;
+  /** Bytes of the log taken in so far (refresh reads on from here). */
+  #offset = 0;
+  #turn: TurnMark | undefined;
+  /** Names this process's records in a shared log. */
+  readonly #writer = randomUUID();
   #scheduled = false;
   #failures = 0;
   #writes: Promise<void> = Promise.resolve();
@@ -133,15 +111,77 @@ export class FrozenDecisions {
       // Oldest first, each later record over the earlier ones (a result masked after it was
       // collapsed replays its mask); decisions this process made since win over all of them.
       const found = new Map<string, FrozenEntry>();
-      for (const name of names.includes(LOG_NAME) ? [...batches, LOG_NAME] : batches) {
+      for (const name of batches) {
         const body = await this.#store.get({ dir: this.#session, name }).catch(() => null);
-        const records =
-          name === LOG_NAME ? (body?.toString('utf8').split('\n') ?? []) : [body?.toString('utf8') ?? ''];
-        for (const record of records) for (const [key, entry] of recordOf(record)) found.set(key, entry);
+        for (const [key, entry] of recordOf(body?.toString('utf8') ?? '').entries) found.set(key, entry);
+      }
+      if (names.includes(LOG_NAME)) {
+        const body = await this.#store.get({ dir: this.#session, name: LOG_NAME }).catch(() => null);
+        if (body) this.#readLog(body, found);
       }
       for (const [key, entry] of found) if (!this.#cache.has(key)) this.#cache.set(key, entry);
     })();
     return this.#loaded;
+  }
+
+  /**
+   * Takes the log's records from `body` (its bytes from the offset read so far) into `found`,
+   * and moves the offset past them; a last record still being written is left for next time.
+   */
+  #readLog(body: Buffer, found: Map<string, FrozenEntry>, others?: Set<string>): void {
+    const text = body.toString('utf8');
+    let consumed = 0;
+    const records = text.split('\n');
+    for (const [i, record] of records.entries()) {
+      const last = i === records.length - 1;
+      const { entries, turn, by, torn } = recordOf(record);
+      if (last && torn && record !== '') break;
+      consumed += Buffer.byteLength(record) + (last ? 0 : 1);
+      for (const [key, entry] of entries) {
+        found.set(key, entry);
+        if (by !== this.#writer) others?.add(key);
+        else others?.delete(key);
+      }
+      this.#turn = laterMark(this.#turn, turn);
+    }
+    this.#offset += consumed;
+  }
+
+  /**
+   * For stores several proxies share: takes in what was written to this session's log since
+   * the last look, in order, and returns the latest turn mark. One ranged read of the log's new
+   * bytes. Another proxy's decision also replaces one of this process's that could not be
+   * written yet (made while the store was away): the first written is the one every proxy
+   * sends from then on.
+   */
+  async refresh(): Promise<TurnMark | undefined> {
+    if (!this.#loaded) {
+      await this.#load();
+      return this.#turn;
+    }
+    await this.#loaded;
+    const body = await this.#store
+      .get(
+        { dir: this.#session, name: LOG_NAME },
+        { start: this.#offset, end: this.#offset + 64 * 1024 * 1024 },
+      )
+      .catch(() => null);
+    if (!body || body.length === 0) return this.#turn;
+    const found = new Map<string, FrozenEntry>();
+    const others = new Set<string>();
+    this.#readLog(body, found, others);
+    for (const [key, entry] of found) {
+      if (others.has(key)) this.#pending.delete(key);
+      if (!this.#pending.has(key)) this.#cache.set(key, entry);
+    }
+    return this.#turn;
+  }
+
+  /** Queues where the conversation stands after a turn, written with the turn's decisions. */
+  noteTurn(mark: TurnMark, after?: PromiseLike<unknown>): void {
+    this.#turn = laterMark(this.#turn, mark);
+    this.#pending.set(TURN_KEY, mark as FrozenEntry);
+    this.#schedule(after);
   }
 
   /** The decision frozen for this call and original (`originalHash` from {@link contentHash}). */
@@ -177,6 +217,10 @@ export class FrozenDecisions {
     const name = this.#name(callId, originalHash);
     this.#cache.set(name, entry);
     this.#pending.set(name, entry);
+    this.#schedule(after);
+  }
+
+  #schedule(after?: PromiseLike<unknown>): void {
     if (this.#scheduled) return;
     // Registered until its writes are done: pending decisions are only ever left unscheduled
     // after a failed write, and that keeps the registration too.
@@ -238,7 +282,10 @@ export class FrozenDecisions {
     try {
       await this.#store.append(
         { dir: this.#session, name: LOG_NAME },
-        Buffer.from(`\n${JSON.stringify(Object.fromEntries(entries))}`, 'utf8'),
+        Buffer.from(
+          `\n${JSON.stringify({ ...Object.fromEntries(entries), ...(this.#store.shared ? { [WRITER_KEY]: this.#writer } : {}) })}`,
+          'utf8',
+        ),
       );
     } catch {
       this.#failures++;

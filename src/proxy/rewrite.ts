@@ -104,6 +104,10 @@ async function readView(
   return { parsed, view };
 }
 
+function modelName(model: unknown): string | undefined {
+  return typeof model === 'string' ? model : undefined;
+}
+
 /**
  * Rewrites one request body through its conversation's engine (the session's cached-prefix
  * boundary and frozen decisions). Returns the original bytes when nothing changes, when the
@@ -173,14 +177,9 @@ export async function rewriteRequest(
     const inputs = turn.inputs;
     let body =
       contents.size === 0 && inputs.size === 0 ? raw : bodyWith({ raw, parsed, view }, contents, inputs);
+    // count_tokens asks about a request without sending it: no guard event.
     const window = options.updateBoundary
-      ? requestWindow(
-          api,
-          parsed as Record<string, unknown>,
-          headers.beta,
-          deps.window,
-          typeof model === 'string' ? model : undefined,
-        )
+      ? requestWindow(api, parsed as Record<string, unknown>, headers.beta, deps.window, modelName(model))
       : undefined;
     const fitted = window
       ? await fitRequest(
@@ -192,6 +191,10 @@ export async function rewriteRequest(
         )
       : { body };
     body = fitted.body;
+    // In a fleet the next turn may go to another proxy: the decisions this request's bytes
+    // rest on are in the store before it goes upstream (a round trip, while the model has yet
+    // to start), never after its answer when the next request may already be elsewhere.
+    if (conversation.shared) await conversation.flush();
     const extra = { ...base, ...fitted };
     return body === raw ? unchanged(extra) : { ...extra, body, changed: true };
   } catch (err) {

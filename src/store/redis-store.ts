@@ -1,55 +1,30 @@
 import { SpillwayError } from '../errors.js';
-import { assertIdPart, STASH_DIR, type StoreKey } from './ids.js';
-import { DELETE_SCRIPT, PUT_SCRIPT } from './redis-scripts.js';
-import { DAY_MS } from './retention.js';
+import type { StoreKey } from './ids.js';
 import {
-  type ByteRange,
-  cutAtUtf8Boundary,
-  DEFAULT_LIMITS,
-  type EntryInfo,
-  entryFull,
-  type PutOptions,
-  type PutResult,
-  type Store,
-  type StoreLimits,
-} from './store.js';
+  checkKey,
+  importRedis,
+  putRefusal,
+  type RedisStoreOptions,
+  reconnectAfterFirst,
+  redactUrl,
+  redisFailure,
+  redisSettings,
+} from './redis-common.js';
+import { type RedisBufferReads, RedisReader, RedisReadingStore, type RedisReads } from './redis-reads.js';
+import { DELETE_SCRIPT, PUT_SCRIPT } from './redis-scripts.js';
+import { cutAtUtf8Boundary, type PutOptions, type PutResult, type Store, type StoreLimits } from './store.js';
 
-/** Entries whose size a listing asks for at once. */
-const LIST_BATCH = 1000;
-
-export interface RedisStoreOptions extends Partial<StoreLimits> {
-  /** Key prefix, so several deployments can share one Redis (default "spillway"). */
-  prefix?: string;
-  /** Stash entries and idle sessions expire after this (default 30 days, as the file store). */
-  keepAgeMs?: number;
-  /** Sessions that wrote within this are never removed to make room (default 15 minutes). */
-  activeAgeMs?: number;
-  /** How long a first connection may take before the store gives up (default 3 s). */
-  connectTimeoutMs?: number;
-}
+export { type RedisStoreOptions, redactUrl } from './redis-common.js';
 
 // The parts of node-redis this store uses; the package is an optional peer, imported on demand.
-interface RedisClient {
+interface RedisClient extends RedisReads {
   connect(): Promise<unknown>;
   quit(): Promise<unknown>;
   destroy?(): void;
   on(event: 'error', listener: (err: Error) => void): unknown;
   isReady: boolean;
   eval(script: string, options: { arguments: (string | Buffer)[] }): Promise<unknown>;
-  exists(key: string): Promise<number>;
-  strLen(key: string): Promise<number>;
-  zScore(key: string, member: string): Promise<number | null>;
-  zRangeWithScores(key: string, min: number, max: number): Promise<{ value: string; score: number }[]>;
-  hGetAll(key: string): Promise<Record<string, string>>;
-  withTypeMapping(mapping: Record<number, unknown>): RedisClient & {
-    getRange(key: string, start: number, end: number): Promise<Buffer>;
-    get(key: string): Promise<Buffer | null>;
-  };
-}
-
-function idsOf(key: StoreKey): void {
-  assertIdPart('directory', key.dir);
-  assertIdPart('entry', key.name);
+  withTypeMapping(mapping: Record<number, unknown>): RedisBufferReads;
 }
 
 /**
@@ -64,12 +39,13 @@ function idsOf(key: StoreKey): void {
  * const store = await RedisStore.connect('redis://127.0.0.1:6379/0');
  * await store.put({ dir: 'sess', name: 'call' }, Buffer.from('output'));
  */
-export class RedisStore implements Store {
+export class RedisStore extends RedisReadingStore implements Store {
   readonly kind = 'redis';
+  readonly shared = true;
   readonly limits: Readonly<StoreLimits>;
   readonly url: string;
   readonly #client: RedisClient;
-  readonly #buffers: ReturnType<RedisClient['withTypeMapping']>;
+  protected readonly reads: RedisReader;
   readonly #prefix: string;
   readonly #keepAgeMs: number;
   readonly #activeAgeMs: number;
@@ -77,25 +53,24 @@ export class RedisStore implements Store {
   private constructor(
     url: string,
     client: RedisClient,
-    buffers: ReturnType<RedisClient['withTypeMapping']>,
+    buffers: RedisBufferReads,
     options: RedisStoreOptions,
   ) {
+    super();
     this.url = url;
     this.#client = client;
-    this.#buffers = buffers;
-    this.limits = Object.freeze({
-      maxFileBytes: options.maxFileBytes ?? DEFAULT_LIMITS.maxFileBytes,
-      maxSessionBytes: options.maxSessionBytes ?? DEFAULT_LIMITS.maxSessionBytes,
-      maxTotalBytes: options.maxTotalBytes ?? DEFAULT_LIMITS.maxTotalBytes,
+    const settings = redisSettings(options);
+    this.limits = settings.limits;
+    this.#prefix = settings.prefix;
+    const p = settings.prefix;
+    this.reads = new RedisReader(client, buffers, {
+      body: (dir, name) => `${p}:b:${dir}:${name}`,
+      names: (dir) => `${p}:n:${dir}`,
+      use: `${p}:use`,
+      dirs: `${p}:dirs`,
     });
-    this.#prefix = options.prefix ?? 'spillway';
-    if (!/^[A-Za-z0-9_.-]{1,64}$/.test(this.#prefix))
-      throw new SpillwayError(
-        'SPILLWAY_BAD_CONFIG',
-        `invalid Redis key prefix "${this.#prefix}": use 1-64 of A-Z a-z 0-9 _ . -`,
-      );
-    this.#keepAgeMs = options.keepAgeMs ?? 30 * DAY_MS;
-    this.#activeAgeMs = options.activeAgeMs ?? 15 * 60 * 1000;
+    this.#keepAgeMs = settings.keepAgeMs;
+    this.#activeAgeMs = settings.activeAgeMs;
   }
 
   /**
@@ -105,27 +80,15 @@ export class RedisStore implements Store {
    * const store = await RedisStore.connect(process.env.SPILLWAY_STORE ?? 'redis://127.0.0.1:6379');
    */
   static async connect(url: string, options: RedisStoreOptions = {}): Promise<RedisStore> {
-    let redis: typeof import('redis');
-    try {
-      redis = await import('redis');
-    } catch (err) {
-      throw new SpillwayError(
-        'SPILLWAY_BAD_CONFIG',
-        'the Redis store needs the "redis" package: npm install redis@6.3.1',
-        { cause: err },
-      );
-    }
-    let connected = false;
+    const redis = await importRedis();
+    const state = { connected: false };
     let lastError: Error | undefined;
     const client = redis.createClient({
       url,
       disableOfflineQueue: true,
       socket: {
         connectTimeout: options.connectTimeoutMs ?? 3000,
-        // Before the first connection, give up (a clear error at start); after it, retry with
-        // backoff for as long as it takes, so a restarted Redis is picked up without a restart.
-        reconnectStrategy: (retries: number, cause: Error) =>
-          connected ? Math.min(50 * 2 ** retries, 2000) : cause,
+        reconnectStrategy: reconnectAfterFirst(state),
       },
     }) as unknown as RedisClient;
     client.on('error', (err) => {
@@ -142,21 +105,9 @@ export class RedisStore implements Store {
         { cause: err },
       );
     }
-    connected = true;
+    state.connected = true;
     const buffers = client.withTypeMapping({ [redis.RESP_TYPES.BLOB_STRING]: Buffer });
     return new RedisStore(url, client, buffers, options);
-  }
-
-  #key(key: StoreKey): string {
-    idsOf(key);
-    return `${this.#prefix}:b:${key.dir}:${key.name}`;
-  }
-
-  #wrap(what: string, err: unknown): SpillwayError {
-    if (SpillwayError.isInstance(err)) return err;
-    return new SpillwayError('SPILLWAY_IO', `Redis ${what} failed: ${(err as Error).message}`, {
-      cause: err,
-    });
   }
 
   async #put(
@@ -164,7 +115,7 @@ export class RedisStore implements Store {
     body: Uint8Array,
     mode: 'put' | 'nx' | 'append',
   ): Promise<{ status: number; value: number; stored: number }> {
-    idsOf(key);
+    checkKey(key);
     const stored = mode === 'append' ? body : cutAtUtf8Boundary(body, this.limits.maxFileBytes);
     let reply: unknown;
     try {
@@ -184,22 +135,11 @@ export class RedisStore implements Store {
         ],
       });
     } catch (err) {
-      throw this.#wrap('put', err);
+      throw redisFailure('put', err);
     }
     const [status, value] = reply as [number, number];
-    if (status === -3) throw entryFull(key, this.limits.maxFileBytes);
-    if (status === -1) {
-      throw new SpillwayError(
-        'SPILLWAY_QUOTA',
-        `session "${key.dir}" would exceed its quota of ${this.limits.maxSessionBytes} bytes (it holds ${value})`,
-      );
-    }
-    if (status === -2) {
-      throw new SpillwayError(
-        'SPILLWAY_QUOTA',
-        `the Redis store would exceed its total quota of ${this.limits.maxTotalBytes} bytes (it holds ${value})`,
-      );
-    }
+    const refused = putRefusal(status, value, key, this.limits, 'the Redis store');
+    if (refused) throw refused;
     return { status, value, stored: stored.length };
   }
 
@@ -216,74 +156,12 @@ export class RedisStore implements Store {
     await this.#put(key, body, 'append');
   }
 
-  async get(key: StoreKey, range?: ByteRange): Promise<Buffer | null> {
-    const k = this.#key(key);
-    try {
-      if (!range) return (await this.#buffers.get(k)) ?? null;
-      if (!(await this.#client.exists(k))) return null;
-      const start = Math.max(0, range.start);
-      const end = Math.max(start, range.end);
-      if (end === start) return Buffer.alloc(0);
-      return Buffer.from(await this.#buffers.getRange(k, start, end - 1));
-    } catch (err) {
-      throw this.#wrap('get', err);
-    }
-  }
-
-  async stat(key: StoreKey): Promise<EntryInfo | null> {
-    const k = this.#key(key);
-    try {
-      if (!(await this.#client.exists(k))) return null;
-      const [bytes, mtime] = await Promise.all([
-        this.#client.strLen(k),
-        this.#client.zScore(`${this.#prefix}:n:${key.dir}`, key.name),
-      ]);
-      return { name: key.name, bytes, mtimeMs: mtime ?? 0 };
-    } catch (err) {
-      throw this.#wrap('stat', err);
-    }
-  }
-
-  async list(dir?: string): Promise<EntryInfo[]> {
-    try {
-      if (dir === undefined) {
-        const use = await this.#client.hGetAll(`${this.#prefix}:use`);
-        const dirs = await this.#client.zRangeWithScores(`${this.#prefix}:dirs`, 0, -1);
-        const out = dirs.map((d) => ({ name: d.value, bytes: Number(use[d.value] ?? 0), mtimeMs: d.score }));
-        const stash = await this.#client.zRangeWithScores(`${this.#prefix}:n:${STASH_DIR}`, 0, -1);
-        // reduce, not Math.max(...): a stash of 130,000 entries would overflow the stack as arguments.
-        const newest = stash.reduce((m, s) => Math.max(m, s.score), -Infinity);
-        if (stash.length > 0)
-          out.push({ name: STASH_DIR, bytes: Number(use[STASH_DIR] ?? 0), mtimeMs: newest });
-        return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-      }
-      assertIdPart('directory', dir);
-      const names = await this.#client.zRangeWithScores(`${this.#prefix}:n:${dir}`, 0, -1);
-      // Asked a thousand at a time, so the client pipelines them: a round trip per thousand
-      // entries, not two per entry.
-      const out: EntryInfo[] = [];
-      for (let at = 0; at < names.length; at += LIST_BATCH) {
-        const batch = await Promise.all(
-          names.slice(at, at + LIST_BATCH).map(async (n) => {
-            const k = `${this.#prefix}:b:${dir}:${n.value}`;
-            const [exists, bytes] = await Promise.all([this.#client.exists(k), this.#client.strLen(k)]);
-            return exists ? { name: n.value, bytes, mtimeMs: n.score } : undefined;
-          }),
-        );
-        for (const e of batch) if (e) out.push(e);
-      }
-      return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    } catch (err) {
-      throw this.#wrap('list', err);
-    }
-  }
-
   async delete(key: StoreKey): Promise<boolean> {
-    idsOf(key);
+    checkKey(key);
     try {
       return (await this.#client.eval(DELETE_SCRIPT, { arguments: [this.#prefix, key.dir, key.name] })) === 1;
     } catch (err) {
-      throw this.#wrap('delete', err);
+      throw redisFailure('delete', err);
     }
   }
 
@@ -293,21 +171,5 @@ export class RedisStore implements Store {
     } catch {
       this.#client.destroy?.();
     }
-  }
-}
-
-/**
- * A Redis URL with any password hidden, for messages and logs.
- *
- * @example
- * redactUrl('redis://:secret@host:6379/0'); // 'redis://:***@host:6379/0'
- */
-export function redactUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = '***';
-    return u.toString();
-  } catch {
-    return '(an invalid URL)';
   }
 }

@@ -74,6 +74,12 @@ export interface Store {
   readonly kind: string;
   readonly limits: Readonly<StoreLimits>;
   /**
+   * True when many processes write it at once (the Redis stores, behind a fleet of proxies):
+   * a conversation's engine then reads the turns other proxies served before each of its own,
+   * and its decisions are in the store before the request goes upstream.
+   */
+  readonly shared?: boolean;
+  /**
    * Stores `body` atomically under `key`, replacing what was there. Cuts a body over
    * `maxFileBytes` at a UTF-8 boundary; throws `SPILLWAY_QUOTA` when the session or the total
    * would go over its quota, `SPILLWAY_IO` when it cannot write.

@@ -9,7 +9,7 @@ export const REDIS_SERVER = spawnSync('redis-server', ['--version'], { encoding:
 export const REDIS_MISSING =
   'redis-server not found; install Debian\'s "redis-server" package (.ci/run does) to run the Redis tests';
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const server = createServer();
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
@@ -18,7 +18,7 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-async function pingable(port: number): Promise<boolean> {
+export async function pingable(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = new Socket();
     socket.once('error', () => resolve(false));
