@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli } from '../test-support/cli.js';
 import { REDIS_MISSING, REDIS_SERVER, startRedis, type TestRedis } from '../test-support/redis.js';
+import {
+  REDIS_CLUSTER_MISSING,
+  REDIS_CLUSTER_TOOLS,
+  startCluster,
+  type TestCluster,
+} from '../test-support/redis-cluster.js';
 
 const output = Array.from({ length: 3000 }, (_, i) => `${i}: row ${i} ✓`).join('\n');
 
@@ -49,3 +55,29 @@ describe.skipIf(!REDIS_SERVER)('--store redis://... (and SPILLWAY_STORE)', () =>
   });
 });
 if (!REDIS_SERVER) describe('--store', () => it.skip(REDIS_MISSING, () => {}));
+
+describe.skipIf(!REDIS_CLUSTER_TOOLS)('--store redis-cluster://...', () => {
+  let cluster: TestCluster;
+  beforeAll(async () => {
+    cluster = await startCluster({ masters: 3, replicas: 0 });
+  }, 60_000);
+  afterAll(async () => {
+    await cluster?.stop();
+  });
+
+  it('cap and expand share a Redis Cluster given by any of its nodes; a bad URL says what it wants', async () => {
+    const [first = 0, second = 0] = cluster.ports;
+    const capped = await cli(['cap', '--session', 's', '--call', 'c', '--bytes', '500', '--json'], {
+      stdin: output,
+      env: { SPILLWAY_STORE: `redis-cluster://127.0.0.1:${first}` },
+    });
+    expect(capped.code, capped.stderr).toBe(0);
+    const expanded = await cli(['expand', 's/c', '--all', '--store', `redis-cluster://127.0.0.1:${second}`]);
+    expect(expanded.raw.equals(Buffer.from(output))).toBe(true);
+    const bad = await cli(['expand', 's/c', '--store', 'redis-cluster://:hunter2@nohost']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/invalid Redis Cluster URL .*redis-cluster:\/\/host:port/);
+    expect(bad.stderr).not.toContain('hunter2');
+  });
+});
+if (!REDIS_CLUSTER_TOOLS) describe('--store redis-cluster', () => it.skip(REDIS_CLUSTER_MISSING, () => {}));

@@ -3,6 +3,7 @@ import { ADAPTERS } from '../formats/index.js';
 import { resolvePipeline } from '../pipeline/config.js';
 import { clusterKeys, keySlot } from '../store/redis-cluster-keys.js';
 import { RedisClusterStore } from '../store/redis-cluster-store.js';
+import { VALKEY_MISSING, VALKEY_SERVER } from '../test-support/redis.js';
 import {
   REDIS_CLUSTER_MISSING,
   REDIS_CLUSTER_TOOLS,
@@ -60,102 +61,126 @@ async function recallOver(proxy: RunningProxy, id: string): Promise<string> {
   }
 }
 
-describe.skipIf(!REDIS_CLUSTER_TOOLS)('two proxies on a Redis Cluster whose master is killed', () => {
-  let cluster: TestCluster;
-  let upstream: TestUpstream;
-  const stores: RedisClusterStore[] = [];
-  const proxies: RunningProxy[] = [];
+const SERVERS = [
+  {
+    name: 'Redis',
+    server: 'redis-server',
+    cli: 'redis-cli',
+    present: REDIS_CLUSTER_TOOLS,
+    missing: REDIS_CLUSTER_MISSING,
+  },
+  {
+    name: 'Valkey',
+    server: 'valkey-server',
+    cli: 'valkey-cli',
+    present: VALKEY_SERVER,
+    missing: VALKEY_MISSING,
+  },
+];
 
-  beforeAll(async () => {
-    cluster = await startCluster({ masters: 3, replicas: 1 });
-    upstream = await startUpstream();
-    for (let i = 0; i < 2; i++) {
-      const store = await RedisClusterStore.connect(cluster.url, { connectTimeoutMs: 1000 });
-      stores.push(store);
-      proxies.push(
-        await startProxy({
-          pipeline: resolvePipeline(),
-          store,
-          port: 0,
-          upstreams: { anthropic: upstream.url },
-          log: () => {},
-        }),
-      );
-    }
-  }, 60_000);
-  afterAll(async () => {
-    for (const p of proxies) await p.close();
-    for (const s of stores) await s.close();
-    await upstream?.close();
-    await cluster?.stop();
-  });
+for (const { name, present, missing } of SERVERS) {
+  if (!present) describe(`fleet failover on ${name}`, () => it.skip(missing, () => {}));
+}
 
-  it('serves every request, sends no marker it cannot recall, and keeps frozen decisions byte-identical', async () => {
-    // The master of the ledger's slot: every write reserves there, so its loss is felt by all.
-    const victim = cluster.masterOf(keySlot(clusterKeys('spillway').ledger[0] ?? ''));
-    const sent = new Map<number, string[][]>(); // session -> the messages of each of its requests
-    const originals = new Map<string, string>(); // marker id -> the original it stands for
-    const statuses: number[] = [];
-    const round = (turn: number, proxyOf: (session: number) => RunningProxy) =>
-      Promise.all(
-        Array.from({ length: SESSIONS }, async (_, session) => {
-          const res = await postSession(
-            `${proxyOf(session).url}/v1/messages`,
-            body(session, turn),
-            `failover-${session}`,
-          );
-          statuses.push(res.status);
-          await res.arrayBuffer();
-          const seen = upstream.seen.findLast(
-            (s) => (s.json as { system?: string } | undefined)?.system === `failover session ${session}`,
-          );
-          sent.set(session, [...(sent.get(session) ?? []), messagesOf(seen?.json)]);
-          for (const [i, r] of (ADAPTERS.anthropic.view(seen?.json)?.results ?? []).entries())
-            for (const id of markerIds(textOf(r.content) ?? '')) originals.set(id, buildLog(session, i));
-        }),
-      );
-    // Turns alternate between the proxies, each session starting on a different one.
-    const alternate = (turn: number) => (session: number) => proxies[(turn + session) % 2] as RunningProxy;
+describe.each(SERVERS.filter((s) => s.present))(
+  'two proxies on a $name cluster whose master is killed',
+  ({ server, cli }) => {
+    let cluster: TestCluster;
+    let upstream: TestUpstream;
+    const stores: RedisClusterStore[] = [];
+    const proxies: RunningProxy[] = [];
 
-    // Healthy: a proxy repeats the prefix the other sent, byte for byte.
-    for (let turn = 1; turn <= 3; turn++) await round(turn, alternate(turn));
-    for (const [session, requests] of sent)
-      for (let t = 1; t < requests.length; t++)
-        expect(
-          (requests[t] ?? []).slice(0, requests[t - 1]?.length),
-          `session ${session} turn ${t + 1}`,
-        ).toEqual(requests[t - 1]);
+    beforeAll(async () => {
+      cluster = await startCluster({ masters: 3, replicas: 1, server, cli });
+      upstream = await startUpstream();
+      for (let i = 0; i < 2; i++) {
+        const store = await RedisClusterStore.connect(cluster.url, { connectTimeoutMs: 1000 });
+        stores.push(store);
+        proxies.push(
+          await startProxy({
+            pipeline: resolvePipeline(),
+            store,
+            port: 0,
+            upstreams: { anthropic: upstream.url },
+            log: () => {},
+          }),
+        );
+      }
+    }, 60_000);
+    afterAll(async () => {
+      for (const p of proxies) await p.close();
+      for (const s of stores) await s.close();
+      await upstream?.close();
+      await cluster?.stop();
+    });
 
-    // A master killed; rounds spread over the failover (a second of node timeout, then the election).
-    await cluster.kill(victim);
-    const killedAt = Date.now();
-    for (let turn = 4; turn < TURNS; turn++) {
-      await round(turn, alternate(turn));
-      await new Promise((r) => setTimeout(r, 800));
-    }
-    await cluster.healthy();
-    const failoverMs = Date.now() - killedAt;
-    // Then the same last request through each proxy: the same bytes go upstream from both.
-    await round(TURNS, () => proxies[0] as RunningProxy);
-    await round(TURNS, () => proxies[1] as RunningProxy);
-    for (const [session, requests] of sent)
-      expect(requests.at(-1), `session ${session}: proxy B sends what proxy A sent`).toEqual(requests.at(-2));
+    it('serves every request, sends no marker it cannot recall, and keeps frozen decisions byte-identical', async () => {
+      // The master of the ledger's slot: every write reserves there, so its loss is felt by all.
+      const victim = cluster.masterOf(keySlot(clusterKeys('spillway').ledger[0] ?? ''));
+      const sent = new Map<number, string[][]>(); // session -> the messages of each of its requests
+      const originals = new Map<string, string>(); // marker id -> the original it stands for
+      const statuses: number[] = [];
+      const round = (turn: number, proxyOf: (session: number) => RunningProxy) =>
+        Promise.all(
+          Array.from({ length: SESSIONS }, async (_, session) => {
+            const res = await postSession(
+              `${proxyOf(session).url}/v1/messages`,
+              body(session, turn),
+              `failover-${session}`,
+            );
+            statuses.push(res.status);
+            await res.arrayBuffer();
+            const seen = upstream.seen.findLast(
+              (s) => (s.json as { system?: string } | undefined)?.system === `failover session ${session}`,
+            );
+            sent.set(session, [...(sent.get(session) ?? []), messagesOf(seen?.json)]);
+            for (const [i, r] of (ADAPTERS.anthropic.view(seen?.json)?.results ?? []).entries())
+              for (const id of markerIds(textOf(r.content) ?? '')) originals.set(id, buildLog(session, i));
+          }),
+        );
+      // Turns alternate between the proxies, each session starting on a different one.
+      const alternate = (turn: number) => (session: number) => proxies[(turn + session) % 2] as RunningProxy;
 
-    expect(statuses).toHaveLength(SESSIONS * (TURNS + 1));
-    expect(statuses.every((s) => s === 200)).toBe(true);
-    // Every marker sent, recalled whole through either proxy once the replica took over.
-    expect(originals.size).toBeGreaterThan(SESSIONS * 4);
-    for (const [id, original] of originals)
-      for (const proxy of proxies)
-        expect(await recallOver(proxy, id), `${id} via ${proxy.url}`).toBe(original);
-    // Stashing failed only while the shard had no master: new results are stashed again.
-    const fallbacks = proxies.map((p) => p.stats.stages.collapse?.fallbacks.stash_failed ?? 0);
-    const last = await postSession(`${proxies[0]?.url}/v1/messages`, body(99, 1), 'failover-after');
-    await last.arrayBuffer();
-    expect(markerIds(JSON.stringify(upstream.seen.at(-1)?.json))).toHaveLength(1);
-    expect(proxies.map((p) => p.stats.stages.collapse?.fallbacks.stash_failed ?? 0)).toEqual(fallbacks);
-    expect(failoverMs).toBeLessThan(30_000);
-  }, 120_000);
-});
+      // Healthy: a proxy repeats the prefix the other sent, byte for byte.
+      for (let turn = 1; turn <= 3; turn++) await round(turn, alternate(turn));
+      for (const [session, requests] of sent)
+        for (let t = 1; t < requests.length; t++)
+          expect(
+            (requests[t] ?? []).slice(0, requests[t - 1]?.length),
+            `session ${session} turn ${t + 1}`,
+          ).toEqual(requests[t - 1]);
 
-if (!REDIS_CLUSTER_TOOLS) describe('fleet failover', () => it.skip(REDIS_CLUSTER_MISSING, () => {}));
+      // A master killed; rounds spread over the failover (a second of node timeout, then the election).
+      await cluster.kill(victim);
+      const killedAt = Date.now();
+      for (let turn = 4; turn < TURNS; turn++) {
+        await round(turn, alternate(turn));
+        await new Promise((r) => setTimeout(r, 800));
+      }
+      await cluster.healthy();
+      const failoverMs = Date.now() - killedAt;
+      // Then the same last request through each proxy: the same bytes go upstream from both.
+      await round(TURNS, () => proxies[0] as RunningProxy);
+      await round(TURNS, () => proxies[1] as RunningProxy);
+      for (const [session, requests] of sent)
+        expect(requests.at(-1), `session ${session}: proxy B sends what proxy A sent`).toEqual(
+          requests.at(-2),
+        );
+
+      expect(statuses).toHaveLength(SESSIONS * (TURNS + 1));
+      expect(statuses.every((s) => s === 200)).toBe(true);
+      // Every marker sent, recalled whole through either proxy once the replica took over.
+      expect(originals.size).toBeGreaterThan(SESSIONS * 4);
+      for (const [id, original] of originals)
+        for (const proxy of proxies)
+          expect(await recallOver(proxy, id), `${id} via ${proxy.url}`).toBe(original);
+      // Stashing failed only while the shard had no master: new results are stashed again.
+      const fallbacks = proxies.map((p) => p.stats.stages.collapse?.fallbacks.stash_failed ?? 0);
+      const last = await postSession(`${proxies[0]?.url}/v1/messages`, body(99, 1), 'failover-after');
+      await last.arrayBuffer();
+      expect(markerIds(JSON.stringify(upstream.seen.at(-1)?.json))).toHaveLength(1);
+      expect(proxies.map((p) => p.stats.stages.collapse?.fallbacks.stash_failed ?? 0)).toEqual(fallbacks);
+      expect(failoverMs).toBeLessThan(30_000);
+    }, 120_000);
+  },
+);

@@ -24,24 +24,27 @@ export interface TestCluster {
   stop(): Promise<void>;
 }
 
-function cli(port: number, ...args: string[]): string {
-  const r = spawnSync('redis-cli', ['-p', String(port), ...args], { encoding: 'utf8', timeout: 10_000 });
-  return r.stdout ?? '';
+function cliOf(binary: string) {
+  return (port: number, ...args: string[]): string =>
+    spawnSync(binary, ['-p', String(port), ...args], { encoding: 'utf8', timeout: 10_000 }).stdout ?? '';
 }
 
 /**
  * A Redis Cluster of the test's own on loopback: `masters` masters with `replicas` replicas
- * each, no persistence, a 1 s node timeout so a killed master fails over in seconds.
+ * each, no persistence, a 1 s node timeout so a killed master fails over in seconds. `server`
+ * and `cli` name other binaries (valkey-server, valkey-cli).
  *
  * @example
  * const cluster = await startCluster({ masters: 3, replicas: 1 });
  * try { ... } finally { await cluster.stop(); }
  */
 export async function startCluster(
-  options: { masters?: number; replicas?: number } = {},
+  options: { masters?: number; replicas?: number; server?: string; cli?: string } = {},
 ): Promise<TestCluster> {
   const masters = options.masters ?? 3;
   const replicas = options.replicas ?? 1;
+  const cliBinary = options.cli ?? 'redis-cli';
+  const cli = cliOf(cliBinary);
   const dir = mkdtempSync(`${tmpdir()}/sw-cluster-`);
   const count = masters * (1 + replicas);
   const ports: number[] = [];
@@ -57,7 +60,7 @@ export async function startCluster(
     const nodeDir = `${dir}/${port}`;
     mkdirSync(nodeDir);
     const child = spawn(
-      'redis-server',
+      options.server ?? 'redis-server',
       [
         '--port',
         String(port),
@@ -87,7 +90,7 @@ export async function startCluster(
   for (const port of ports)
     for (let i = 0; i < 200 && !(await pingable(port)); i++) await new Promise((r) => setTimeout(r, 25));
   const create = spawnSync(
-    'redis-cli',
+    cliBinary,
     [
       '--cluster',
       'create',

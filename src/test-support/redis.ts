@@ -4,8 +4,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 
+const runs = (binary: string) => spawnSync(binary, ['--version'], { encoding: 'utf8' }).status === 0;
+
 /** Whether a redis-server binary is on the PATH (.ci/run installs Debian's when missing). */
-export const REDIS_SERVER = spawnSync('redis-server', ['--version'], { encoding: 'utf8' }).status === 0;
+export const REDIS_SERVER = runs('redis-server');
+/** Whether Valkey is (Debian 12 has it in bookworm-backports; .ci/run installs it from there). */
+export const VALKEY_SERVER = runs('valkey-server') && runs('valkey-cli');
+export const VALKEY_MISSING =
+  'valkey-server and valkey-cli not found; install Debian\'s "valkey-server" and "valkey-tools" (bookworm-backports; .ci/run does) to run the Valkey tests';
 export const REDIS_MISSING =
   'redis-server not found; install Debian\'s "redis-server" package (.ci/run does) to run the Redis tests';
 
@@ -43,10 +49,11 @@ export interface TestRedis {
 }
 
 /**
- * A redis-server of the test's own on a free loopback port (no persistence), so a test may kill
- * and restart it.
+ * A redis-server (or `server`: valkey-server) of the test's own on a free loopback port (no
+ * persistence), so a test may kill and restart it.
  */
-export async function startRedis(): Promise<TestRedis> {
+export async function startRedis(options: { server?: string } = {}): Promise<TestRedis> {
+  const server = options.server ?? 'redis-server';
   const port = await freePort();
   const dir = mkdtempSync(`${tmpdir()}/sw-redis-`);
   let child: ChildProcess | undefined;
@@ -55,7 +62,7 @@ export async function startRedis(): Promise<TestRedis> {
     port,
     async start() {
       child = spawn(
-        'redis-server',
+        server,
         ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
         { stdio: 'ignore' },
       );
