@@ -1,4 +1,5 @@
 import { benchFidelity } from './fidelity.bench.js';
+import { benchFleet } from './fleet.bench.js';
 import { benchGateway } from './gateway.bench.js';
 import { benchLongSession } from './long-session.bench.js';
 import { benchCollapse, benchUnsaved } from './pipeline.bench.js';
@@ -29,6 +30,7 @@ const suites: Record<string, () => void | Promise<void>> = {
   stores: benchStores,
   start: benchStart,
   gateway: benchGateway,
+  fleet: benchFleet,
 };
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((w) => !(w in suites));

@@ -160,13 +160,18 @@ export class FrozenDecisions {
       return this.#turn;
     }
     await this.#loaded;
-    const body = await this.#store
-      .get(
-        { dir: this.#session, name: LOG_NAME },
-        { start: this.#offset, end: this.#offset + 64 * 1024 * 1024 },
-      )
-      .catch(() => null);
-    if (!body || body.length === 0) return this.#turn;
+    const key = { dir: this.#session, name: LOG_NAME };
+    const read = () =>
+      this.#store.get(key, { start: this.#offset, end: this.#offset + 64 * 1024 * 1024 }).catch(() => null);
+    let body = await read();
+    if (!body || body.length === 0) {
+      // Nothing new, or a log begun again shorter (the session was evicted, then went on).
+      const now = await this.#store.stat(key).catch(() => null);
+      if (!now || now.bytes >= this.#offset) return this.#turn;
+      this.#offset = 0;
+      body = await read();
+      if (!body) return this.#turn;
+    }
     const found = new Map<string, FrozenEntry>();
     const others = new Set<string>();
     this.#readLog(body, found, others);

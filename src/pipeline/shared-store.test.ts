@@ -67,6 +67,29 @@ describe('engines of two proxies sharing a store', () => {
     expect(fromA.results.map((r) => r.content)).toEqual(fromB.results.map((r) => r.content));
   });
 
+  it('reads a log begun again shorter (the session evicted, then gone on through the other proxy)', async () => {
+    const store = new SharedStore();
+    const a = new ConversationEngine({ pipeline: resolvePipeline(), store, session: 'e' });
+    const b = new ConversationEngine({ pipeline: resolvePipeline(), store, session: 'e' });
+    const turn = async (engine: ConversationEngine, n: number) => {
+      const out = await engine.turn({ results: upTo(n), messageCount: 2 * n + 1, now: n * 1000 });
+      await engine.flush();
+      return out;
+    };
+    for (const [engine, n] of [
+      [a, 1],
+      [a, 2],
+      [b, 3],
+      [a, 4],
+    ] as const)
+      await turn(engine, n);
+    const before = (await store.stat({ dir: 'e', name: 'fz_log' }))?.bytes ?? 0;
+    await store.delete({ dir: 'e', name: 'fz_log' });
+    await turn(b, 5);
+    expect((await store.stat({ dir: 'e', name: 'fz_log' }))?.bytes).toBeLessThan(before);
+    expect(await turn(a, 6)).toMatchObject({ cachedPrefix: 11, coldCache: false });
+  });
+
   it('a store of one process is not re-read each turn (no shared flag, no turn marks)', async () => {
     const store = new MemoryStore();
     const a = new ConversationEngine({ pipeline: resolvePipeline(), store, session: 'p' });
