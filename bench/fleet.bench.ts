@@ -1,52 +1,18 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { resolve } from 'node:path';
 import { RedisClusterStore } from '../src/store/redis-cluster-store.js';
 import { RedisStore } from '../src/store/redis-store.js';
 import type { Store } from '../src/store/store.js';
+import { proxyProcess } from '../src/test-support/proxy-process.js';
 import { startRedis } from '../src/test-support/redis.js';
 import { startCluster } from '../src/test-support/redis-cluster.js';
 import { MB } from './inputs.js';
 import { interleaved, median, medianRatio, ms } from './measure.js';
 import { post, upstream } from './proxy.bench.js';
 
-const entry = resolve(import.meta.dirname, '../src/cli.ts');
 const CLIENTS = 16;
 const WINDOW_MS = 2000;
 const ROUNDS = 3;
-
-/** A proxy process on a free port, stashing in `store`: as a fleet member runs. */
-async function proxyProcess(
-  store: string,
-  upstreamUrl: string,
-): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      entry,
-      'proxy',
-      '--port',
-      '0',
-      '--store',
-      store,
-      '--anthropic-upstream',
-      upstreamUrl,
-      '--quiet',
-    ],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  let out = '';
-  child.stdout?.on('data', (c) => {
-    out += c;
-  });
-  for (let i = 0; i < 400 && !/listening on (http:\/\/\S+)/.test(out); i++)
-    await new Promise((r) => setTimeout(r, 50));
-  const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
-  if (!url) throw new Error(`proxy did not start: ${out}`);
-  return { url, child };
-}
 
 /** A request of a new session whose one result is a ~50 KB build log, different each time. */
 function request(n: number): string {

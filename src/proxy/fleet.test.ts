@@ -1,6 +1,5 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +8,7 @@ import { resolvePipeline } from '../pipeline/config.js';
 import { readTranscript } from '../replay/readers/index.js';
 import { RedisStore } from '../store/redis-store.js';
 import { corpusAvailable, corpusFiles } from '../test-support/corpus.js';
+import { proxyProcess } from '../test-support/proxy-process.js';
 import { REDIS_MISSING, REDIS_SERVER, startRedis, type TestRedis } from '../test-support/redis.js';
 import { messagesOf, postSession, requestBody } from '../test-support/request-bodies.js';
 import { startUpstream, type TestUpstream } from '../test-support/upstream.js';
@@ -16,51 +16,9 @@ import { textOf } from '../text/blocks.js';
 import { MASK_PREFIX, markerIds } from '../text/markers.js';
 import { startProxy } from './server.js';
 
-const entry = resolve(import.meta.dirname, '../cli.ts');
 const bigLog = Array.from({ length: 20_000 }, (_, i) => `[${i}] step ${i} done in ${(i * 7) % 113} ms`).join(
   '\n',
 );
-
-async function proxyProcess(
-  storeUrl: string,
-  upstream: string,
-): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      entry,
-      'proxy',
-      '--port',
-      '0',
-      '--store',
-      storeUrl,
-      '--anthropic-upstream',
-      upstream,
-      '--openai-upstream',
-      upstream,
-      '--quiet',
-      '--open-recall',
-    ],
-    {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  let out = '';
-  child.stdout?.on('data', (c) => {
-    out += c;
-  });
-  const deadline = Date.now() + 20_000;
-  while (!/listening on (http:\/\/\S+)/.test(out) && Date.now() < deadline)
-    await new Promise((r) => setTimeout(r, 50));
-  const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
-  if (!url) {
-    child.kill('SIGKILL');
-    throw new Error(`proxy did not start in 20 s: ${out}`);
-  }
-  return { url, child };
-}
 
 async function post(proxy: string, path: string, body: unknown, session: string): Promise<Response> {
   return postSession(`${proxy}${path}`, body, session);
@@ -88,8 +46,8 @@ describe.skipIf(!REDIS_SERVER)('a fleet of proxies sharing one Redis', () => {
     upstream = await startUpstream();
     // Both or neither: one that started is stopped when the other did not.
     const started = await Promise.allSettled([
-      proxyProcess(redis.url, upstream.url),
-      proxyProcess(redis.url, upstream.url),
+      proxyProcess(redis.url, upstream.url, ['--open-recall']),
+      proxyProcess(redis.url, upstream.url, ['--open-recall']),
     ]);
     const failed = started.find((s) => s.status === 'rejected');
     if (failed) {
