@@ -43,6 +43,7 @@ export {
   FileStore,
   MemoryStore,
   type RecallPage,
+  RedisClusterStore,
   RedisStore,
   recall,
   recallAll,

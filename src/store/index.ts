@@ -5,6 +5,7 @@ export { FileStore, type FileStoreOptions } from './file-store.js';
 export { parseRecallId, recallIdOf, type StoreKey, spillKey, stashKey } from './ids.js';
 export { MemoryStore } from './memory-store.js';
 export { RECALL_PAGE_BYTES, type RecallOptions, type RecallPage, recall, recallAll } from './recall.js';
+export { RedisClusterStore, type RedisClusterStoreOptions } from './redis-cluster-store.js';
 export { RedisStore, type RedisStoreOptions } from './redis-store.js';
 export {
   applyRetention,
