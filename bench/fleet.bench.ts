@@ -128,7 +128,7 @@ export async function benchFleet(): Promise<void> {
       const rps = median(runs.map((r) => r.rps));
       const p50 = median(runs.map((r) => r.p50));
       console.log(
-        `  ${key.padEnd(11)} ${rps.toFixed(0).padStart(5)} req/s   p50 ${ms(p50)} (added ${ms(p50 - base)})`,
+        `  ${key.padEnd(11)} ${rps.toFixed(0).padStart(5)} req/s with ${CLIENTS} clients; one client: p50 ${ms(p50)}, ${ms(p50 - base)} over the upstream alone`,
       );
     }
     const ratios = (a: string, b: string) =>
