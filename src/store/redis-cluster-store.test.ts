@@ -124,6 +124,16 @@ if (REDIS_CLUSTER_TOOLS) {
       expect((await a.list()).reduce((x, d) => x + d.bytes, 0)).toBe(10_000);
     });
 
+    it('reports the bytes it holds, what its listing adds up to (the dashboard shows it against the quota)', async () => {
+      const store = await open();
+      await store.put({ dir: 'u', name: 'a' }, Buffer.alloc(700));
+      await store.append({ dir: 'u', name: 'fz_log' }, Buffer.alloc(50));
+      await store.put({ dir: STASH_DIR, name: 'x' }, Buffer.alloc(300));
+      await store.delete({ dir: 'u', name: 'a' });
+      expect(await store.usedBytes()).toBe(350);
+      expect((await store.list()).reduce((a, d) => a + d.bytes, 0)).toBe(350);
+    });
+
     it('names a cluster it cannot reach', async () => {
       await expect(
         RedisClusterStore.connect('redis-cluster://:secret@127.0.0.1:1', { connectTimeoutMs: 500 }),

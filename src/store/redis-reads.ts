@@ -1,6 +1,6 @@
 import { assertIdPart, STASH_DIR, type StoreKey } from './ids.js';
 import { checkKey, redisFailure } from './redis-common.js';
-import type { ByteRange, EntryInfo } from './store.js';
+import type { ByteRange, EntryInfo, Store } from './store.js';
 
 /** Entries whose size a listing asks for at once. */
 const LIST_BATCH = 1000;
@@ -77,6 +77,11 @@ export class RedisReader {
     }
   }
 
+  /** See {@link Store.usedBytes}. */
+  usedBytes(): Promise<number> {
+    return usedBytes(this.client, this.keys.use);
+  }
+
   async list(dir?: string): Promise<EntryInfo[]> {
     try {
       if (dir === undefined) {
@@ -112,6 +117,15 @@ export class RedisReader {
   }
 }
 
+/** The sum of a store's usage hash: the bytes it holds (the total its quota is checked against). */
+async function usedBytes(client: RedisReads, use: string): Promise<number> {
+  try {
+    return Object.values(await client.hGetAll(use)).reduce((sum, v) => sum + Number(v), 0);
+  } catch (err) {
+    throw redisFailure('usage', err);
+  }
+}
+
 function byName(entries: EntryInfo[]): EntryInfo[] {
   return entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
@@ -135,5 +149,10 @@ export abstract class RedisReadingStore {
 
   list(dir?: string): Promise<EntryInfo[]> {
     return this.reads.list(dir);
+  }
+
+  /** The bytes the store holds, against `limits.maxTotalBytes` (the dashboard shows it). */
+  usedBytes(): Promise<number> {
+    return this.reads.usedBytes();
   }
 }
