@@ -40,10 +40,11 @@ end
 /**
  * ARGV: dir, name, len (the bytes this write adds), prior (the entry's bytes before it, 0 for
  * an append), now, keepMs, activeMs, maxSession, maxTotal, pins (stash ids this frozen decision
- * names, space-separated). Returns {1, len}, {-1, held} over the session quota, {-2, total}
- * over the total even after removing the oldest idle sessions and the oldest stash entries no
- * active session's frozen decision names (their bodies are listed in doomed, to be deleted).
- * Entries past the keep age leave the ledger here; their bodies expire on their own.
+ * names, space-separated). Returns {1, len, doomed}; {-1, held, doomed} over the session quota;
+ * {-2, total, doomed} over the total even after removing the oldest idle sessions and the oldest
+ * stash entries no active session's frozen decision names. What it removes goes to the doomed
+ * list, whose bodies the caller deletes; `doomed` is how many wait there. Entries past the keep
+ * age leave the ledger here; their bodies expire on their own.
  */
 export const RESERVE_SCRIPT = `${LEDGER}
 local dir, name, len, prior = ARGV[1], ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4])
@@ -53,7 +54,7 @@ for _, d in ipairs(redis.call('ZRANGEBYSCORE', K_DIRS, '-inf', now - keep)) do d
 for _, n in ipairs(redis.call('ZRANGEBYSCORE', K_STASH, '-inf', now - keep)) do dropStash(n) end
 local stash = dir == 'pruned'
 local held = tonumber(redis.call('HGET', K_USE, dir) or '0')
-if not stash and held + len - prior > maxSession then return {-1, held} end
+if not stash and held + len - prior > maxSession then return {-1, held, redis.call('LLEN', K_DOOMED)} end
 local total = storeTotal()
 if total + len - prior > maxTotal then
   for _, d in ipairs(redis.call('ZRANGEBYSCORE', K_DIRS, '-inf', now - active)) do
@@ -80,7 +81,7 @@ if total + len - prior > maxTotal then
       end
     end
   end
-  if total + len - prior > maxTotal then return {-2, total} end
+  if total + len - prior > maxTotal then return {-2, total, redis.call('LLEN', K_DOOMED)} end
 end
 addUse(dir, len - prior)
 if stash then
@@ -103,7 +104,7 @@ else
     end
   end
 end
-return {1, len}
+return {1, len, redis.call('LLEN', K_DOOMED)}
 `;
 
 /**

@@ -121,7 +121,7 @@ export class RedisClusterStore extends RedisReadingStore implements Store {
     if (mode === 'append' && before + data.length > limits.maxFileBytes)
       throw entryFull(key, limits.maxFileBytes);
     const prior = mode === 'append' ? 0 : before;
-    const [status = 0, held = 0] = await this.#eval(RESERVE_SCRIPT, this.#keys.ledger, [
+    const [status = 0, held = 0, doomed = 0] = await this.#eval(RESERVE_SCRIPT, this.#keys.ledger, [
       key.dir,
       key.name,
       String(data.length),
@@ -133,7 +133,7 @@ export class RedisClusterStore extends RedisReadingStore implements Store {
       String(limits.maxTotalBytes),
       namedIds(key, data),
     ]);
-    await this.#drain();
+    if (doomed > 0) await this.#drain();
     const refused = putRefusal(status, held, key, limits, 'the Redis Cluster store');
     if (refused) throw refused;
     // What the reservation assumed: given back if the body is not written.
