@@ -134,6 +134,21 @@ if (REDIS_CLUSTER_TOOLS) {
       expect((await store.list()).reduce((a, d) => a + d.bytes, 0)).toBe(350);
     });
 
+    it('counts a stash entry once when proxies race to write it', async () => {
+      const a = await open();
+      const b = await RedisClusterStore.connect(cluster?.url ?? '', { prefix: `c${process.pid}_${n - 1}` });
+      stores.push(b);
+      const body = Buffer.alloc(1000, 'r');
+      const won = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          (i % 2 ? a : b).putIfAbsent({ dir: STASH_DIR, name: 'same' }, body),
+        ),
+      );
+      expect(won.filter(Boolean).length).toBeGreaterThanOrEqual(1);
+      expect(await a.usedBytes()).toBe(1000);
+      expect((await b.get({ dir: STASH_DIR, name: 'same' }))?.equals(body)).toBe(true);
+    });
+
     it('names a cluster it cannot reach', async () => {
       await expect(
         RedisClusterStore.connect('redis-cluster://:secret@127.0.0.1:1', { connectTimeoutMs: 500 }),

@@ -117,7 +117,8 @@ export class RedisClusterStore extends RedisReadingStore implements Store {
     const keys = stash ? [bodyKey] : [bodyKey, this.#keys.names(key.dir)];
     const now = String(Date.now());
     if (mode === 'nx' && (await this.#client.exists(bodyKey))) return null;
-    const before = await this.#client.strLen(bodyKey);
+    // An absent body has length 0: a new entry's write needs no second look.
+    const before = mode === 'nx' ? 0 : await this.#client.strLen(bodyKey);
     if (mode === 'append' && before + data.length > limits.maxFileBytes)
       throw entryFull(key, limits.maxFileBytes);
     const prior = mode === 'append' ? 0 : before;
@@ -154,10 +155,15 @@ export class RedisClusterStore extends RedisReadingStore implements Store {
       throw err;
     }
     const [written = 0, replaced = 0, extend = 0] = reply;
+    if (written === 0) {
+      // Another proxy wrote the same entry first (its content, its address): its ledger record
+      // stands; only the bytes reserved twice are given back.
+      await this.#adjust(key, prior - data.length, '');
+      return null;
+    }
     if (written !== 1) {
       await undo();
-      if (written === -3) throw entryFull(key, limits.maxFileBytes);
-      return null;
+      throw entryFull(key, limits.maxFileBytes);
     }
     // Another proxy changed the entry between the look and the write: count what was replaced.
     if (mode !== 'append' && replaced !== prior)
