@@ -50,9 +50,9 @@ export async function startCluster(
   const ports: number[] = [];
   const children = new Map<number, ChildProcess>();
   for (let i = 0; i < count; i++) {
-    const port = await freePort();
+    const port = (await freePort()) ?? 0;
     // A cluster bus port is the port + 10000: both must be free.
-    if (port > 55_000 || ports.includes(port)) {
+    if (port > 55_000 || ports.includes(port) || (await freePort(port + 10_000)) === null) {
       i--;
       continue;
     }

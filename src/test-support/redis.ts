@@ -15,13 +15,16 @@ export const VALKEY_MISSING =
 export const REDIS_MISSING =
   'redis-server not found; install Debian\'s "redis-server" package (.ci/run does) to run the Redis tests';
 
-export async function freePort(): Promise<number> {
+/** A loopback port free now (0 asks the kernel for one); null when `port` is taken. */
+export async function freePort(port = 0): Promise<number | null> {
   const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const port = (server.address() as { port: number }).port;
+  const listening = once(server, 'listening').then(() => true);
+  const failed = once(server, 'error').then(() => false);
+  server.listen(port, '127.0.0.1');
+  if (!(await Promise.race([listening, failed]))) return null;
+  const got = (server.address() as { port: number }).port;
   await new Promise<void>((r) => server.close(() => r()));
-  return port;
+  return got;
 }
 
 export async function pingable(port: number): Promise<boolean> {
@@ -54,7 +57,7 @@ export interface TestRedis {
  */
 export async function startRedis(options: { server?: string } = {}): Promise<TestRedis> {
   const server = options.server ?? 'redis-server';
-  const port = await freePort();
+  const port = (await freePort()) as number;
   const dir = mkdtempSync(`${tmpdir()}/sw-redis-`);
   let child: ChildProcess | undefined;
   const redis: TestRedis = {
