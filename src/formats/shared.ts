@@ -123,8 +123,16 @@ export class CallSlots {
     const value = holder[field];
     const object = isRecord(value);
     if (!object && typeof value !== 'string') return;
-    const text = object ? JSON.stringify(value) : value;
-    this.calls.push({ ...call, text, freeform: call.freeform === true });
+    // Serialised only when asked for: most turns of most presets never read a call's arguments.
+    let text = object ? undefined : (value as string);
+    this.calls.push({
+      ...call,
+      freeform: call.freeform === true,
+      get text() {
+        text ??= JSON.stringify(value);
+        return text;
+      },
+    });
     this.#slots.push({ holder, field, object });
   }
 

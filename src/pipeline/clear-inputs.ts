@@ -124,7 +124,7 @@ export async function replayClearedInputs(
   calls: readonly ToolCallInput[],
 ): Promise<Map<number, string>> {
   const replayed = new Map<number, string>();
-  if (!frozen) return replayed;
+  if (!frozen || !(await frozen.holds(CLEAR_INPUTS_STAGE))) return replayed;
   for (const [index, call] of calls.entries()) {
     if (call.text.length < MIN_CLEAR_CHARS) continue;
     const entry = await frozen.get(...frozenKey(call));
@@ -132,6 +132,22 @@ export async function replayClearedInputs(
       replayed.set(index, entry.content);
   }
   return replayed;
+}
+
+/**
+ * The calls as a request sends them: those with new arguments in `inputs` (by index) carry them.
+ *
+ * @example
+ * callsAsSent(view.calls, turn.inputs); // the guard weighs what would go out
+ */
+export function callsAsSent(
+  calls: readonly ToolCallInput[],
+  inputs: ReadonlyMap<number, string>,
+): ToolCallInput[] {
+  return calls.map((call, i) => {
+    const text = inputs.get(i);
+    return text === undefined ? call : { ...call, text };
+  });
 }
 
 /**

@@ -103,15 +103,14 @@ export async function fitWindow(
   );
   // What is not a tool result, from the request's own count: the results are counted once, here.
   const otherTokens = Math.max(0, request.requestTokens - candidates.reduce((n, c) => n + c.tokens, 0));
-  const clearable = inputCandidates(deps, request.calls ?? [], protect);
+  const planned = new Map<number, PlannedClear>();
   const plan = planWindowGuard(
     candidates,
     { otherTokens, limit: request.limit, ratio: request.ratio, maskTokens },
-    clearable.map(([index, planned]) => ({ index, saved: planned.saved }) satisfies InputCandidate),
+    inputCandidates(deps, request.calls ?? [], protect, planned),
   );
   const fit: WindowFit = { plan, results, masked: 0, collapsed: 0, inputs: new Map() };
   if (!plan.fits) return fit;
-  const planned = new Map(clearable);
   for (const index of plan.clear) {
     const call = request.calls?.[index] as ToolCallInput;
     const clear = planned.get(index) as PlannedClear;
@@ -149,16 +148,23 @@ export async function fitWindow(
   return { ...fit, results: out };
 }
 
-/** The old calls (outside the newest `protect`) whose large arguments could be cleared, oldest first. */
-function inputCandidates(
+/**
+ * The old calls (outside the newest `protect`) whose large arguments could be cleared, oldest
+ * first, each planned only when the guard asks for it (masking may be enough); the plans are
+ * kept in `planned` by index.
+ */
+function* inputCandidates(
   deps: FitDeps,
   calls: readonly ToolCallInput[],
   protect: number,
-): [number, PlannedClear][] {
+  planned: Map<number, PlannedClear>,
+): Generator<InputCandidate> {
   const count = (text: string) => deps.countUpTo(text, Number.POSITIVE_INFINITY);
-  return calls.slice(0, Math.max(0, calls.length - protect)).flatMap((call, index) => {
-    if (deps.isExempt(call.tool)) return [];
-    const planned = planClear(call, count);
-    return planned ? [[index, planned] as [number, PlannedClear]] : [];
-  });
+  for (const [index, call] of calls.slice(0, Math.max(0, calls.length - protect)).entries()) {
+    if (deps.isExempt(call.tool)) continue;
+    const plan = planClear(call, count);
+    if (!plan) continue;
+    planned.set(index, plan);
+    yield { index, saved: plan.saved };
+  }
 }

@@ -75,8 +75,3 @@ export function laterMark(a: TurnMark | undefined, b: TurnMark | undefined): Tur
   if (!a || !b) return a ?? b;
   return b.seen >= a.seen ? b : a;
 }
-
-// Decisions are appended to one log entry per session, a record (one line of JSON) per turn.
-// It starts with FROZEN_PREFIX, so retention sees the stash ids it names. Older stores hold
-// batch entries (FROZEN_PREFIX + "batch_") or one entry per decision (FROZEN_PREFIX + hash):
-// those are still read.

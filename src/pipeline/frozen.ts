@@ -15,6 +15,10 @@ import {
 
 export type { FrozenEntry, TurnMark } from './frozen-records.js';
 
+// Decisions are appended to one log entry per session, a record (one line of JSON) per turn.
+// It starts with FROZEN_PREFIX, so retention sees the stash ids it names. Older stores hold
+// batch entries (FROZEN_PREFIX + "batch_") or one entry per decision (FROZEN_PREFIX + hash):
+// those are still read.
 const LOG_NAME = `${FROZEN_PREFIX}log`;
 const BATCH_PREFIX = `${FROZEN_PREFIX}batch_`;
 /** Decision names a session remembers; past this many (a session of that many results) it starts over. */
@@ -58,7 +62,10 @@ export class FrozenDecisions {
   readonly #store: Store;
   readonly #session: string;
   readonly #cache = new Map<string, FrozenEntry | null>();
-  readonly #pending = new Map<string, FrozenEntry>();
+  /** Decisions (and the turn mark, under TURN_KEY) not written yet. */
+  readonly #pending = new Map<string, FrozenEntry | TurnMark>();
+  /** The stages whose decisions the session holds (a turn asks before looking for them). */
+  readonly #stages = new Set<string>();
   /** Single-decision entries of older stores, by name (read on demand). */
   #singles = new Set<string>();
   #loaded: Promise<void> | undefined;
@@ -119,7 +126,7 @@ export class FrozenDecisions {
         const body = await this.#store.get({ dir: this.#session, name: LOG_NAME }).catch(() => null);
         if (body) this.#readLog(body, found);
       }
-      for (const [key, entry] of found) if (!this.#cache.has(key)) this.#cache.set(key, entry);
+      for (const [key, entry] of found) if (!this.#cache.has(key)) this.#keep(key, entry);
     })();
     return this.#loaded;
   }
@@ -177,7 +184,7 @@ export class FrozenDecisions {
     this.#readLog(body, found, others);
     for (const [key, entry] of found) {
       if (others.has(key)) this.#pending.delete(key);
-      if (!this.#pending.has(key)) this.#cache.set(key, entry);
+      if (!this.#pending.has(key)) this.#keep(key, entry);
     }
     return this.#turn;
   }
@@ -185,8 +192,19 @@ export class FrozenDecisions {
   /** Queues where the conversation stands after a turn, written with the turn's decisions. */
   noteTurn(mark: TurnMark, after?: PromiseLike<unknown>): void {
     this.#turn = laterMark(this.#turn, mark);
-    this.#pending.set(TURN_KEY, mark as FrozenEntry);
+    this.#pending.set(TURN_KEY, mark);
     this.#schedule(after);
+  }
+
+  #keep(name: string, entry: FrozenEntry): void {
+    this.#cache.set(name, entry);
+    if (entry.stage) this.#stages.add(entry.stage);
+  }
+
+  /** Whether a decision of `stage` is frozen for the session (so a turn may skip looking). */
+  async holds(stage: string): Promise<boolean> {
+    if (!this.#stages.has(stage)) await this.#load();
+    return this.#stages.has(stage);
   }
 
   /** The decision frozen for this call and original (`originalHash` from {@link contentHash}). */
@@ -204,7 +222,7 @@ export class FrozenDecisions {
       this.#singles.delete(name);
       return undefined;
     }
-    this.#cache.set(name, entry);
+    this.#keep(name, entry);
     return entry;
   }
 
@@ -220,7 +238,7 @@ export class FrozenDecisions {
     after?: PromiseLike<unknown>,
   ): Promise<void> {
     const name = this.#name(callId, originalHash);
-    this.#cache.set(name, entry);
+    this.#keep(name, entry);
     this.#pending.set(name, entry);
     this.#schedule(after);
   }

@@ -61,6 +61,26 @@ describe('window guard plan', () => {
     expect(plan.after).toBeLessThanOrEqual(6000);
   });
 
+  it("clears old calls' inputs after masking, asking for each only as needed, before collapsing", () => {
+    const asked: number[] = [];
+    function* inputs() {
+      for (const index of [0, 1, 2, 3]) {
+        asked.push(index);
+        yield { index, saved: 3000 };
+      }
+    }
+    const limits = { otherTokens: 12_000, limit: 16_000, ratio: 1, maskTokens: 30 };
+    // 21,000 to bring under 12,000: masking the two old results frees 5,940, two inputs the rest.
+    const plan = planWindowGuard(results([3000, 3000, 3000], 1), limits, inputs());
+    expect(plan).toMatchObject({ mask: [0, 1], clear: [0, 1], collapse: [], fits: true });
+    expect(asked).toEqual([0, 1]);
+    // When masking is enough, no call is even planned.
+    asked.length = 0;
+    const enough = planWindowGuard(results([9000, 9000, 1000], 1), { ...limits, otherTokens: 0 }, inputs());
+    expect(enough.clear).toEqual([]);
+    expect(asked).toEqual([]);
+  });
+
   it('says when tool results alone cannot make it fit', () => {
     const plan = planWindowGuard(results([500, 500]), {
       otherTokens: 10_000,

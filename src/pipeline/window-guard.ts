@@ -98,7 +98,7 @@ export function cappedCount(
 export function planWindowGuard(
   candidates: readonly GuardCandidate[],
   limits: GuardLimits,
-  inputs: readonly InputCandidate[] = [],
+  inputs: Iterable<InputCandidate> = [],
 ): GuardPlan {
   const calibrate = (raw: number) => Math.ceil(raw * limits.ratio);
   let raw = limits.otherTokens + candidates.reduce((n, c) => n + c.tokens, 0);
@@ -122,12 +122,14 @@ export function planWindowGuard(
     masked.add(c.index);
     raw -= c.tokens - limits.maskTokens;
   }
-  for (const input of inputs) {
-    if (calibrate(raw) <= goal) break;
-    if (input.saved <= 0) continue;
-    plan.clear.push(input.index);
-    raw -= input.saved;
-  }
+  // Taken one at a time (each is planned as it is asked for), and no more once it is enough.
+  if (calibrate(raw) > goal)
+    for (const input of inputs) {
+      if (input.saved <= 0) continue;
+      plan.clear.push(input.index);
+      raw -= input.saved;
+      if (calibrate(raw) <= goal) break;
+    }
   const rest = candidates
     .filter((c) => c.movable && c.collapsible && !masked.has(c.index))
     .sort((a, b) => Number(a.recent) - Number(b.recent) || b.tokens - a.tokens);

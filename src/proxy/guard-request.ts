@@ -1,5 +1,6 @@
 import type { RequestView } from '../formats/types.js';
 import type { CalibrationSample } from '../pipeline/calibration.js';
+import { callsAsSent } from '../pipeline/clear-inputs.js';
 import type { ConversationEngine } from '../pipeline/conversation.js';
 import { windowCap } from '../pipeline/window-guard.js';
 import type { Content } from '../text/blocks.js';
@@ -70,10 +71,7 @@ async function guardRequest(
   const raw = requestTokens().count(view.api, body, conversation, windowCap(window.limit, ratio));
   if (raw * ratio <= window.limit) return { body };
   // The calls as they go out now: those cleared before are cleared already.
-  const calls = view.calls.map((call, i) => {
-    const text = changes.inputs.get(i);
-    return text === undefined ? call : { ...call, text };
-  });
+  const calls = callsAsSent(view.calls, changes.inputs);
   const fit = await conversation.fitWindow(view.results, results, {
     requestTokens: raw,
     limit: window.limit,

@@ -1,4 +1,4 @@
-import { restoreInput } from '../pipeline/clear-inputs.js';
+import { callsAsSent, restoreInput } from '../pipeline/clear-inputs.js';
 import type { ConversationEngine, TurnOutcome } from '../pipeline/conversation.js';
 import { recallAll } from '../store/recall.js';
 import type { Store } from '../store/store.js';
@@ -44,10 +44,7 @@ export class ReplayCalls {
 
   /** The calls as the request would send them, with the cleared ones' new arguments. */
   current(inputs: ReadonlyMap<number, string>): ToolCallInput[] {
-    return this.calls.map((call, i) => {
-      const text = inputs.get(i);
-      return text === undefined ? call : { ...call, text };
-    });
+    return callsAsSent(this.calls, inputs);
   }
 
   /** How many calls are cleared so far. */

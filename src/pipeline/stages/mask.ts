@@ -29,10 +29,13 @@ export type MaskOptions = z.infer<typeof MaskOptionsSchema>;
  * dueCount(25, {}); // 10: the oldest 10 (15 are old, one whole batch of 10)
  */
 export function dueCount(count: number, options: Pick<MaskOptions, 'keepRecent' | 'batch'>): number {
-  const keepRecent = Math.max(0, options.keepRecent ?? 10);
   const batch = Math.max(1, options.batch ?? 10);
-  const old = Math.max(0, count - keepRecent);
-  return Math.floor(old / batch) * batch;
+  return Math.floor(oldCount(count, options) / batch) * batch;
+}
+
+/** How many of `count` items are older than the newest `keepRecent` (default 10). */
+function oldCount(count: number, options: Pick<MaskOptions, 'keepRecent'>): number {
+  return Math.max(0, count - Math.max(0, options.keepRecent ?? 10));
 }
 
 function isMasked(item: StageItem): boolean {
@@ -58,8 +61,7 @@ export function maskStage(options: MaskOptions = {}): Stage {
     actsOnPrefix: true,
     async run(items, ctx, conversation) {
       const order = [...conversation].sort((a, b) => a.result.position - b.result.position);
-      const old = Math.max(0, order.length - Math.max(0, options.keepRecent ?? 10));
-      const recent = new Set(order.slice(old));
+      const recent = new Set(order.slice(oldCount(order.length, options)));
       const due = new Set(order.slice(0, dueCount(order.length, options)));
       return decideThenStash(items, (item) => {
         if (recent.has(item)) return { action: 'declined', reason: 'recent' };
