@@ -152,13 +152,11 @@ describe.each(SERVERS.filter((s) => s.present))(
 
       // A master killed; rounds spread over the failover (a second of node timeout, then the election).
       await cluster.kill(victim);
-      const killedAt = Date.now();
       for (let turn = 4; turn < TURNS; turn++) {
         await round(turn, alternate(turn));
         await new Promise((r) => setTimeout(r, 800));
       }
       await cluster.healthy();
-      const failoverMs = Date.now() - killedAt;
       // Then the same last request through each proxy: the same bytes go upstream from both.
       await round(TURNS, () => proxies[0] as RunningProxy);
       await round(TURNS, () => proxies[1] as RunningProxy);
@@ -176,11 +174,12 @@ describe.each(SERVERS.filter((s) => s.present))(
           expect(await recallOver(proxy, id), `${id} via ${proxy.url}`).toBe(original);
       // Stashing failed only while the shard had no master: new results are stashed again.
       const fallbacks = proxies.map((p) => p.stats.stages.collapse?.fallbacks.stash_failed ?? 0);
+      // The outage was felt (results snipped, unsaved, while the ledger's shard had no master).
+      expect(fallbacks.reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
       const last = await postSession(`${proxies[0]?.url}/v1/messages`, body(99, 1), 'failover-after');
       await last.arrayBuffer();
       expect(markerIds(JSON.stringify(upstream.seen.at(-1)?.json))).toHaveLength(1);
       expect(proxies.map((p) => p.stats.stages.collapse?.fallbacks.stash_failed ?? 0)).toEqual(fallbacks);
-      expect(failoverMs).toBeLessThan(30_000);
     }, 120_000);
   },
 );

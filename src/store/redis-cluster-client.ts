@@ -1,6 +1,5 @@
-import { SpillwayError } from '../errors.js';
 import { parseClusterUrl } from './redis-cluster-url.js';
-import { importRedis, reconnectAfterFirst } from './redis-common.js';
+import { connectOrExplain, importRedis } from './redis-common.js';
 import type { RedisBufferReads, RedisReads } from './redis-reads.js';
 
 // The parts of node-redis's cluster client this store uses.
@@ -33,38 +32,26 @@ export async function connectCluster(
 ): Promise<{ client: ClusterClient; redacted: string; typeMap: Record<number, unknown> }> {
   const parsed = parseClusterUrl(url);
   const redis = await importRedis();
-  const state = { connected: false };
-  let lastError: Error | undefined;
-  const client = redis.createCluster({
-    rootNodes: parsed.nodes.map((node) => ({ url: node })),
-    // A node that went away is looked up again a second later (default 5 s): its replica
-    // has taken its slots by then, and writes resume on the new master.
-    topologyRefreshOnReconnectionAttemptStrategy: 1000,
-    defaults: {
-      ...(parsed.username ? { username: parsed.username } : {}),
-      ...(parsed.password !== undefined ? { password: parsed.password } : {}),
-      disableOfflineQueue: true,
-      socket: {
-        ...(parsed.tls ? { tls: true as const } : {}),
-        connectTimeout: connectTimeoutMs,
-        reconnectStrategy: reconnectAfterFirst(state),
-      },
-    },
-  }) as unknown as ClusterClient;
-  client.on('error', (err) => {
-    lastError = err;
-  });
-  try {
-    await client.connect();
-  } catch (err) {
-    client.destroy();
-    const why = (err as Error).message || lastError?.message || String(err);
-    throw new SpillwayError(
-      'SPILLWAY_IO',
-      `cannot connect to the Redis Cluster at ${parsed.redacted}: ${why}; is every node given running with cluster-enabled yes?`,
-      { cause: err },
-    );
-  }
-  state.connected = true;
+  const client = await connectOrExplain(
+    (reconnectStrategy) =>
+      redis.createCluster({
+        rootNodes: parsed.nodes.map((node) => ({ url: node })),
+        // A node that went away is looked up again a second later (default 5 s): its replica
+        // has taken its slots by then, and writes resume on the new master.
+        topologyRefreshOnReconnectionAttemptStrategy: 1000,
+        defaults: {
+          ...(parsed.username ? { username: parsed.username } : {}),
+          ...(parsed.password !== undefined ? { password: parsed.password } : {}),
+          disableOfflineQueue: true,
+          socket: {
+            ...(parsed.tls ? { tls: true as const } : {}),
+            connectTimeout: connectTimeoutMs,
+            reconnectStrategy,
+          },
+        },
+      }) as unknown as ClusterClient,
+    `the Redis Cluster at ${parsed.redacted}`,
+    'is every node given running with cluster-enabled yes?',
+  );
   return { client, redacted: parsed.redacted, typeMap: { [redis.RESP_TYPES.BLOB_STRING]: Buffer } };
 }

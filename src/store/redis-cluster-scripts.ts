@@ -5,26 +5,13 @@
  * was reserved. Keys in redis-cluster-keys.ts; every key a script touches is in its KEYS.
  */
 
+import { USAGE_FUNCTIONS } from './redis-scripts.js';
+
 // KEYS of every ledger script, in this order (clusterKeys().ledger).
 const LEDGER = `
 local K_TOTAL, K_USE, K_DIRS, K_STASH, K_SZ, K_PINS, K_DOOMED = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7]
-local function storeTotal()
-  local t = redis.call('GET', K_TOTAL)
-  if t then return tonumber(t) end
-  local sum = 0
-  for _, v in ipairs(redis.call('HVALS', K_USE)) do sum = sum + tonumber(v) end
-  redis.call('SET', K_TOTAL, sum, 'PX', 3600000)
-  return sum
-end
-local function addUse(d, n)
-  if n == 0 then return end
-  storeTotal()
-  redis.call('HINCRBY', K_USE, d, n)
-  redis.call('INCRBY', K_TOTAL, n)
-end
-local function dropDir(d)
-  addUse(d, -tonumber(redis.call('HGET', K_USE, d) or '0'))
-  redis.call('HDEL', K_USE, d)
+${USAGE_FUNCTIONS}local function dropDir(d)
+  dropUse(d)
   redis.call('ZREM', K_DIRS, d)
 end
 local function dropStash(n)

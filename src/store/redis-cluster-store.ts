@@ -66,15 +66,16 @@ export class RedisClusterStore extends RedisReadingStore implements Store {
   private constructor(
     url: string,
     client: ClusterClient,
-    options: RedisClusterStoreOptions,
+    settings: RedisSettings,
+    waitMs: number,
     typeMap: Record<number, unknown>,
   ) {
     super();
     this.url = url;
     this.#client = client;
-    this.#settings = redisSettings(options);
-    this.limits = this.#settings.limits;
-    this.#waitMs = options.replicaWaitMs ?? 1000;
+    this.#settings = settings;
+    this.limits = settings.limits;
+    this.#waitMs = waitMs;
     const keys = clusterKeys(this.#settings.prefix);
     this.#keys = keys;
     this.reads = new RedisReader(client, client.withTypeMapping(typeMap), {
@@ -92,9 +93,9 @@ export class RedisClusterStore extends RedisReadingStore implements Store {
    * const store = await RedisClusterStore.connect(process.env.SPILLWAY_STORE ?? '');
    */
   static async connect(url: string, options: RedisClusterStoreOptions = {}): Promise<RedisClusterStore> {
-    redisSettings(options);
+    const settings = redisSettings(options);
     const { client, redacted, typeMap } = await connectCluster(url, options.connectTimeoutMs ?? 3000);
-    return new RedisClusterStore(redacted, client, options, typeMap);
+    return new RedisClusterStore(redacted, client, settings, options.replicaWaitMs ?? 1000, typeMap);
   }
 
   async #eval(script: string, keys: string[], args: (string | Buffer)[]): Promise<number[]> {

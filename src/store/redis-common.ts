@@ -119,17 +119,45 @@ export function redisFailure(what: string, err: unknown): SpillwayError {
   return new SpillwayError('SPILLWAY_IO', `Redis ${what} failed: ${(err as Error).message}`, { cause: err });
 }
 
+/** What {@link connectOrExplain} needs of a node-redis client or cluster. */
+export interface Connectable {
+  connect(): Promise<unknown>;
+  destroy?(): void;
+  on(event: 'error', listener: (err: Error) => void): unknown;
+}
+
 /**
- * Before the first connection, give up (a clear error at start); after it, retry with backoff
- * for as long as it takes, so a restarted Redis is picked up without a restart.
+ * Makes a client with `make` (handing it the reconnect strategy: before the first connection,
+ * give up, a clear error at start; after it, retry with backoff for as long as it takes, so a
+ * restarted Redis is picked up without a restart) and connects it, or throws `SPILLWAY_IO`
+ * naming `where` (redacted) and what to check.
  *
  * @example
- * const state = { connected: false };
- * createClient({ socket: { reconnectStrategy: reconnectAfterFirst(state) } });
+ * const client = await connectOrExplain(
+ *   (reconnectStrategy) => createClient({ url, socket: { reconnectStrategy } }),
+ *   'Redis at redis://127.0.0.1:6379', 'is redis-server running there?',
+ * );
  */
-export function reconnectAfterFirst(state: { connected: boolean }) {
-  return (retries: number, cause: Error): number | Error =>
-    state.connected ? Math.min(50 * 2 ** retries, 2000) : cause;
+export async function connectOrExplain<C extends Connectable>(
+  make: (reconnectStrategy: (retries: number, cause: Error) => number | Error) => C,
+  where: string,
+  check: string,
+): Promise<C> {
+  let connected = false;
+  let lastError: Error | undefined;
+  const client = make((retries, cause) => (connected ? Math.min(50 * 2 ** retries, 2000) : cause));
+  client.on('error', (err) => {
+    lastError = err;
+  });
+  try {
+    await client.connect();
+  } catch (err) {
+    client.destroy?.();
+    const why = (err as Error).message || lastError?.message || String(err);
+    throw new SpillwayError('SPILLWAY_IO', `cannot connect to ${where}: ${why}; ${check}`, { cause: err });
+  }
+  connected = true;
+  return client;
 }
 
 /**

@@ -9,38 +9,47 @@
  *   p:total       the sum of p:use, kept as it changes; it expires within an hour and is then
  *                 summed again, so a writer that did not keep it (an older spillway) is
  *                 corrected within the hour
- * Keys are built inside the scripts, so the store is for a single Redis (not Redis Cluster).
+ * Keys are built inside the scripts, so the store is for a single Redis; a Redis Cluster has
+ * its own layout and scripts (redis-cluster-scripts.ts).
  */
 
-// The store's total, without summing every session's usage on each write, and the one way
-// usage changes: a dir's count and the total move together.
-const USAGE = `
-local function storeTotal(p)
-  local t = redis.call('GET', p..':total')
+/**
+ * The store's total, without summing every session's usage on each write, and the one way
+ * usage changes: a dir's count and the total move together. Both stores' scripts run it, after
+ * naming K_TOTAL (the total's key) and K_USE (the HASH dir -> bytes).
+ */
+export const USAGE_FUNCTIONS = `
+local function storeTotal()
+  local t = redis.call('GET', K_TOTAL)
   if t then return tonumber(t) end
   local sum = 0
-  for _, v in ipairs(redis.call('HVALS', p..':use')) do sum = sum + tonumber(v) end
-  redis.call('SET', p..':total', sum, 'PX', 3600000)
+  for _, v in ipairs(redis.call('HVALS', K_USE)) do sum = sum + tonumber(v) end
+  redis.call('SET', K_TOTAL, sum, 'PX', 3600000)
   return sum
 end
-local function addUse(p, d, n)
+local function addUse(d, n)
   -- Nothing to count; and -0 (an empty entry removed) would reach Redis as "-0", not an integer.
   if n == 0 then return end
-  storeTotal(p)
-  redis.call('HINCRBY', p..':use', d, n)
-  redis.call('INCRBY', p..':total', n)
+  storeTotal()
+  redis.call('HINCRBY', K_USE, d, n)
+  redis.call('INCRBY', K_TOTAL, n)
 end
-local function dropUse(p, d)
-  addUse(p, d, -tonumber(redis.call('HGET', p..':use', d) or '0'))
-  redis.call('HDEL', p..':use', d)
+local function dropUse(d)
+  addUse(d, -tonumber(redis.call('HGET', K_USE, d) or '0'))
+  redis.call('HDEL', K_USE, d)
 end
 `;
+
+// Every script here takes the prefix as ARGV[1].
+const USAGE = `
+local K_TOTAL, K_USE = ARGV[1]..':total', ARGV[1]..':use'
+${USAGE_FUNCTIONS}`;
 
 // Forgets what has expired: whole sessions idle past the keep age, and old stash entries.
 const PURGE = `${USAGE}
 local function dropStash(p, n)
   local size = tonumber(redis.call('HGET', p..':sz:pruned', n) or '0')
-  addUse(p, 'pruned', -size)
+  addUse('pruned', -size)
   redis.call('HDEL', p..':sz:pruned', n)
   redis.call('ZREM', p..':n:pruned', n)
   redis.call('DEL', p..':b:pruned:'..n)
@@ -50,7 +59,7 @@ local function purge(p, now, keep)
   for _, d in ipairs(redis.call('ZRANGEBYSCORE', p..':dirs', '-inf', now - keep)) do
     for _, n in ipairs(redis.call('ZRANGE', p..':n:'..d, 0, -1)) do redis.call('DEL', p..':b:'..d..':'..n) end
     redis.call('DEL', p..':n:'..d)
-    dropUse(p, d)
+    dropUse(d)
     redis.call('ZREM', p..':dirs', d)
   end
   for _, n in ipairs(redis.call('ZRANGEBYSCORE', p..':n:pruned', '-inf', now - keep)) do dropStash(p, n) end
@@ -81,7 +90,7 @@ end
 local stash = dir == 'pruned'
 local held = tonumber(redis.call('HGET', p..':use', dir) or '0')
 if not stash and held - replaced + len > maxSession then return {-1, held} end
-local total = storeTotal(p)
+local total = storeTotal()
 if total - replaced + len > maxTotal then
   for _, d in ipairs(redis.call('ZRANGEBYSCORE', p..':dirs', '-inf', now - active)) do
     if total - replaced + len <= maxTotal then break end
@@ -89,7 +98,7 @@ if total - replaced + len > maxTotal then
       total = total - tonumber(redis.call('HGET', p..':use', d) or '0')
       for _, n in ipairs(redis.call('ZRANGE', p..':n:'..d, 0, -1)) do redis.call('DEL', p..':b:'..d..':'..n) end
       redis.call('DEL', p..':n:'..d)
-      dropUse(p, d)
+      dropUse(d)
       redis.call('ZREM', p..':dirs', d)
     end
   end
@@ -119,7 +128,7 @@ if append then
 else
   redis.call('SET', key, body, 'PX', keep)
 end
-addUse(p, dir, len - replaced)
+addUse(dir, len - replaced)
 redis.call('ZADD', p..':n:'..dir, now, name)
 if stash then
   redis.call('HSET', p..':sz:pruned', name, len)
@@ -144,7 +153,7 @@ local key = p..':b:'..dir..':'..name
 if redis.call('EXISTS', key) == 0 then return 0 end
 local len = redis.call('STRLEN', key)
 redis.call('DEL', key)
-addUse(p, dir, -len)
+addUse(dir, -len)
 redis.call('ZREM', p..':n:'..dir, name)
 if dir == 'pruned' then redis.call('HDEL', p..':sz:pruned', name) end
 return 1

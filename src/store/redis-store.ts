@@ -1,11 +1,11 @@
-import { SpillwayError } from '../errors.js';
 import type { StoreKey } from './ids.js';
 import {
   checkKey,
+  connectOrExplain,
   importRedis,
   putRefusal,
+  type RedisSettings,
   type RedisStoreOptions,
-  reconnectAfterFirst,
   redactUrl,
   redisFailure,
   redisSettings,
@@ -50,16 +50,10 @@ export class RedisStore extends RedisReadingStore implements Store {
   readonly #keepAgeMs: number;
   readonly #activeAgeMs: number;
 
-  private constructor(
-    url: string,
-    client: RedisClient,
-    buffers: RedisBufferReads,
-    options: RedisStoreOptions,
-  ) {
+  private constructor(url: string, client: RedisClient, buffers: RedisBufferReads, settings: RedisSettings) {
     super();
     this.url = url;
     this.#client = client;
-    const settings = redisSettings(options);
     this.limits = settings.limits;
     this.#prefix = settings.prefix;
     const p = settings.prefix;
@@ -80,34 +74,20 @@ export class RedisStore extends RedisReadingStore implements Store {
    * const store = await RedisStore.connect(process.env.SPILLWAY_STORE ?? 'redis://127.0.0.1:6379');
    */
   static async connect(url: string, options: RedisStoreOptions = {}): Promise<RedisStore> {
+    const settings = redisSettings(options);
     const redis = await importRedis();
-    const state = { connected: false };
-    let lastError: Error | undefined;
-    const client = redis.createClient({
-      url,
-      disableOfflineQueue: true,
-      socket: {
-        connectTimeout: options.connectTimeoutMs ?? 3000,
-        reconnectStrategy: reconnectAfterFirst(state),
-      },
-    }) as unknown as RedisClient;
-    client.on('error', (err) => {
-      lastError = err;
-    });
-    try {
-      await client.connect();
-    } catch (err) {
-      client.destroy?.();
-      const why = (err as Error).message || lastError?.message || String(err);
-      throw new SpillwayError(
-        'SPILLWAY_IO',
-        `cannot connect to Redis at ${redactUrl(url)}: ${why}; is redis-server running there?`,
-        { cause: err },
-      );
-    }
-    state.connected = true;
+    const client = await connectOrExplain(
+      (reconnectStrategy) =>
+        redis.createClient({
+          url,
+          disableOfflineQueue: true,
+          socket: { connectTimeout: options.connectTimeoutMs ?? 3000, reconnectStrategy },
+        }) as unknown as RedisClient,
+      `Redis at ${redactUrl(url)}`,
+      'is redis-server running there?',
+    );
     const buffers = client.withTypeMapping({ [redis.RESP_TYPES.BLOB_STRING]: Buffer });
-    return new RedisStore(url, client, buffers, options);
+    return new RedisStore(url, client, buffers, settings);
   }
 
   async #put(
