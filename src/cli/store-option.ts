@@ -1,9 +1,5 @@
 import { SpillwayError } from '../errors.js';
 import { defaultBase } from '../store/default-base.js';
-import { FileStore } from '../store/file-store.js';
-import { RedisClusterStore } from '../store/redis-cluster-store.js';
-import { isClusterUrl } from '../store/redis-cluster-url.js';
-import { RedisStore } from '../store/redis-store.js';
 import type { Store } from '../store/store.js';
 
 /** The options every command that touches stored outputs takes. */
@@ -30,15 +26,19 @@ export async function storeFromOptions(
   const url = values.store ?? (env.SPILLWAY_STORE?.trim() || undefined);
   if (url !== undefined && values.dir !== undefined)
     throw new SpillwayError('SPILLWAY_USAGE', 'give --dir D or --store URL, not both');
+  // Loaded when used: a client hook after every shell command should not load Redis clients.
   if (url !== undefined) {
-    if (isClusterUrl(url)) return RedisClusterStore.connect(url);
+    const { isClusterUrl } = await import('../store/redis-cluster-url.js');
+    if (isClusterUrl(url))
+      return (await import('../store/redis-cluster-store.js')).RedisClusterStore.connect(url);
     if (!/^rediss?:\/\//.test(url))
       throw new SpillwayError(
         'SPILLWAY_USAGE',
         `--store takes a Redis URL such as redis://127.0.0.1:6379/0 or redis-cluster://10.0.0.1:7000,10.0.0.2:7000, got "${url.replace(/\/\/[^@/]*@/, '//***@')}"`,
       );
-    return RedisStore.connect(url);
+    return (await import('../store/redis-store.js')).RedisStore.connect(url);
   }
+  const { FileStore } = await import('../store/file-store.js');
   return new FileStore({ base: values.dir ?? defaultBase(env) });
 }
 

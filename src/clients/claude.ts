@@ -1,7 +1,5 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { collapseOutput, SOURCE_MAX_TOKENS } from '../pipeline/collapse-output.js';
-import { recordOwnOutput } from '../pipeline/own-outputs.js';
 import { type HookContext, type HookInput, objectField, stringField } from './hook-io.js';
 import { readClientFile } from './persisted-output.js';
 
@@ -30,6 +28,11 @@ export async function claudeHook(input: HookInput, ctx: HookContext): Promise<ob
     preview: stringField(response, 'stdout') ?? '',
   });
   if ('refused' in file) return { systemMessage: `spillway left this output as it was: ${file.refused}` };
+  // The collapse is loaded only for an output Claude Code saved: every other call stays quick.
+  const [{ collapseOutput, SOURCE_MAX_TOKENS }, { recordOwnOutput }] = await Promise.all([
+    import('../pipeline/collapse-output.js'),
+    import('../pipeline/own-outputs.js'),
+  ]);
   const store = await ctx.store();
   const out = await collapseOutput(file.bytes, {
     store,

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { SpillwayError } from '../errors.js';
-import { spillwayHome } from '../store/default-base.js';
+import { codexCaptureScript, codexCaptureScriptPath, codexSpoolDir } from './codex-capture.js';
 import { block, COMMENTED, readJsonc, readToml, setJsonc, tomlString, withoutBlocks } from './config-text.js';
 import { type FileEdit, isOwnHookGroup, type SetupOptions } from './setup-plan.js';
 import { spillwayShell } from './spillway-command.js';
@@ -32,33 +32,44 @@ function canonicalJson(value: unknown): string {
  */
 export function codexTrustHash(matcher: string, command: string): string {
   const identity = {
-    event_name: 'pre_tool_use',
+    event_name: 'post_tool_use',
     matcher,
     hooks: [{ type: 'command', command, timeout: 600, async: false }],
   };
   return `sha256:${createHash('sha256').update(canonicalJson(identity)).digest('hex')}`;
 }
 
+/**
+ * Whether the capture can be installed: Codex runs commands with `bash -c` on Linux, and the
+ * capture needs GNU tee (`-p`: go on when a reader goes away). Elsewhere the hook still acts
+ * where a capture exists, and Codex's own cut stands.
+ */
+export function codexCaptureSupported(): boolean {
+  return process.platform === 'linux';
+}
+
 /** The tables of setup's block at the end of config.toml. */
 function codexTables(
   options: SetupOptions,
-  hook: { trustKey: string; command: string; ownSandboxTable: boolean },
+  hook: { trustKey: string; command: string; capture: boolean },
 ): string[] {
+  // Codex starts MCP servers with a reduced environment: a home of the user's own must be named.
+  const home = options.env.SPILLWAY_HOME?.trim();
   const tables = [
     `[mcp_servers.spillway]`,
     `command = ${tomlString(options.spillway.command)}`,
     `args = [${[...options.spillway.args, 'mcp'].map(tomlString).join(', ')}]`,
+    ...(home ? [`env = { SPILLWAY_HOME = ${tomlString(home)} }`] : []),
     '',
     `[hooks.state.${tomlString(hook.trustKey)}]`,
     `trusted_hash = ${tomlString(codexTrustHash('Bash', hook.command))}`,
   ];
-  // Under the workspace-write sandbox only the workspace and /tmp are writable: spillway run
-  // must be able to stash into spillway's own folder (not the user's whole home).
-  if (!hook.ownSandboxTable)
+  // The capture runs outside Codex's sandbox only: the sandbox gets no folder of spillway's.
+  if (hook.capture)
     tables.push(
       '',
-      '[sandbox_workspace_write]',
-      `writable_roots = [${tomlString(spillwayHome(options.env))}]`,
+      '[shell_environment_policy.set]',
+      `BASH_ENV = ${tomlString(codexCaptureScriptPath(options.env))}`,
     );
   if (options.proxy)
     tables.push(
@@ -73,11 +84,53 @@ function codexTables(
 }
 
 /**
- * Codex's files: `hooks.json` gets the PreToolUse hook on Bash that runs each shell command
- * through `spillway run` (Codex cuts an output to about 10,000 tokens before any proxy sees it,
- * and its PostToolUse hook gets only the cut text); `config.toml` gets that hook's trust entry,
- * spillway as an MCP server for `spillway_expand`, and, with a proxy, a model provider that
- * sends requests through it.
+ * `hooks.json` with spillway's PostToolUse group on Bash, last (its index is part of the trust
+ * key, read from the hooks.json setup writes, so the key is right when the user has hook groups
+ * of their own), and `groupIndex` to read that index. An earlier spillway's PreToolUse group (the
+ * command rewrite) is taken out too; the user's groups stay.
+ */
+function codexHooksEdit(
+  path: string,
+  command: string,
+): { edit: FileEdit; groupIndex: (text: string) => number } {
+  const groups = (text: string, event: string) =>
+    ((readJsonc(text, path).hooks ?? {}) as Record<string, unknown>)[event];
+  const withoutOwn = (text: string) => {
+    let out = text;
+    for (const event of ['PreToolUse', 'PostToolUse']) {
+      const list = groups(out, event);
+      if (!Array.isArray(list)) continue;
+      const others = list.filter((g) => !isOwnHookGroup(g));
+      if (others.length !== list.length)
+        out = setJsonc(out, ['hooks', event], others.length ? others : undefined);
+    }
+    return out;
+  };
+  const edit: FileEdit = {
+    path,
+    purpose: 'PostToolUse hook on Bash: beside a cut output, a collapse of the whole',
+    remove: withoutOwn,
+    add: (text) => {
+      const base = withoutOwn(text);
+      const post = groups(base, 'PostToolUse');
+      const hook = { matcher: 'Bash', hooks: [{ type: 'command', command }] };
+      return setJsonc(base, ['hooks', 'PostToolUse'], [...(Array.isArray(post) ? post : []), hook]);
+    },
+  };
+  const groupIndex = (text: string) => {
+    const post = groups(text, 'PostToolUse');
+    return Array.isArray(post) ? post.filter((g) => !isOwnHookGroup(g)).length : 0;
+  };
+  return { edit, groupIndex };
+}
+
+/**
+ * Codex's files: the capture script (`BASH_ENV`: bash keeps each shell command's whole output in
+ * a spool, outside Codex's sandbox, the command untouched); `hooks.json` gets the PostToolUse hook
+ * on Bash that, where Codex cut an output (about 10,000 tokens) and the spool holds it whole,
+ * adds a collapse of it beside Codex's cut; `config.toml` gets that hook's trust entry, `BASH_ENV`
+ * for Codex's shell commands, spillway as an MCP server for `spillway_expand`, and, with a proxy,
+ * a model provider that sends requests through it.
  *
  * @example
  * const edits = codexSetup({ home: '/home/u', env: {}, spillway, proxy: 'http://127.0.0.1:4747' });
@@ -87,36 +140,16 @@ export function codexSetup(options: SetupOptions): FileEdit[] {
   const hooksPath = join(dir, 'hooks.json');
   const configPath = join(dir, 'config.toml');
   const command = spillwayShell(options.spillway, ['hook', 'codex']);
-  // Our group goes last in PreToolUse: its index is part of the trust key, read from the
-  // hooks.json setup writes, so the key is right when the user has hook groups of their own.
-  const groupIndex = (hooksText: string) => {
-    const pre = ((readJsonc(hooksText, hooksPath).hooks ?? {}) as Record<string, unknown>).PreToolUse;
-    return Array.isArray(pre) ? pre.filter((g) => !isOwnHookGroup(g)).length : 0;
-  };
-  const hooks: FileEdit = {
-    path: hooksPath,
-    purpose: 'PreToolUse hook on Bash: commands run through spillway run',
-    remove: (text) => {
-      const pre = ((readJsonc(text, hooksPath).hooks ?? {}) as Record<string, unknown>).PreToolUse;
-      if (!Array.isArray(pre)) return text;
-      const others = pre.filter((g) => !isOwnHookGroup(g));
-      return others.length === pre.length
-        ? text
-        : setJsonc(text, ['hooks', 'PreToolUse'], others.length ? others : undefined);
-    },
-    add: (text) => {
-      const pre = ((readJsonc(text, hooksPath).hooks ?? {}) as Record<string, unknown>).PreToolUse;
-      const others = Array.isArray(pre) ? pre.filter((g) => !isOwnHookGroup(g)) : [];
-      return setJsonc(
-        text,
-        ['hooks', 'PreToolUse'],
-        [...others, { matcher: 'Bash', hooks: [{ type: 'command', command }] }],
-      );
-    },
+  const { edit: hooks, groupIndex } = codexHooksEdit(hooksPath, command);
+  const capture: FileEdit = {
+    path: codexCaptureScriptPath(options.env),
+    purpose: "BASH_ENV for Codex's shell commands: their whole output kept in a spool",
+    remove: () => '',
+    add: () => codexCaptureScript({ spoolDir: codexSpoolDir(options.env) }),
   };
   const config: FileEdit = {
     path: configPath,
-    purpose: `hook trust, MCP server, ${spillwayHome(options.env)} writable in the sandbox${options.proxy ? ', model provider' : ''}${options.mcp?.length ? `; MCP servers through spillway gateway: ${options.mcp.join(', ')}` : ''}`,
+    purpose: `hook trust, capture (BASH_ENV), MCP server${options.proxy ? ', model provider' : ''}${options.mcp?.length ? `; MCP servers through spillway gateway: ${options.mcp.join(', ')}` : ''}`,
     remove: (text) => withoutBlocks(text),
     add: (text, planned) => {
       const base = withoutBlocks(text);
@@ -141,9 +174,10 @@ export function codexSetup(options: SetupOptions): FileEdit[] {
         head = block('codex', [`model_provider = "spillway"`]);
       }
       const tables = codexTables(options, {
-        trustKey: `${hooksPath}:pre_tool_use:${groupIndex(planned(hooksPath))}:0`,
+        trustKey: `${hooksPath}:post_tool_use:${groupIndex(planned(hooksPath))}:0`,
         command,
-        ownSandboxTable: parsed.sandbox_workspace_write !== undefined,
+        // A shell_environment_policy of the user's own is left as it is (see the setup note).
+        capture: codexCaptureSupported() && parsed.shell_environment_policy === undefined,
       });
       // One blank line between the user's text and our block, however many it ended with, so
       // setting up twice writes the same bytes as once.
@@ -154,7 +188,7 @@ export function codexSetup(options: SetupOptions): FileEdit[] {
       return out;
     },
   };
-  return [hooks, config];
+  return [capture, hooks, config];
 }
 
 /**

@@ -10,8 +10,9 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { defaultBase, spillwayHome } from '../store/default-base.js';
+import { defaultBase } from '../store/default-base.js';
 import { recallTokenPath } from '../store/recall-token.js';
+import { codexCaptureScriptPath } from './codex-capture.js';
 import { codexDir } from './codex-setup.js';
 import { readToml } from './config-text.js';
 import { CLIENTS } from './index.js';
@@ -124,29 +125,58 @@ function checkToken(env: NodeJS.ProcessEnv): Check | undefined {
 }
 
 /**
- * Codex's workspace-write sandbox must let `spillway run` write spillway's folder: setup adds it,
- * unless the user's config.toml has a [sandbox_workspace_write] table of its own.
+ * What Codex's capture can do here, said plainly: it runs only in bash (Codex runs commands in
+ * the user's login shell), only outside Codex's sandbox, and only with BASH_ENV set by setup
+ * (a [shell_environment_policy] of the user's own is left alone). Where it cannot run, Codex's
+ * own cut stands and spillway changes nothing.
  */
-function checkCodexSandbox(options: SetupOptions): Check {
+async function checkCodexCapture(options: SetupOptions): Promise<Check[]> {
   const path = join(codexDir(options), 'config.toml');
-  const home = spillwayHome(options.env);
-  let roots: unknown;
+  let config: Record<string, unknown>;
   try {
-    roots = (
-      readToml(readFileSync(path, 'utf8'), path).sandbox_workspace_write as
-        | Record<string, unknown>
-        | undefined
-    )?.writable_roots;
+    config = readToml(readFileSync(path, 'utf8'), path);
   } catch (err) {
-    return { ok: false, what: (err as Error).message, fix: `fix ${path}` };
+    return [{ ok: false, what: (err as Error).message, fix: `fix ${path}` }];
   }
-  return Array.isArray(roots) && roots.includes(home)
-    ? { ok: true, what: `${home} is writable in Codex's workspace-write sandbox` }
-    : {
+  const set = (config.shell_environment_policy as { set?: Record<string, unknown> } | undefined)?.set;
+  if (set?.BASH_ENV !== codexCaptureScriptPath(options.env))
+    return [
+      {
         ok: false,
-        what: `${home} is not writable in Codex's workspace-write sandbox: spillway run cannot stash there and prints outputs whole`,
-        fix: `add "${home}" to writable_roots under [sandbox_workspace_write] in ${path}`,
-      };
+        what: `Codex's shell commands do not read spillway's capture (BASH_ENV in [shell_environment_policy.set] of ${path}): Codex's own cut stands`,
+        fix: `add BASH_ENV = "${codexCaptureScriptPath(options.env)}" under [shell_environment_policy.set] in ${path}`,
+      },
+    ];
+  const checks: Check[] = [];
+  const shell = options.env.SHELL ?? '';
+  checks.push(
+    shell === '' || /\/bash$/.test(shell)
+      ? { ok: true, what: `Codex runs commands in bash (${shell || 'the default'}), which reads the capture` }
+      : {
+          ok: false,
+          what: `Codex runs commands in your shell, ${shell}, which does not read BASH_ENV: outputs are not captured and Codex's own cut stands`,
+          fix: 'nothing to fix: spillway stays out of your shell; recall and the proxy still work',
+        },
+  );
+  const tee = await runShell('printf ok | tee -p /dev/null', '', options.env, 5000);
+  checks.push(
+    tee.code === 0 && tee.stdout === 'ok'
+      ? { ok: true, what: 'tee -p (GNU coreutils) passes output on' }
+      : {
+          ok: false,
+          what: 'tee -p does not work here: the capture cannot run',
+          fix: 'install GNU coreutils',
+        },
+  );
+  const mode = typeof config.sandbox_mode === 'string' ? config.sandbox_mode : undefined;
+  checks.push({
+    ok: true,
+    what:
+      mode === 'danger-full-access'
+        ? 'Codex runs commands without its sandbox (sandbox_mode = "danger-full-access"): whole outputs are captured'
+        : `in Codex's sandbox (${mode ?? 'its default'}; read-only and workspace-write) nothing is captured and Codex's own cut stands; outputs are captured when Codex runs without it (--sandbox danger-full-access, --yolo)`,
+  });
+  return checks;
 }
 
 async function checkProxy(url: string): Promise<Check> {
@@ -179,12 +209,24 @@ const HOOK_PROBES: Record<string, { input: object; expect: (stdout: string) => b
     expect: (stdout) => stdout.trim() === '',
   },
   codex: {
-    input: { hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'make' } },
-    expect: (stdout) => /"updatedInput".*run -- bash -c/.test(stdout),
+    input: {
+      hook_event_name: 'PostToolUse',
+      tool_name: 'Bash',
+      session_id: 'spillway-doctor',
+      tool_use_id: 'probe',
+      tool_input: { command: 'true' },
+      tool_response: 'ok',
+    },
+    expect: (stdout) => stdout.trim() === '',
   },
   gemini: {
-    input: { hook_event_name: 'BeforeTool', tool_name: 'run_shell_command', tool_input: { command: 'make' } },
-    expect: (stdout) => /"tool_input".*run -- bash -c/.test(stdout),
+    input: {
+      hook_event_name: 'AfterTool',
+      tool_name: 'run_shell_command',
+      tool_input: { command: 'true' },
+      tool_response: { llmContent: 'ok', returnDisplay: 'ok' },
+    },
+    expect: (stdout) => stdout.trim() === '',
   },
 };
 
@@ -237,8 +279,8 @@ export async function doctor(client: string, options: SetupOptions): Promise<Che
     const command = spillwayShell(options.spillway, ['hook', client]);
     const r = await runShell(command, JSON.stringify(probe.input), options.env, 15_000);
     checks.push(
-      r.code === 0 && probe.expect(r.stdout)
-        ? { ok: true, what: `the ${client} hook runs and answers` }
+      r.code === 0 && r.stderr === '' && probe.expect(r.stdout)
+        ? { ok: true, what: `the ${client} hook runs and leaves a small output as it is` }
         : {
             ok: false,
             what: `the ${client} hook failed (exit ${r.code}): ${(r.stderr || r.stdout).trim().slice(0, 300)}`,
@@ -247,7 +289,7 @@ export async function doctor(client: string, options: SetupOptions): Promise<Che
     );
   }
   checks.push(checkStore(options.env), await checkMcp(options));
-  if (client === 'codex') checks.push(checkCodexSandbox(options));
+  if (client === 'codex') checks.push(...(await checkCodexCapture(options)));
   const token = checkToken(options.env);
   if (token) checks.push(token);
   if (state.proxy) checks.push(await checkProxy(state.proxy));

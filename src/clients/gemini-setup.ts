@@ -5,9 +5,10 @@ import { type FileEdit, isOwnHookGroup, type SetupOptions } from './setup-plan.j
 import { spillwayShell } from './spillway-command.js';
 
 /**
- * Gemini CLI's files: in `settings.json`, the BeforeTool hook on `run_shell_command` that runs
- * each shell command through `spillway run` (Gemini CLI keeps only the first 8,000 and last
- * 32,000 characters of a long output; its AfterTool hook cannot replace the output), spillway
+ * Gemini CLI's files: in `settings.json`, the AfterTool hook on `run_shell_command` that, for an
+ * output Gemini CLI will show only the head and tail of (past 40,000 characters), stashes it and
+ * adds the lines that matter from the part left out with the recall id (the hook sees the whole
+ * output; the command is never touched), spillway
  * as an MCP server for `spillway_expand` and, with a proxy, API-key sign-in; in `.env`, with a
  * proxy, `GOOGLE_GEMINI_BASE_URL` (Gemini CLI reads `~/.gemini/.env`).
  *
@@ -23,28 +24,34 @@ export function geminiSetup(options: SetupOptions): FileEdit[] {
       { type: 'command', name: 'spillway', command: spillwayShell(options.spillway, ['hook', 'gemini']) },
     ],
   };
-  const beforeTool = (text: string) =>
-    ((readJsonc(text, settings).hooks ?? {}) as Record<string, unknown>).BeforeTool as unknown;
+  const hookGroups = (text: string, event: string) =>
+    ((readJsonc(text, settings).hooks ?? {}) as Record<string, unknown>)[event] as unknown;
+  // An earlier spillway put a BeforeTool hook here (the command rewrite): taken out too.
+  const withoutOwnHooks = (text: string) => {
+    let out = text;
+    for (const event of ['BeforeTool', 'AfterTool']) {
+      const list = hookGroups(out, event);
+      if (!Array.isArray(list) || !list.some(isOwnHookGroup)) continue;
+      const others = list.filter((g) => !isOwnHookGroup(g));
+      out = setJsonc(out, ['hooks', event], others.length ? others : undefined);
+    }
+    return out;
+  };
   const edits: FileEdit[] = [
     {
       path: settings,
-      purpose: `BeforeTool hook on run_shell_command, MCP server${options.proxy ? ', API-key sign-in' : ''}${options.mcp?.length ? `; MCP servers through spillway gateway: ${options.mcp.join(', ')}` : ''}`,
+      purpose: `AfterTool hook on run_shell_command, MCP server${options.proxy ? ', API-key sign-in' : ''}${options.mcp?.length ? `; MCP servers through spillway gateway: ${options.mcp.join(', ')}` : ''}`,
       remove: (text) => {
-        let out = text;
-        const before = beforeTool(text);
-        if (Array.isArray(before) && before.some(isOwnHookGroup)) {
-          const others = before.filter((g) => !isOwnHookGroup(g));
-          out = setJsonc(out, ['hooks', 'BeforeTool'], others.length ? others : undefined);
-        }
+        let out = withoutOwnHooks(text);
         if ((readJsonc(out, settings).mcpServers as Record<string, unknown> | undefined)?.spillway)
           out = setJsonc(out, ['mcpServers', 'spillway'], undefined);
         return rewrapServers(out, settings, [['mcpServers']], undefined, options.spillway);
       },
       add: (text) => {
         const value = readJsonc(text, settings);
-        const before = beforeTool(text);
-        const others = Array.isArray(before) ? before.filter((g) => !isOwnHookGroup(g)) : [];
-        let out = setJsonc(text, ['hooks', 'BeforeTool'], [...others, hook]);
+        const base = withoutOwnHooks(text);
+        const after = hookGroups(base, 'AfterTool');
+        let out = setJsonc(base, ['hooks', 'AfterTool'], [...(Array.isArray(after) ? after : []), hook]);
         out = setJsonc(out, ['mcpServers', 'spillway'], {
           command: options.spillway.command,
           args: [...options.spillway.args, 'mcp'],

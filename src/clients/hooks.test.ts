@@ -1,15 +1,18 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MemoryStore } from '../store/memory-store.js';
 import { recallAll } from '../store/recall.js';
-import { markerIds } from '../text/markers.js';
+import { cutNoteIds, markerIds } from '../text/markers.js';
 import { claudeHook } from './claude.js';
-import { codexHook, geminiHook } from './shell-hooks.js';
-import { isWrappedInRun, shellQuote, wrapInRun } from './spillway-command.js';
+import { codexHook, parseCodexCut } from './codex.js';
+import { codexSpoolDir } from './codex-capture.js';
+import { NOTE_MAX_CHARS } from './cut-note.js';
+import { geminiHook, shellOutputOf } from './gemini.js';
+import { shellQuote } from './spillway-command.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: hook answers and client settings, read field by field
 type Json = any;
@@ -90,48 +93,157 @@ describe('claude hook', () => {
   });
 });
 
-describe('codex and gemini hooks', () => {
-  const ctx = { env: {}, spillway, store: async () => new MemoryStore() };
-  it('wrap the shell command in spillway run once, keeping the other fields', () => {
-    const codex = codexHook(
-      {
-        hook_event_name: 'PreToolUse',
-        tool_name: 'Bash',
-        tool_input: { command: 'make -j4', workdir: '/w' },
-      },
-      ctx,
-    ) as Json;
-    expect(codex.hookSpecificOutput).toMatchObject({
-      hookEventName: 'PreToolUse',
-      permissionDecision: 'allow',
+// Codex's own cut, as codex-rs formats it: the head, a mark, the tail, cut between characters
+// (a Rust string is cut on char boundaries).
+function codexCut(output: string, headAt: number, tailLength: number): string {
+  const lines = output.split('\n').length;
+  const between = (at: number) => (/[\uDC00-\uDFFF]/.test(output[at] ?? '') ? at + 1 : at);
+  const head = output.slice(0, between(headAt));
+  const tail = output.slice(between(output.length - tailLength));
+  return `Warning: truncated output (original token count: ${Math.ceil(output.length / 4)})\nTotal output lines: ${lines}\n\n${head}…${Math.ceil((output.length - head.length - tail.length) / 4)} tokens truncated…${tail}`;
+}
+
+describe('codex hook', () => {
+  function codexMachine() {
+    const home = mkdtempSync(join(tmpdir(), 'spillway-hook-'));
+    const env = { HOME: home, SPILLWAY_HOME: join(home, '.spillway') };
+    const store = new MemoryStore();
+    const ctx = { env, spillway, store: async () => store };
+    const spool = (thread: string, call: string, bytes: string) => {
+      const dir = join(codexSpoolDir(env), thread);
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, `${call}.out`), bytes);
+      return join(dir, `${call}.out`);
+    };
+    const input = (shown: string, call = 'call_1') => ({
+      hook_event_name: 'PostToolUse',
+      tool_name: 'Bash',
+      session_id: 'thread-1',
+      tool_use_id: call,
+      tool_input: { command: 'make' },
+      tool_response: shown,
     });
-    expect(codex.hookSpecificOutput.updatedInput).toEqual({
-      command: `/usr/bin/node '/opt/spill way/dist/cli.js' run -- bash -c 'make -j4'`,
-      workdir: '/w',
-    });
-    const wrapped = codex.hookSpecificOutput.updatedInput.command;
-    expect(isWrappedInRun(wrapped)).toBe(true);
-    expect(
-      codexHook({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: wrapped } }, ctx),
-    ).toBeUndefined();
-    const gemini = geminiHook(
-      {
-        hook_event_name: 'BeforeTool',
-        tool_name: 'run_shell_command',
-        tool_input: { command: 'ls', dir_path: 'src' },
-      },
-      ctx,
-    ) as Json;
-    expect(gemini.hookSpecificOutput.tool_input).toEqual({
-      command: wrapInRun('ls', spillway),
-      dir_path: 'src',
-    });
-    expect(
-      geminiHook({ hook_event_name: 'BeforeTool', tool_name: 'read_file', tool_input: {} }, ctx),
-    ).toBeUndefined();
+    return { env, store, ctx, spool, input };
+  }
+
+  it('adds what matters in the whole output and the recall id of its exact bytes; the spool is removed', async () => {
+    const { store, ctx, spool, input } = codexMachine();
+    const file = spool('thread-1', 'call_1', log);
+    const answer = (await codexHook(input(codexCut(log, 4000, 4000)), ctx)) as Json;
+    const note = answer.hookSpecificOutput.additionalContext as string;
+    expect(answer.hookSpecificOutput.hookEventName).toBe('PostToolUse');
+    expect(answer).not.toHaveProperty('decision'); // what Codex shows is never replaced
+    expect(note).toContain('\nerror: linker failed\n');
+    expect(note.length).toBeLessThanOrEqual(NOTE_MAX_CHARS);
+    const id = cutNoteIds(note)[0] as string;
+    expect((await recallAll(id, { store })).toString()).toBe(log);
+    expect(existsSync(file)).toBe(false);
   });
 
-  it('property: a quoted command reaches bash exactly as written', () => {
+  it('leaves an output Codex showed whole exactly as it is, and removes its spool', async () => {
+    const { ctx, spool, input } = codexMachine();
+    const file = spool('thread-1', 'call_1', 'ok\n');
+    expect(await codexHook(input('ok\n'), ctx)).toBeUndefined();
+    expect(existsSync(file)).toBe(false);
+  });
+
+  it('trusts no spool that is not what Codex itself saw (written inside a command, another call, a link)', async () => {
+    const { ctx, spool, input } = codexMachine();
+    const cut = codexCut(log, 4000, 4000);
+    // Another output under this call's name: its head is not Codex's.
+    spool('thread-1', 'call_1', `forged\n${log}`);
+    expect(await codexHook(input(cut), ctx)).toBeUndefined();
+    // The same head, a different end.
+    spool('thread-1', 'call_2', `${log}\nerror: planted`);
+    expect(await codexHook(input(cut, 'call_2'), ctx)).toBeUndefined();
+    // A link to a file elsewhere.
+    const elsewhere = join(mkdtempSync(join(tmpdir(), 'spillway-hook-')), 'secret');
+    writeFileSync(elsewhere, log);
+    const dir = join(codexSpoolDir(ctx.env), 'thread-1');
+    mkdirSync(dir, { recursive: true });
+    symlinkSync(elsewhere, join(dir, 'call_3.out'));
+    expect(await codexHook(input(cut, 'call_3'), ctx)).toBeUndefined();
+    // Ids that would make a path.
+    for (const [thread, call] of [
+      ['..', 'x'],
+      ['thread-1', '../../x'],
+      ['a/b', 'c'],
+    ])
+      expect(
+        await codexHook({ ...input(cut), session_id: thread, tool_use_id: call }, ctx),
+        `${thread} ${call}`,
+      ).toBeUndefined();
+  });
+
+  it('property: for any output Codex cut, the note fits its budget, shows the failure, and recalls the exact whole', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.constantFrom('ok 1', 'step done', 'é ünïcode 🙂', 'compiling unit'), {
+          minLength: 300,
+          maxLength: 900,
+        }),
+        fc.nat(),
+        fc.integer({ min: 10, max: 2000 }),
+        async (lines, at, ends) => {
+          const failure = 'FAILED tests/test_cart.py::test_total - AssertionError: 41 != 42';
+          (lines as string[]).splice(at % lines.length, 0, failure);
+          const output = `${lines.map((l, i) => `${i}: ${l}`).join('\n')}\n`;
+          fc.pre(2 * ends < output.length);
+          const { store, ctx, spool, input } = codexMachine();
+          spool('thread-1', 'call_1', output);
+          const answer = (await codexHook(input(codexCut(output, ends, ends)), ctx)) as Json;
+          const note = answer.hookSpecificOutput.additionalContext as string;
+          expect(note.length).toBeLessThanOrEqual(NOTE_MAX_CHARS);
+          expect(note).toContain(failure);
+          const id = cutNoteIds(note)[0] as string;
+          expect((await recallAll(id, { store })).toString()).toBe(output);
+        },
+      ),
+      { numRuns: 15 },
+    );
+  });
+});
+
+describe('gemini hook', () => {
+  const geminiInput = (llmContent: string, cwd?: string) => ({
+    hook_event_name: 'AfterTool',
+    tool_name: 'run_shell_command',
+    ...(cwd ? { cwd } : {}),
+    tool_input: { command: 'make' },
+    tool_response: { llmContent, returnDisplay: llmContent },
+  });
+
+  it('adds, past Gemini CLI’s 40,000 characters, what matters in the whole output and its recall id', async () => {
+    const store = new MemoryStore();
+    const ctx = { env: {}, spillway, store: async () => store };
+    const answer = (await geminiHook(geminiInput(log), ctx)) as Json;
+    const note = answer.hookSpecificOutput.additionalContext as string;
+    expect(answer.hookSpecificOutput.hookEventName).toBe('AfterTool');
+    expect(note).toContain('\nerror: linker failed\n');
+    // Gemini CLI shows the last 32,000 characters with the note in them: the note fits easily.
+    expect(note.length).toBeLessThanOrEqual(4000);
+    const id = cutNoteIds(note)[0] as string;
+    expect((await recallAll(id, { store })).toString()).toBe(log);
+  });
+
+  it('adds nothing to an output Gemini CLI shows whole, by its own limit or the user’s setting', async () => {
+    const store = new MemoryStore();
+    const ctx = { env: {}, spillway, store: async () => store };
+    expect(await geminiHook(geminiInput('x'.repeat(40_000)), ctx)).toBeUndefined();
+    expect(await geminiHook({ ...geminiInput(log), tool_name: 'read_file' }, ctx)).toBeUndefined();
+    const project = mkdtempSync(join(tmpdir(), 'spillway-hook-'));
+    mkdirSync(join(project, '.gemini'));
+    writeFileSync(
+      join(project, '.gemini/settings.json'),
+      '{ // mine\n "tools": { "truncateToolOutputThreshold": 100000 } }',
+    );
+    expect(await geminiHook(geminiInput(log, project), ctx)).toBeUndefined();
+    expect(await store.usedBytes?.()).toBeFalsy();
+  });
+});
+
+describe('shellQuote', () => {
+  it('property: a quoted word reaches the shell exactly as written', () => {
     fc.assert(
       fc.property(
         fc.string({ maxLength: 40 }).filter((s) => !s.includes('\0')),
@@ -142,5 +254,43 @@ describe('codex and gemini hooks', () => {
       ),
       { numRuns: 60 },
     );
+  });
+});
+
+describe('parseCodexCut', () => {
+  it('reads both of Codex’s cuts: by lines, and past what it keeps in memory', () => {
+    expect(
+      parseCodexCut(
+        'Warning: truncated output (original token count: 9)\nTotal output lines: 3\n\nhead…5 tokens truncated…tail',
+      ),
+    ).toEqual({ head: 'head', tail: 'tail' });
+    expect(
+      parseCodexCut(
+        'Warning: truncated output (original token count: 5903075)\n... 22563723 bytes omitted ...\n\nINFO row 1\n…1038608 chars truncated…FATAL: last\n',
+      ),
+    ).toEqual({ head: 'INFO row 1\n', tail: 'FATAL: last\n' });
+    expect(parseCodexCut('ok\n')).toBeUndefined();
+    expect(
+      parseCodexCut('Warning: truncated output (original token count: 9)\nTotal output lines: 3\n\nno mark'),
+    ).toBeUndefined();
+  });
+});
+
+describe('shellOutputOf', () => {
+  it('takes the command’s output out of Gemini CLI’s frame, whatever lines Gemini CLI adds after it', () => {
+    expect(
+      shellOutputOf('<untrusted_context>\nOutput: hi\nProcess Group PGID: 7\n</untrusted_context>'),
+    ).toBe('hi\n');
+    expect(
+      shellOutputOf(
+        "<untrusted_context>\nOutput: ls: cannot access '/x': No such file\nout\nExit Code: 3\nProcess Group PGID: 2\n</untrusted_context>",
+      ),
+    ).toBe("ls: cannot access '/x': No such file\nout\n");
+    expect(
+      shellOutputOf(
+        '<untrusted_context>\nOutput: n 3ms\nFATAL: last\n\n[GEMINI_CLI_WARNING: Output truncated. The buffer is limited to 16MB.]\nProcess Group PGID: 9\n</untrusted_context>',
+      ),
+    ).toBe('n 3ms\nFATAL: last\n');
+    expect(shellOutputOf('just text')).toBe('just text');
   });
 });

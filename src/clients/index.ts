@@ -1,4 +1,5 @@
 import { claudeSetup } from './claude-setup.js';
+import { codexSpoolDir } from './codex-capture.js';
 import { codexSetup } from './codex-setup.js';
 import { geminiSetup } from './gemini-setup.js';
 import type { FileEdit, SetupOptions } from './setup-plan.js';
@@ -6,7 +7,13 @@ import type { FileEdit, SetupOptions } from './setup-plan.js';
 /** The clients `spillway setup` and `spillway doctor` know, and what each needs. */
 export const CLIENTS: Record<
   string,
-  { name: string; edits: (options: SetupOptions) => FileEdit[]; notes: string[] }
+  {
+    name: string;
+    edits: (options: SetupOptions) => FileEdit[];
+    notes: string[];
+    /** Folders the client must find in place when it starts (a sandbox binds them). */
+    folders?: (env: NodeJS.ProcessEnv) => string[];
+  }
 > = {
   claude: {
     name: 'Claude Code',
@@ -16,8 +23,9 @@ export const CLIENTS: Record<
   codex: {
     name: 'Codex',
     edits: codexSetup,
+    folders: (env) => [codexSpoolDir(env)],
     notes: [
-      "Codex runs commands in its sandbox: spillway's folder is made writable under workspace-write (unless config.toml has a [sandbox_workspace_write] table of its own: add the folder to its writable_roots); under read-only, spillway run cannot stash and prints outputs whole.",
+      "Codex runs each command as the model wrote it, under your rules, approvals, sandbox and shell. Outside its sandbox, bash keeps the whole output (BASH_ENV) and the hook adds a collapse of it beside Codex's cut; in the sandbox, on a terminal, in another shell or with a [shell_environment_policy] of your own, Codex's own cut stands. spillway doctor codex says which applies here.",
     ],
   },
   gemini: {
@@ -30,6 +38,7 @@ export const CLIENTS: Record<
 };
 
 export { claudeHook } from './claude.js';
+export { codexHook } from './codex.js';
+export { geminiHook } from './gemini.js';
 export { applySetup, planSetup, setupStateDir, undoSetup } from './setup-files.js';
 export type { FileEdit, SetupOptions } from './setup-plan.js';
-export { codexHook, geminiHook } from './shell-hooks.js';

@@ -1,7 +1,7 @@
 import { realpath } from 'node:fs/promises';
 import { isAbsolute, sep } from 'node:path';
 import { openRegularFile } from '../store/private-fs.js';
-import { DEFAULT_LIMITS } from '../store/store.js';
+import { MAX_CAPTURE_BYTES } from '../store/store.js';
 import { OutputCapture } from '../text/output-capture.js';
 
 /** A client's saved output, read, or why it was not. */
@@ -37,10 +37,10 @@ export async function readClientFile(
   const { handle, info: stat } = opened;
   try {
     if (process.getuid && stat.uid !== process.getuid()) return { refused: 'it is owned by another user' };
-    const capture = new OutputCapture(DEFAULT_LIMITS.maxFileBytes);
+    const capture = new OutputCapture(MAX_CAPTURE_BYTES);
     for await (const chunk of handle.createReadStream({ autoClose: false })) capture.push(chunk as Buffer);
     const bytes = capture.joined(
-      (dropped) => `\n[${dropped} bytes in the middle were past the 64 MiB limit]\n`,
+      (dropped) => `\n[${dropped} bytes in the middle were past the 63 MiB limit]\n`,
     );
     // The preview must be the file's own beginning: a result that merely names a path (another
     // session's file, a key) never makes spillway read it.

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FileStore } from '../store/file-store.js';
@@ -19,16 +19,19 @@ import {
   startScriptedModel,
   turnOf,
 } from '../test-support/scripted-model.js';
-import { markerIds } from '../text/markers.js';
+import { cutNoteIds, markerIds } from '../text/markers.js';
 import { getTokenizer } from '../text/tokenizers/index.js';
 
-// The case spillway exists for, with the real clients as users install them, each set up by
-// `spillway setup CLIENT --proxy URL` alone: a shell command prints far more than the client's
-// own cut (Claude Code: 30,000 characters; Codex: about 10,000 tokens; Gemini CLI: 40,000
-// characters) with the one line that matters in the middle or at the end. The scripted model
-// runs it, greps the marker's id through spillway_expand, and answers. The model must see the
-// error line in the result, the grep must find it in the stash, and the stash must be the
-// command's real output byte for byte (not a client's truncation).
+// The real clients as users install them, each set up by `spillway setup CLIENT --proxy URL`
+// alone, driven by a scripted model on loopback.
+//
+// 1. Outputs far past the client's own cut (Claude Code: 30,000 characters; Codex: about 10,000
+//    tokens or bytes; Gemini CLI: 40,000 characters) with the one line that matters in the middle
+//    or at the end: the model must see that line, the recall id must recall the command's real
+//    output exactly.
+// 2. Never worse than the client alone: the same client, the same machine, without spillway and
+//    then with it: a small output reaches the model as it did, the user's rules refuse and allow
+//    exactly as they did, Codex's default sandbox runs every command as it did.
 
 interface OutputCase {
   name: string;
@@ -82,10 +85,15 @@ interface ClientRun {
   loopTool: string;
   /** spillway_expand as the model is offered it, when the client lists it among the tools. */
   recallTool?: string;
-  /** The model's call that runs a shell command, and the one that greps a recall id. */
-  run: (cmd: string) => ModelStep;
+  /** The model's call that runs a shell command (with more of the tool's fields), and the one that greps a recall id. */
+  run: (cmd: string, extra?: Json) => ModelStep;
   grep: (id: string, pattern: string) => ModelStep;
   args: (prompt: string) => string[];
+  /**
+   * How spillway reaches the model for an output past the client's cut: `collapse` in place of
+   * the client's cut (Claude Code), or `note` beside what the client shows (Codex, Gemini CLI).
+   */
+  shows: 'collapse' | 'note';
 }
 
 const call = (name: string, input: Json, callId: string, namespace?: string): ModelStep => ({
@@ -106,24 +114,39 @@ const CLAUDE = (key: ClientKey): ClientRun => ({
   run: (command) => call('Bash', { command, description: 'run it' }, 'call_run'),
   grep: (id, grep) => call('mcp__spillway__spillway_expand', { id, grep }, 'call_grep'),
   args: (prompt) => ['-p', prompt, '--allowedTools', 'Bash', 'mcp__spillway__spillway_expand'],
+  shows: 'collapse',
 });
 
-const CODEX: ClientRun = {
+const CODEX_BASE = {
   key: 'codex',
-  label: `Codex ${clientVersion('codex')} -m gpt-5`,
   api: 'openai-responses',
   loopTool: 'exec_command',
   recallTool: 'mcp__spillway:spillway_expand',
-  run: (cmd) => call('exec_command', { cmd }, 'call_run'),
-  grep: (id, grep) => call('spillway_expand', { id, grep }, 'call_grep', 'mcp__spillway'),
+  run: (cmd: string, extra?: Json) => call('exec_command', { cmd, ...extra }, 'call_run'),
+  grep: (id: string, grep: string) => call('spillway_expand', { id, grep }, 'call_grep', 'mcp__spillway'),
+  shows: 'note',
+} as const;
+
+// Outside Codex's sandbox (as with --yolo): the capture sees the whole output.
+const CODEX: ClientRun = {
+  ...CODEX_BASE,
+  label: `Codex ${clientVersion('codex')} -m gpt-5, --sandbox danger-full-access`,
   args: (prompt) => [
     'exec',
     '--skip-git-repo-check',
-    '--dangerously-bypass-approvals-and-sandbox',
+    '--sandbox',
+    'danger-full-access',
     '-m',
     'gpt-5',
     prompt,
   ],
+};
+
+// Codex as `codex exec` runs by default: its read-only sandbox.
+const CODEX_DEFAULT: ClientRun = {
+  ...CODEX_BASE,
+  label: `Codex ${clientVersion('codex')} -m gpt-5, its default read-only sandbox`,
+  args: (prompt) => ['exec', '--skip-git-repo-check', '-m', 'gpt-5', prompt],
 };
 
 // With no -m, Codex's default model gets "responses-lite": its tools in an `additional_tools`
@@ -131,7 +154,7 @@ const CODEX: ClientRun = {
 // tools.mcp__spillway__spillway_expand); outputs come back as custom_tool_call_output.
 const CODEX_DEFAULT_MODEL: ClientRun = {
   ...CODEX,
-  label: `Codex ${clientVersion('codex')}, its default model (responses-lite)`,
+  label: `Codex ${clientVersion('codex')}, its default model (responses-lite), danger-full-access`,
   loopTool: 'functions:exec',
   recallTool: undefined, // a nested tool of exec, listed in its description
   run: (cmd) => ({
@@ -146,15 +169,7 @@ const CODEX_DEFAULT_MODEL: ClientRun = {
     name: 'exec',
     input: `const r = await tools.mcp__spillway__spillway_expand(${JSON.stringify({ id, grep })});\ntext(r.content.map((c) => c.text).join('\\n'));`,
   }),
-  args: (prompt) => ['exec', '--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox', prompt],
-};
-
-// Codex's own sandbox, as users run it (workspace-write, bubblewrap): the hook's spillway run
-// and the command it wraps run inside it.
-const CODEX_SANDBOXED: ClientRun = {
-  ...CODEX,
-  label: `Codex ${clientVersion('codex')} -m gpt-5 in its workspace-write sandbox`,
-  args: (prompt) => ['exec', '--skip-git-repo-check', '--sandbox', 'workspace-write', '-m', 'gpt-5', prompt],
+  args: (prompt) => ['exec', '--skip-git-repo-check', '--sandbox', 'danger-full-access', prompt],
 };
 
 const GEMINI: ClientRun = {
@@ -166,6 +181,7 @@ const GEMINI: ClientRun = {
   run: (command) => call('run_shell_command', { command, description: 'run it' }, 'call_run'),
   grep: (id, grep) => call('mcp_spillway_spillway_expand', { id, grep }, 'call_grep'),
   args: (prompt) => ['-p', prompt, '--yolo'],
+  shows: 'note',
 };
 
 function clientVersion(key: ClientKey): string {
@@ -173,15 +189,24 @@ function clientVersion(key: ClientKey): string {
   return 'version' in b ? b.version : '(not installed)';
 }
 
-/** The agent: run the command, grep the marker's id for the needle, answer with what it found. */
+/** What the model saw of a tool call: its output and what the client put beside it. */
+const seenOf = (out: ModelTurn['lastOutput']) => (out ? `${out.context ?? ''}\n${out.text}` : '');
+
+/**
+ * The id that recalls the command's whole output: a cut note's (Codex, Gemini CLI; the proxy may
+ * also have shortened the client's own cut, with markers of its own), else a collapse's marker.
+ */
+const wholeId = (seen: string) => cutNoteIds(seen)[0] ?? markerIds(seen)[0];
+
+/** The agent: run the command, grep the recall id for the needle, answer with what it found. */
 function agentScript(client: ClientRun, current: () => OutputCase) {
   return (turn: ModelTurn): ModelStep => {
     if (!turn.tools.includes(client.loopTool)) return { kind: 'answer', text: 'ok' }; // side requests
     const out = turn.lastOutput;
     if (!out) return client.run(`node ${current().file}`);
     if (out.callId === 'call_run') {
-      const id = markerIds(out.text)[0];
-      if (!id) return { kind: 'answer', text: 'NO MARKER: the result was not shortened' };
+      const id = wholeId(seenOf(out));
+      if (!id) return { kind: 'answer', text: 'NO RECALL ID: the output was not captured' };
       return client.grep(id, current().grep);
     }
     return { kind: 'answer', text: 'FINAL: found it' };
@@ -189,30 +214,34 @@ function agentScript(client: ClientRun, current: () => OutputCase) {
 }
 
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
-const RUNS = [
+const installed = (clients: ClientRun[]) =>
+  clients.map((client) => ({ client, binary: clientBinary(client.key) }));
+const OUTPUT_RUNS = installed([
   CLAUDE('claude'),
   CLAUDE('claude-2.1.197'),
   CODEX,
-  CODEX_SANDBOXED,
   CODEX_DEFAULT_MODEL,
   GEMINI,
-].map((client) => ({
-  client,
-  binary: clientBinary(client.key),
-}));
+]);
 
 beforeAll(() => {
-  if (RUNS.some((r) => 'path' in r.binary)) buildCli();
+  if (OUTPUT_RUNS.some((r) => 'path' in r.binary)) buildCli();
 }, 120_000);
 
-describe.each(RUNS)(
+const turnsFrom = (model: { seen: { json?: unknown }[] }, from: number, api: ModelTurn['api']) =>
+  model.seen
+    .slice(from)
+    .filter((s) => s.json && Object.keys(s.json as Json).length > 0)
+    .map((s) => turnOf(api, s.json as Json));
+
+describe.each(OUTPUT_RUNS)(
   '$client.label set up by spillway setup, outputs past its own cut',
   ({ client, binary }) => {
     if ('missing' in binary) {
       it.skip(`skipped: ${binary.missing}`, () => {});
       return;
     }
-    it('the model sees the error line, grep finds it in the byte-exact original, undo restores the files', async () => {
+    it('the model sees the error line, the recall id recalls the real output, undo restores the files', async () => {
       const { bin } = PINNED_CLIENTS[client.key];
       let current = OUTPUTS[0] as OutputCase;
       const model = await startScriptedModel(agentScript(client, () => current));
@@ -242,31 +271,35 @@ describe.each(RUNS)(
           });
           expect(run.code, `${output.name}: ${run.stderr.slice(-2000)}`).toBe(0);
           expect(run.stdout, output.name).toContain('FINAL: found it');
-          const turns = model.seen
-            .slice(from)
-            .filter((s) => s.json && Object.keys(s.json).length > 0)
-            .map((s) => turnOf(client.api, s.json as Json));
+          const turns = turnsFrom(model, from, client.api);
           if (client.recallTool)
             expect(
               turns.filter((t) => t.tools.includes(client.loopTool))[0]?.tools,
               'spillway_expand is offered, not deferred',
             ).toContain(client.recallTool);
-          const ran = turns.find((t) => t.lastOutput?.callId === 'call_run')?.lastOutput?.text ?? '';
+          const ran = turns.find((t) => t.lastOutput?.callId === 'call_run')?.lastOutput;
+          const seen = seenOf(ran);
           const grepped = turns.find((t) => t.lastOutput?.callId === 'call_grep')?.lastOutput?.text ?? '';
-          expect(ran, `${output.name}: what the model saw of the command`).toContain(output.needle);
-          expect(o200k.count(ran), output.name).toBeLessThanOrEqual(2100);
+          expect(seen, `${output.name}: what the model saw of the command`).toContain(output.needle);
+          if (client.shows === 'collapse') expect(o200k.count(seen), output.name).toBeLessThanOrEqual(2100);
+          // Beside the client's own cut, never in its place.
+          else
+            expect(ran?.text, `${output.name}: the client's own view`).toMatch(
+              /Warning: truncated output|Output too large/,
+            );
           expect(grepped, `${output.name}: the grep through spillway_expand`).toContain(output.needle);
           if (process.env.SPILLWAY_TEST_VERBOSE)
-            console.log(JSON.stringify(ran.slice(-400)), o200k.count(ran));
-          const id = markerIds(ran)[0] as string;
-          const original = await recallAll(id, { store });
-          expect(original.length, `${output.name}\n${ran.slice(0, 3000)}`).toBe(real.length);
-          expect(sha(original), `${output.name}: the stash is the command's own output`).toBe(sha(real));
+            console.log(JSON.stringify(seen.slice(-600)), o200k.count(seen));
+          const original = await recallAll(wholeId(seen) as string, { store });
+          // Gemini CLI keeps the last 16 MB of an output in memory and hands its hook that: the
+          // stash is then the end of the command's output, as the client had it.
+          if (client.key === 'gemini' && original.length < real.length)
+            expect(original.length, output.name).toBeGreaterThan(16_000_000);
+          else expect(original.length, output.name).toBe(real.length);
+          const whole = real.subarray(real.length - original.length);
+          expect(sha(original), `${output.name}: the stash is the command's own output`).toBe(sha(whole));
         }
-        const undo = spawnSync('spillway', ['setup', bin, '--undo'], {
-          env: machine.env,
-          encoding: 'utf8',
-        });
+        const undo = spawnSync('spillway', ['setup', bin, '--undo'], { env: machine.env, encoding: 'utf8' });
         expect(undo.status, undo.stderr).toBe(0);
         for (const line of undo.stdout.trim().split('\n')) {
           const path = line.slice(0, line.indexOf(': '));
@@ -285,3 +318,218 @@ describe.each(RUNS)(
     }, 900_000);
   },
 );
+
+// ---------------------------------------------------------------------------------------------
+// Never worse than the client alone.
+
+/** A scenario: the user's files, the command the model runs, and what must hold of both runs. */
+interface Scenario {
+  name: string;
+  /** Files of the user's (under HOME) written before either run. */
+  files?: Record<string, string>;
+  command: string;
+  /** More fields of the model's call (Codex: `yield_time_ms`, `tty`). */
+  extra?: Json;
+  /** Checked on the run without spillway and on the run with it. */
+  check?: (seen: string, project: string) => void;
+}
+
+/** Parts of what a model sees that differ from run to run whatever spillway does. */
+function steady(text: string): string {
+  return text
+    .replace(/Chunk ID: \w+/g, 'Chunk ID: *')
+    .replace(/Wall time: [\d.]+ seconds/g, 'Wall time: *')
+    .replace(/Process Group PGID: \d+/g, 'Process Group PGID: *')
+    .replace(/session ID \d+/g, 'session ID *')
+    .replace(/session-[\w-]+/g, 'session-*');
+}
+
+interface SideBySide {
+  client: ClientRun;
+  scenarios: Scenario[];
+}
+
+const BIG = `node -e "for (let i = 1; i <= 3000; i++) console.log(i === 1500 ? 'error: planted in the middle' : 'line ' + i + ' of a long and ordinary output')"`;
+
+const CODEX_RULES = 'prefix_rule(pattern=["touch"], decision="forbidden")\n';
+const GEMINI_POLICY = `[[rule]]
+toolName = "run_shell_command"
+commandPrefix = "touch"
+decision = "deny"
+priority = 500
+
+[[rule]]
+toolName = "run_shell_command"
+commandPrefix = "echo"
+decision = "allow"
+priority = 500
+`;
+
+const madeIt = (expected: boolean) => (_seen: string, project: string) =>
+  expect(existsSync(join(project, 'made-it')), 'the file the command would make').toBe(expected);
+
+const SIDE_BY_SIDE: SideBySide[] = [
+  {
+    client: CODEX_DEFAULT,
+    scenarios: [
+      { name: 'a small output', command: 'echo hi' },
+      {
+        name: 'the user’s rule forbids touch',
+        files: { '.codex/rules/user.rules': CODEX_RULES },
+        command: 'touch made-it',
+        check: madeIt(false),
+      },
+      { name: 'its own refusal of a destructive command', command: 'rm -rf /' },
+      // In the read-only sandbox nothing can be captured: the client's own cut, as it was.
+      { name: 'an output past its cut, in its read-only sandbox', command: BIG },
+      { name: 'a command that fails', command: 'ls /nonexistent-folder; exit 3' },
+    ],
+  },
+  {
+    client: CODEX,
+    scenarios: [
+      { name: 'a small output, no sandbox', command: 'echo hi; echo err >&2' },
+      {
+        name: 'the user’s rule forbids touch, no sandbox',
+        files: { '.codex/rules/user.rules': CODEX_RULES },
+        command: 'touch made-it',
+        check: madeIt(false),
+      },
+      {
+        name: 'a live command: its first lines and a session to poll, no sandbox',
+        command: 'for i in 1 2 3; do echo tick $i; sleep 1; done',
+        extra: { yield_time_ms: 700 },
+        check: (seen) => expect(seen).toMatch(/Process running with session ID \d+[\s\S]*tick 1/),
+      },
+      {
+        name: 'a command on a terminal, no sandbox',
+        command: 'test -t 1 && echo on-a-terminal',
+        extra: { tty: true },
+        check: (seen) => expect(seen).toContain('on-a-terminal'),
+      },
+      {
+        name: 'a command that runs, no sandbox',
+        command: 'touch made-it && printf "%s\\n" "$0" "$-"',
+        check: madeIt(true),
+      },
+    ],
+  },
+  {
+    // Headless without --yolo: only what the user's policy allows runs.
+    client: {
+      ...GEMINI,
+      label: `Gemini CLI ${clientVersion('gemini')}, headless with the user's policy`,
+      args: (p) => ['-p', p],
+    },
+    scenarios: [
+      {
+        name: 'the user’s policy allows echo',
+        files: { '.gemini/policies/user.toml': GEMINI_POLICY },
+        command: 'echo hi',
+        check: (seen) => expect(seen).toContain('hi'),
+      },
+      {
+        name: 'the user’s policy denies touch',
+        files: { '.gemini/policies/user.toml': GEMINI_POLICY },
+        command: 'touch made-it',
+        check: madeIt(false),
+      },
+      {
+        name: 'its check of command substitution',
+        files: { '.gemini/policies/user.toml': GEMINI_POLICY },
+        command: 'echo $(touch made-it)',
+        check: madeIt(false),
+      },
+    ],
+  },
+  {
+    client: GEMINI,
+    scenarios: [
+      { name: 'a small output, --yolo', command: 'echo hi' },
+      { name: 'a command that fails, --yolo', command: 'ls /nonexistent-folder; exit 3' },
+    ],
+  },
+];
+
+describe.each(
+  installed(SIDE_BY_SIDE.map((s) => s.client)).map((r, i) => ({ ...r, ...(SIDE_BY_SIDE[i] as SideBySide) })),
+)('$client.label: the same as without spillway', ({ client, binary, scenarios }) => {
+  if ('missing' in binary) {
+    it.skip(`skipped: ${binary.missing}`, () => {});
+    return;
+  }
+  it.each(scenarios)(
+    '$name',
+    async (scenario) => {
+      const { bin } = PINNED_CLIENTS[client.key];
+      let command = scenario.command;
+      const model = await startScriptedModel((turn) => {
+        if (!turn.tools.includes(client.loopTool)) return { kind: 'answer', text: 'ok' };
+        return turn.lastOutput ? { kind: 'answer', text: 'DONE' } : client.run(command, scenario.extra);
+      });
+      const machine = userMachine({ [bin]: binary.path });
+      try {
+        for (const [path, text] of Object.entries(scenario.files ?? {})) {
+          mkdirSync(join(machine.home, path, '..'), { recursive: true });
+          writeFileSync(join(machine.home, path), text);
+        }
+        // The client talks to the model directly (no proxy: what the proxy does to requests is
+        // its own matter); spillway's hooks and capture are set up, then undone for the run
+        // without spillway.
+        pointAt(bin, machine.home, model.url);
+        const env = { ...machine.env, ...HEADLESS_ENV[bin] };
+        const runOnce = async () => {
+          rmProject(machine.project);
+          command = scenario.command;
+          const from = model.seen.length;
+          const run = await runClient(bin, client.args('run it'), {
+            env,
+            cwd: machine.project,
+            timeoutMs: 120_000,
+          });
+          const seen = seenOf(turnsFrom(model, from, client.api).find((t) => t.lastOutput)?.lastOutput);
+          scenario.check?.(seen, machine.project);
+          return { run, seen };
+        };
+        const setup = (args: string[]) => {
+          const r = spawnSync('spillway', ['setup', bin, ...args], { env: machine.env, encoding: 'utf8' });
+          expect(r.status, r.stderr).toBe(0);
+        };
+        setup([]);
+        const withSpillway = await runOnce();
+        setup(['--undo']);
+        const alone = await runOnce();
+        expect(withSpillway.seen, 'the model saw something of the command').not.toBe('');
+        expect(steady(withSpillway.seen), 'what the model saw, with spillway and without').toBe(
+          steady(alone.seen),
+        );
+        expect(withSpillway.run.code).toBe(alone.run.code);
+      } finally {
+        await model.close();
+      }
+    },
+    300_000,
+  );
+});
+
+/** The project folder emptied between the runs (the command may have made a file). */
+function rmProject(project: string): void {
+  spawnSync('find', [project, '-mindepth', '1', '-delete']);
+}
+
+/** The client pointed at a model API at `url`, as a user with a gateway of their own has it. */
+function pointAt(bin: string, home: string, url: string): void {
+  mkdirSync(join(home, `.${bin}`), { recursive: true });
+  if (bin === 'codex')
+    writeFileSync(
+      join(home, '.codex/config.toml'),
+      `model_provider = "p"\n\n[model_providers.p]\nname = "p"\nbase_url = "${url}/v1"\nwire_api = "responses"\nenv_key = "OPENAI_API_KEY"\n`,
+    );
+  if (bin === 'gemini') {
+    writeFileSync(join(home, '.gemini/.env'), `GOOGLE_GEMINI_BASE_URL=${url}\n`);
+    writeFileSync(
+      join(home, '.gemini/settings.json'),
+      '{ "security": { "auth": { "selectedType": "gemini-api-key" } } }\n',
+    );
+  }
+}

@@ -66,14 +66,22 @@ describe('spillway setup', () => {
     expect(codex.model_provider).toBe('spillway');
     expect(codex.model_providers.azure.name).toBe('Azure');
     expect(codex.model_providers.spillway.base_url).toBe(`${PROXY}/v1`);
-    // spillway run stashes into spillway's folder from inside Codex's workspace-write sandbox.
-    expect(codex.sandbox_workspace_write.writable_roots).toEqual([join(home, '.spillway')]);
-    // Our hook group is the second in hooks.json: the trust key names index 1.
-    const hookKey = `${join(home, '.codex/hooks.json')}:pre_tool_use:1:0`;
+    // Codex's sandbox gets no folder of spillway's; its shell commands read the capture.
+    expect(codex.sandbox_workspace_write).toBeUndefined();
+    const capture = join(home, '.spillway/capture/codex.bash');
+    expect(codex.shell_environment_policy.set.BASH_ENV).toBe(capture);
+    expect(read(home, '.spillway/capture/codex.bash')).toMatch(/^# spillway: /);
+    // The user's PreToolUse group stays; ours is the first PostToolUse group: the key names 0.
+    const hooks = readJsonc(read(home, '.codex/hooks.json'), 'hooks.json') as Json;
+    expect(hooks.hooks.PreToolUse.map((g: Json) => g.matcher)).toEqual(['apply_patch']);
+    expect(hooks.hooks.PostToolUse[0].hooks[0].command).toMatch(/ hook codex$/);
+    const hookKey = `${join(home, '.codex/hooks.json')}:post_tool_use:0:0`;
     expect(codex.hooks.state[hookKey].trusted_hash).toMatch(/^sha256:[0-9a-f]{64}$/);
     const gemini = read(home, '.gemini/settings.json');
     expect(gemini).toContain('// my theme');
-    expect((readJsonc(gemini, 's') as Json).hooks.BeforeTool[0].matcher).toBe('run_shell_command');
+    const geminiHooks = (readJsonc(gemini, 's') as Json).hooks;
+    expect(geminiHooks.AfterTool[0].matcher).toBe('run_shell_command');
+    expect(geminiHooks.BeforeTool).toBeUndefined();
     expect(read(home, '.gemini/.env')).toContain(`GOOGLE_GEMINI_BASE_URL=${PROXY}`);
 
     // Twice is the same as once, and undo still returns to before the first.
@@ -86,13 +94,48 @@ describe('spillway setup', () => {
     }
     for (const [path, text] of Object.entries(files)) expect(read(home, path), path).toBe(text);
     expect(() => read(home, '.gemini/.env')).toThrow();
+    expect(() => read(home, '.spillway/capture/codex.bash')).toThrow();
+  });
+
+  it('takes out the command-rewriting hooks an earlier spillway installed, and nothing of the user’s', async () => {
+    const { home, env } = userHome();
+    const lint = { matcher: 'apply_patch', hooks: [{ type: 'command', command: 'lint' }] };
+    const old = (matcher: string, client: string) => ({
+      matcher,
+      hooks: [{ type: 'command', command: `/usr/bin/node /old/dist/cli.js hook ${client}` }],
+    });
+    writeFileSync(
+      join(home, '.codex/hooks.json'),
+      JSON.stringify({ hooks: { PreToolUse: [lint, old('Bash', 'codex')] } }),
+    );
+    writeFileSync(
+      join(home, '.gemini/settings.json'),
+      JSON.stringify({ hooks: { BeforeTool: [old('run_shell_command', 'gemini')] } }),
+    );
+    for (const client of ['codex', 'gemini']) expect((await cli(['setup', client], { env })).code).toBe(0);
+    const codex = (readJsonc(read(home, '.codex/hooks.json'), 'h') as Json).hooks;
+    expect(codex.PreToolUse).toEqual([lint]);
+    expect(codex.PostToolUse).toHaveLength(1);
+    const gemini = (readJsonc(read(home, '.gemini/settings.json'), 's') as Json).hooks;
+    expect(gemini.BeforeTool).toBeUndefined();
+    expect(gemini.AfterTool).toHaveLength(1);
+  });
+
+  it("leaves a [shell_environment_policy] of the user's own as it is (no capture), and says so", async () => {
+    const { home, env } = userHome();
+    const mine = '[shell_environment_policy]\ninherit = "core"\n';
+    writeFileSync(join(home, '.codex/config.toml'), mine);
+    expect((await cli(['setup', 'codex'], { env })).code).toBe(0);
+    const toml = read(home, '.codex/config.toml');
+    expect(toml.startsWith(mine)).toBe(true);
+    expect((readToml(toml, 'c') as Json).shell_environment_policy).toEqual({ inherit: 'core' });
   });
 
   it('the trust hash is the one Codex computes (codex-rs/hooks: sorted compact JSON, defaults filled)', async () => {
     const { codexTrustHash } = await import('./codex-setup.js');
     const { createHash } = await import('node:crypto');
     const json =
-      '{"event_name":"pre_tool_use","hooks":[{"async":false,"command":"x hook codex","timeout":600,"type":"command"}],"matcher":"Bash"}';
+      '{"event_name":"post_tool_use","hooks":[{"async":false,"command":"x hook codex","timeout":600,"type":"command"}],"matcher":"Bash"}';
     expect(codexTrustHash('Bash', 'x hook codex')).toBe(
       `sha256:${createHash('sha256').update(json).digest('hex')}`,
     );
@@ -160,9 +203,14 @@ describe('spillway doctor', () => {
     for (const client of ['claude', 'codex', 'gemini']) await cli(['setup', client], { env });
     const ok = await cli(['doctor'], { env });
     expect(ok.stdout).toMatch(/Everything checks out/);
-    expect(ok.stdout.match(/✓ the (claude|codex|gemini) hook runs and answers/g)).toHaveLength(3);
+    expect(
+      ok.stdout.match(/✓ the (claude|codex|gemini) hook runs and leaves a small output as it is/g),
+    ).toHaveLength(3);
     expect(ok.stdout).toMatch(/✓ spillway mcp answers initialize/);
-    expect(ok.stdout).toMatch(/✓ .*\.spillway is writable in Codex's workspace-write sandbox/);
+    expect(ok.stdout).toMatch(/✓ tee -p \(GNU coreutils\) passes output on/);
+    expect(ok.stdout).toMatch(
+      /in Codex's sandbox \(its default; read-only and workspace-write\) nothing is captured/,
+    );
     expect(ok.code).toBe(0);
     // A hook the user removed, and a proxy that is not running.
     writeFileSync(join(home, '.codex/hooks.json'), '{}');
@@ -179,14 +227,14 @@ describe('spillway doctor', () => {
     );
   });
 
-  it("says when the user's own sandbox table keeps spillway's folder read-only under Codex", async () => {
+  it("says when Codex's shell commands do not read the capture, and how to make them", async () => {
     const { home, env } = userHome();
-    writeFileSync(join(home, '.codex/config.toml'), '[sandbox_workspace_write]\nnetwork_access = true\n');
+    writeFileSync(join(home, '.codex/config.toml'), '[shell_environment_policy]\ninherit = "core"\n');
     expect((await cli(['setup', 'codex'], { env })).code).toBe(0);
     const r = await cli(['doctor', 'codex'], { env });
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(
-      /✗ .* is not writable in Codex's workspace-write sandbox.*\n\s+fix: add ".*\.spillway" to writable_roots/,
+      /✗ Codex's shell commands do not read spillway's capture.*Codex's own cut stands\n\s+fix: add BASH_ENV = ".*capture\/codex\.bash" under \[shell_environment_policy\.set\]/,
     );
   });
 });

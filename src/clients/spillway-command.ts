@@ -41,24 +41,3 @@ export function spillwayCommand(): SpillwayCommand {
 export function spillwayShell(spillway: SpillwayCommand, args: string[]): string {
   return [spillway.command, ...spillway.args, ...args].map(shellQuote).join(' ');
 }
-
-/**
- * A client's shell command wrapped in `spillway run`, so spillway captures the whole output
- * before the client cuts it. The command runs in bash as the client would have run it.
- *
- * @example
- * wrapInRun('make 2>&1 | tee log', sw); // "/usr/bin/node /opt/sw/cli.js run -- bash -c 'make 2>&1 | tee log'"
- */
-export function wrapInRun(command: string, spillway: SpillwayCommand): string {
-  return `${spillwayShell(spillway, ['run', '--'])} bash -c ${shellQuote(command)}`;
-}
-
-/**
- * Whether a command already goes through `spillway run` (a hook must not wrap it twice).
- *
- * @example
- * isWrappedInRun('spillway run -- make'); // true
- */
-export function isWrappedInRun(command: string): boolean {
-  return /^\s*(\S*\/)?(spillway|cli\.js)'?\s+run(\s|$)/.test(command) || /\bcli\.js'? run -- /.test(command);
-}

@@ -87,3 +87,23 @@ export async function collapseOutput(raw: Buffer, options: CollapseOutputOptions
     ...(stashError !== undefined ? { stashError } : {}),
   };
 }
+
+/**
+ * Collapses `raw` as collapseOutput does, lowering the budget until the text has at most
+ * `maxChars` code units: what a client shows is bounded in characters as well as tokens (a
+ * client cuts again what is over its own limit, and the recall id could go with that cut).
+ *
+ * @example
+ * const out = await collapseWithin(raw, { store, maxTokens: 9000, maxChars: 40_000 });
+ */
+export async function collapseWithin(
+  raw: Buffer,
+  options: CollapseOutputOptions & { maxTokens: number; maxChars: number },
+): Promise<CollapsedOutput> {
+  let maxTokens = options.maxTokens;
+  for (;;) {
+    const out = await collapseOutput(raw, { ...options, maxTokens });
+    if (out.text.length <= options.maxChars || maxTokens < 64) return out;
+    maxTokens = Math.floor((maxTokens * options.maxChars) / out.text.length / 1.1);
+  }
+}

@@ -22,6 +22,13 @@ export const DEFAULT_LIMITS: Readonly<StoreLimits> = Object.freeze({
   maxTotalBytes: 1024 * MiB,
 });
 
+/**
+ * The most of an output that is captured to be stashed (`spillway run`, a client's saved file,
+ * the Codex spool): under one entry's limit with room for the note that says what was dropped
+ * and for a tail the client kept, so the stash of any output, 1 GB included, still fits.
+ */
+export const MAX_CAPTURE_BYTES = DEFAULT_LIMITS.maxFileBytes - MiB;
+
 export interface PutOptions {
   /**
    * False for small bookkeeping (frozen decisions) whose loss in a power cut costs only a cache

@@ -7,8 +7,11 @@ export interface ModelTurn {
   api: 'anthropic' | 'openai-responses' | 'gemini';
   /** The names of the tools the client offered (a namespaced one as `namespace:name`). */
   tools: string[];
-  /** The newest tool output in the request, if its last item is one. */
-  lastOutput?: { callId: string; text: string };
+  /**
+   * The newest tool output in the request, if its last item is one; `context` is what the client
+   * put beside it for the model (Codex's hook context: messages between the call and its output).
+   */
+  lastOutput?: { callId: string; text: string; context?: string };
 }
 
 /** The model's next move: call a tool, or answer and end the turn. */
@@ -137,12 +140,20 @@ function responsesTurn(body: Json): ModelTurn {
       ? (t.tools as Json[]).map((f) => `${t.name}:${f.name}`)
       : [String(t.name ?? t.type)],
   );
-  const last = Array.isArray(body.input) ? (body.input as Json[]).at(-1) : undefined;
+  const input = Array.isArray(body.input) ? (body.input as Json[]) : [];
+  const last = input.at(-1);
   const isOutput = last?.type === 'function_call_output' || last?.type === 'custom_tool_call_output';
+  if (!isOutput || !last) return { api: 'openai-responses', tools };
+  const call = input.findLastIndex((i) => i.call_id === last.call_id && i !== last);
+  const context = input
+    .slice(call + 1, -1)
+    .filter((i) => i.type === 'message')
+    .map((i) => textOf(i.content))
+    .join('\n');
   return {
     api: 'openai-responses',
     tools,
-    ...(isOutput && last ? { lastOutput: { callId: String(last.call_id), text: textOf(last.output) } } : {}),
+    lastOutput: { callId: String(last.call_id), text: textOf(last.output), ...(context ? { context } : {}) },
   };
 }
 

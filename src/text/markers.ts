@@ -286,3 +286,30 @@ export const RERUN_SAME = /^\[lines (\d+)-(\d+) as lines (\d+)-(\d+) of the earl
 export function rerunSameLines(from: number, to: number, earlierFrom: number, earlierTo: number): string {
   return `[lines ${from}-${to} as lines ${earlierFrom}-${earlierTo} of the earlier run]`;
 }
+
+/**
+ * The note a client hook adds to an output the client shows only part of (Gemini CLI and Codex
+ * keep its head and tail): a collapse of the whole output, and its recall id. The id is also
+ * written plainly (`id "X"`): a client may escape the angle brackets of a marker tag in a hook's
+ * text (Gemini CLI does).
+ *
+ * @example
+ * clientCutNote({ collapse: 'make: *** [all] Error 2', id: 'Ab3' });
+ * // '[spillway: the client shows only the head and tail of this output; what matters in the whole of it:\nmake: *** [all] Error 2\nthe whole output: spillway_expand id "Ab3" (grep, lines)]'
+ */
+export function clientCutNote(options: { collapse: string; id: string }): string {
+  return `[spillway: the client shows only the head and tail of this output; what matters in the whole of it:\n${options.collapse}\nthe whole output: spillway_expand id "${options.id}" (grep, lines)]`;
+}
+
+/**
+ * The recall ids of the client-cut notes in a text (clientCutNote), in order: each recalls a
+ * whole output the client showed only in part.
+ *
+ * @example
+ * cutNoteIds('[spillway: ...\nthe whole output: spillway_expand id "Cd4" (grep, lines)]'); // ['Cd4']
+ */
+export function cutNoteIds(text: string): string[] {
+  return [...text.matchAll(/the whole output: spillway_expand id "([A-Za-z0-9_-]{1,64})"/g)].map(
+    (m) => m[1] as string,
+  );
+}

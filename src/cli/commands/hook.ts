@@ -1,21 +1,24 @@
-import { claudeHook } from '../../clients/claude.js';
 import type { HookContext, HookInput } from '../../clients/hook-io.js';
-import { codexHook, geminiHook } from '../../clients/shell-hooks.js';
 import { spillwayCommand } from '../../clients/spillway-command.js';
 import { SpillwayError } from '../../errors.js';
+import type { Store } from '../../store/store.js';
 import { parseCommandArgs } from '../args.js';
 import { type CliIo, write } from '../io.js';
 import { STORE_HELP, STORE_OPTIONS, storeFromOptions } from '../store-option.js';
 
 export const HOOK_HELP = `usage: spillway hook claude|codex|gemini [--dir D | --store URL]
 
-The hook a client runs around its shell tool ("spillway setup CLIENT" installs it). Reads the
+The hook a client runs after its shell tool ("spillway setup CLIENT" installs it). Reads the
 client's hook JSON on standard input and prints the client's answer, or nothing to leave the
-call as it is:
+result as it is. A hook never changes the command, so the client's rules, approvals, sandbox
+and the user's shell judge and run the command the model wrote:
   claude  PostToolUse on Bash: when Claude Code saved a long output to a file and sent only a
           preview, stashes that file and sends the model a collapse of it instead
-  codex   PreToolUse on Bash: runs the command through "spillway run"
-  gemini  BeforeTool on run_shell_command: runs the command through "spillway run"
+  codex   PostToolUse on Bash: when Codex cut an output and its whole was captured (setup's
+          BASH_ENV capture), stashes it and sends the model a collapse no longer than Codex's cut
+  gemini  AfterTool on run_shell_command: when Gemini CLI will show only the head and tail of an
+          output, stashes it and adds the lines that matter from the part left out, and the
+          recall id
 A hook never fails the client's tool call: on any error it prints nothing and exits 0, with the
 reason on standard error.
 
@@ -23,13 +26,21 @@ ${STORE_HELP}
   -h, --help     show this help
 `;
 
-const HANDLERS: Record<
-  string,
-  (input: HookInput, ctx: HookContext) => Promise<object | undefined> | object | undefined
-> = { claude: claudeHook, codex: codexHook, gemini: geminiHook };
+type Handler = (input: HookInput, ctx: HookContext) => Promise<object | undefined>;
 
-/** Hook input is a small JSON object (Claude Code's carries at most a 30,000-character preview). */
-const MAX_HOOK_INPUT_BYTES = 8 * 1024 * 1024;
+// Each handler is loaded only for its own client, and loads the collapse only for an output it
+// acts on: a hook runs after every shell command, most of them small.
+const HANDLERS: Record<string, () => Promise<Handler>> = {
+  claude: () => import('../../clients/claude.js').then((m) => m.claudeHook),
+  codex: () => import('../../clients/codex.js').then((m) => m.codexHook),
+  gemini: () => import('../../clients/gemini.js').then((m) => m.geminiHook),
+};
+
+/**
+ * Hook input is one JSON object; Gemini CLI's carries the whole output of the command, so the
+ * bound is the largest output a hook will read (past it, the client's own result stands).
+ */
+const MAX_HOOK_INPUT_BYTES = 128 * 1024 * 1024;
 
 async function readHookInput(stream: NodeJS.ReadableStream): Promise<HookInput> {
   const chunks: Buffer[] = [];
@@ -52,15 +63,15 @@ export async function hookCommand(argv: string[], io: CliIo): Promise<number> {
     await write(io.stdout, HOOK_HELP);
     return 0;
   }
-  const handler =
-    positionals.length === 1 && Object.hasOwn(HANDLERS, positionals[0] as string)
-      ? HANDLERS[positionals[0] as string]
-      : undefined;
-  if (!handler)
+  const name = positionals[0] as string;
+  if (positionals.length !== 1 || !Object.hasOwn(HANDLERS, name))
     throw new SpillwayError('SPILLWAY_USAGE', `hook takes one client: ${Object.keys(HANDLERS).join(', ')}`);
-  let store: Awaited<ReturnType<typeof storeFromOptions>> | undefined;
+  let store: Store | undefined;
   try {
-    const input = await readHookInput(io.stdin);
+    const [handler, input] = await Promise.all([
+      (HANDLERS[name] as () => Promise<Handler>)(),
+      readHookInput(io.stdin),
+    ]);
     const answer = await handler(input, {
       env: io.env,
       spillway: spillwayCommand(),
@@ -72,7 +83,7 @@ export async function hookCommand(argv: string[], io: CliIo): Promise<number> {
     if (answer) await write(io.stdout, `${JSON.stringify(answer)}\n`);
   } catch (err) {
     // The client's tool call goes on unchanged; the reason goes to the client's hook log.
-    await write(io.stderr, `spillway hook ${positionals[0]}: ${(err as Error).message}\n`);
+    await write(io.stderr, `spillway hook ${name}: ${(err as Error).message}\n`);
   } finally {
     await store?.close?.();
   }

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SpillwayError } from '../../errors.js';
 import { collapseOutput, SOURCE_MAX_TOKENS } from '../../pipeline/collapse-output.js';
-import { DEFAULT_LIMITS } from '../../store/store.js';
+import { MAX_CAPTURE_BYTES } from '../../store/store.js';
 import { OutputCapture } from '../../text/output-capture.js';
 import { getTokenizer } from '../../text/tokenizers/index.js';
 import { intOption, parseCommandArgs } from '../args.js';
@@ -126,11 +126,11 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   // Bad options fail before the command runs, not after.
   intOption('--tokens', values.tokens, 1);
   getTokenizer(values.tokenizer);
-  const capture = new OutputCapture(DEFAULT_LIMITS.maxFileBytes);
+  const capture = new OutputCapture(MAX_CAPTURE_BYTES);
   const status = await runChild(command, io, capture);
   const raw = capture.joined(
     (dropped) =>
-      `\n[spillway run: ${dropped} bytes in the middle of this output were past the ${DEFAULT_LIMITS.maxFileBytes}-byte limit and were not kept]\n`,
+      `\n[spillway run: ${dropped} bytes in the middle of this output were past the ${MAX_CAPTURE_BYTES}-byte limit and were not kept]\n`,
   );
   // Nothing is lost: an output that cannot be stashed (or recalled later) goes out whole now,
   // its own bytes.

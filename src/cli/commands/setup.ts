@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { CLIENTS } from '../../clients/index.js';
 import { applySetup, planSetup, setupStateDir, undoSetup } from '../../clients/setup-files.js';
@@ -13,10 +14,15 @@ own cut (Claude Code: 30,000 characters, then a 2 KB preview; Codex: about 10,00
 Gemini CLI: the first 8,000 and last 32,000 characters), and registers spillway_expand:
   claude  ~/.claude/settings.json: a PostToolUse hook on Bash that sends the model a collapse
           of the output Claude Code saved; ~/.claude.json: the spillway MCP server
-  codex   ~/.codex/hooks.json: a PreToolUse hook that runs commands through "spillway run";
-          ~/.codex/config.toml: its trust entry and the spillway MCP server
-  gemini  ~/.gemini/settings.json: a BeforeTool hook that runs commands through "spillway run",
+  codex   ~/.spillway/capture/codex.bash: BASH_ENV that keeps each shell command's whole output
+          in a spool; ~/.codex/hooks.json: a PostToolUse hook that sends the model a collapse of
+          it where Codex cut the output; ~/.codex/config.toml: the hook's trust entry, BASH_ENV,
+          the spool folder writable under workspace-write, and the spillway MCP server
+  gemini  ~/.gemini/settings.json: an AfterTool hook that, where Gemini CLI shows only the head
+          and tail of an output, adds the lines that matter from the rest and the recall id;
           and the spillway MCP server
+No command is rewritten: each client's rules, approvals, sandbox and shell judge and run the
+command the model wrote, and an output the client shows whole reaches the model as it was.
 Files are parsed and edited in place (comments and the rest kept); each original is backed up
 under ~/.spillway/setup, and --undo puts it back byte for byte (or, when the client changed the
 file since, takes out only spillway's entries). Commands name this spillway by absolute path,
@@ -111,6 +117,8 @@ export async function setupCommand(argv: string[], io: CliIo): Promise<number> {
     return 0;
   }
   await applySetup(key, files, { stateDir, ...(proxy ? { proxy } : {}) });
+  for (const folder of client.folders?.(options.env) ?? [])
+    mkdirSync(folder, { recursive: true, mode: 0o700 });
   const lines = files.map(
     (f) => `  ${f.path}: ${f.purpose}${f.before === f.after ? ' (already set)' : ''}\n`,
   );

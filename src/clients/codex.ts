@@ -1,0 +1,106 @@
+import { rm, rmdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { codexSpoolDir, codexSpoolFiles, SPOOL_MAX_BYTES } from './codex-capture.js';
+import { cutNote, NOTE_MAX_CHARS } from './cut-note.js';
+import { type HookContext, type HookInput, objectField, stringField } from './hook-io.js';
+import { readClientFile } from './persisted-output.js';
+
+/** What Codex showed of an output it cut: its head and tail, as the model would have seen them. */
+export interface CodexCut {
+  head: string;
+  tail: string;
+}
+
+// Codex says how many lines the output had, or, past what it keeps in memory, how many bytes it
+// dropped from the middle before cutting again.
+const CUT_HEADER =
+  /^Warning: truncated output \(original token count: \d+\)\n(?:Total output lines: \d+|\.\.\. \d+ bytes omitted \.\.\.)\n\n/;
+const CUT_MARK = /…\d+ (?:tokens|chars) truncated…/;
+
+/**
+ * Codex's own cut of a shell output (`Warning: truncated output ...`, head, `…N tokens
+ * truncated…` or `…N chars truncated…`, tail), or undefined when Codex showed the output whole.
+ *
+ * @example
+ * parseCodexCut('Warning: truncated output (original token count: 9)\nTotal output lines: 3\n\na…5 tokens truncated…z'); // { head: 'a', tail: 'z' }
+ */
+export function parseCodexCut(shown: string): CodexCut | undefined {
+  const header = CUT_HEADER.exec(shown);
+  if (!header) return undefined;
+  const body = shown.slice(header[0].length);
+  const mark = CUT_MARK.exec(body);
+  if (!mark) return undefined;
+  return { head: body.slice(0, mark.index), tail: body.slice(mark.index + mark[0].length) };
+}
+
+/**
+ * The whole output the capture spooled for this call, checked against what Codex itself saw:
+ * the spool is written by the command's own shell (and anything the command runs can write it),
+ * so it is used only when it begins with Codex's head and (unless the spool reached its cap)
+ * ends with Codex's tail. Past the cap, Codex's own tail is
+ * joined to the spooled head. `tee` may still be writing the last bytes when Codex runs the
+ * hook, so a spool short of the tail is read again a few times.
+ */
+async function spooledOutput(
+  path: string,
+  cut: CodexCut,
+  env: NodeJS.ProcessEnv,
+): Promise<Buffer | undefined> {
+  const tail = Buffer.from(cut.tail);
+  for (let attempt = 0; attempt < 8; attempt++) {
+    const file = await readClientFile(path, { root: codexSpoolDir(env), preview: cut.head });
+    if ('refused' in file) return undefined;
+    if (file.bytes.length >= SPOOL_MAX_BYTES)
+      return Buffer.concat([
+        file.bytes,
+        Buffer.from(`\n[spillway: the middle of this output past ${SPOOL_MAX_BYTES} bytes was not kept]\n…`),
+        tail,
+      ]);
+    if (file.bytes.subarray(file.bytes.length - tail.length).equals(tail)) return file.bytes;
+    await sleep(25);
+  }
+  return undefined;
+}
+
+/**
+ * Codex's PostToolUse hook on its shell tool. When Codex cut an output (its own limit, about
+ * 10,000 tokens or bytes by model) and the capture (codex-capture.ts) spooled the whole of it,
+ * the hook stashes the whole output and adds to what Codex shows a collapse of the whole (what
+ * matters from anywhere in it) and the recall id (`additionalContext`, which Codex puts beside
+ * the output).
+ * What Codex shows is never replaced, so the model sees at least what Codex alone would show,
+ * its exit code and format included. An output Codex showed whole, or one with no spool that
+ * checks out (a read-only sandbox, a terminal, another shell), gets nothing added. The command
+ * itself is never touched.
+ *
+ * @example
+ * await codexHook({ hook_event_name: 'PostToolUse', tool_name: 'Bash', session_id, tool_use_id, tool_response }, ctx);
+ */
+export async function codexHook(input: HookInput, ctx: HookContext): Promise<object | undefined> {
+  if (input.hook_event_name !== 'PostToolUse' || input.tool_name !== 'Bash') return undefined;
+  const files = codexSpoolFiles(
+    ctx.env,
+    stringField(input, 'session_id') ?? '',
+    stringField(input, 'tool_use_id') ?? '',
+  );
+  if (!files) return undefined;
+  try {
+    const shown = typeof input.tool_response === 'string' ? input.tool_response : undefined;
+    const cut = shown === undefined ? undefined : parseCodexCut(shown);
+    if (!cut) return undefined;
+    const whole = await spooledOutput(files.output, cut, ctx.env);
+    if (!whole) return undefined;
+    const note = await cutNote(await ctx.store(), whole, {
+      budget: NOTE_MAX_CHARS,
+      tool: 'Bash',
+      input: objectField(input, 'tool_input'),
+    });
+    return note === undefined
+      ? undefined
+      : { hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: note } };
+  } finally {
+    await rm(files.output, { force: true });
+    await rmdir(dirname(files.output)).catch(() => {}); // only when no other call of the thread is spooled
+  }
+}
