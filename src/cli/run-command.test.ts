@@ -94,3 +94,33 @@ describe('spillway run', () => {
     expect(b.raw.equals(bytes)).toBe(true);
   });
 });
+
+describe('spillway run, anywhere and at any size', () => {
+  it('runs with no temporary folder to write (a read-only sandbox, TMPDIR missing)', async () => {
+    const r = await cli(['run', '--dir', newDir(), '--', 'sh', '-c', 'echo hi; echo err >&2'], {
+      env: { ...process.env, TMPDIR: '/nonexistent-spillway-tmp' },
+    });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('hi\nerr\n');
+  });
+
+  it('ends an output past one stash entry (100 MB) as a collapse with its last line, the kept part recallable', async () => {
+    const dir = newDir();
+    const r = await cli([
+      'run',
+      '--dir',
+      dir,
+      '--',
+      'sh',
+      '-c',
+      'yes ok | head -c 100000000; echo "FATAL: the last line"',
+    ]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('FATAL: the last line');
+    expect(r.stdout.length).toBeLessThanOrEqual(25_000);
+    const id = /<<sw:([\w-]+)>>/.exec(r.stdout)?.[1] as string;
+    const grep = await cli(['expand', id, '--grep', 'FATAL|past the', '--dir', dir]);
+    expect(grep.stdout).toContain('FATAL: the last line');
+    expect(grep.stdout).toMatch(/bytes in the middle of this output were past the \d+-byte limit/);
+  }, 120_000);
+});

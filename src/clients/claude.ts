@@ -1,7 +1,6 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { type HookContext, type HookInput, objectField, stringField } from './hook-io.js';
-import { readClientFile } from './persisted-output.js';
 
 /** Claude Code's configuration folder: `$CLAUDE_CONFIG_DIR`, else `~/.claude`. */
 export function claudeDir(env: NodeJS.ProcessEnv): string {
@@ -23,6 +22,7 @@ export async function claudeHook(input: HookInput, ctx: HookContext): Promise<ob
   const response = objectField(input, 'tool_response');
   const path = stringField(response, 'persistedOutputPath');
   if (!response || path === undefined) return undefined;
+  const { readClientFile } = await import('./persisted-output.js');
   const file = await readClientFile(path, {
     root: join(claudeDir(ctx.env), 'projects'),
     preview: stringField(response, 'stdout') ?? '',

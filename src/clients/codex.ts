@@ -4,7 +4,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { codexSpoolDir, codexSpoolFiles, SPOOL_MAX_BYTES } from './codex-capture.js';
 import { cutNote, NOTE_MAX_CHARS } from './cut-note.js';
 import { type HookContext, type HookInput, objectField, stringField } from './hook-io.js';
-import { readClientFile } from './persisted-output.js';
 
 /** What Codex showed of an output it cut: its head and tail, as the model would have seen them. */
 export interface CodexCut {
@@ -47,6 +46,7 @@ async function spooledOutput(
   cut: CodexCut,
   env: NodeJS.ProcessEnv,
 ): Promise<Buffer | undefined> {
+  const { readClientFile } = await import('./persisted-output.js');
   const tail = Buffer.from(cut.tail);
   for (let attempt = 0; attempt < 8; attempt++) {
     const file = await readClientFile(path, { root: codexSpoolDir(env), preview: cut.head });

@@ -1,7 +1,5 @@
 import { spawn } from 'node:child_process';
-import { closeSync, createReadStream, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import { SpillwayError } from '../../errors.js';
 import { collapseOutput, SOURCE_MAX_TOKENS } from '../../pipeline/collapse-output.js';
 import { MAX_CAPTURE_BYTES } from '../../store/store.js';
@@ -41,56 +39,53 @@ ${STORE_HELP}
 
 const VALUE_OPTIONS = new Set(['--tokens', '--tokenizer', '--dir', '--store']);
 
+/** How long the output is read after the command exits, for what a process it left behind still prints. */
+const DRAIN_AFTER_EXIT_MS = 250;
+
 /**
- * Runs the command with stdout and stderr both on one private temporary file, as a terminal
- * would interleave them, then reads it back (bounded). A file, not a pipe: under Codex's
- * sandbox a node program writing to the socket pair Node gives a child as its pipe loses its
- * output, and a background process left holding a pipe would keep the run waiting.
+ * How the command is started: a shell that points standard error at standard output and then
+ * becomes the command (its words are passed as they are, never parsed). With bash, standard
+ * output is a real pipe through `cat`: Node gives a child a socket pair, and under a sandbox's
+ * system-call filter (Codex's) a Node program writing to a socket loses its output.
+ */
+const LAUNCH = existsSync('/bin/bash')
+  ? ['/bin/bash', '-c', 'exec > >(exec cat) 2>&1; exec "$@"', 'bash']
+  : ['/bin/sh', '-c', 'exec 2>&1; exec "$@"', 'sh'];
+
+/**
+ * Runs the command with its standard output and standard error on one pipe, as a terminal
+ * interleaves them, reading it into `capture` as it comes (bounded memory, nothing on disk, no
+ * temporary folder needed: a read-only sandbox is fine). A process the command leaves in the
+ * background holding the pipe does not keep the run waiting: reading stops shortly after the
+ * command exits, as a terminal's prompt comes back.
  */
 async function runChild(command: string[], io: CliIo, capture: OutputCapture): Promise<number> {
-  const dir = mkdtempSync(join(tmpdir(), 'spillway-run-'));
-  const file = join(dir, 'output');
-  const fd = openSync(file, 'w', 0o600);
-  let open = true;
-  const close = () => {
-    // Once only: the number may belong to another file after it is closed.
-    if (open) closeSync(fd);
-    open = false;
-  };
-  try {
-    const status = await new Promise<number>((resolve, reject) => {
-      const child = spawn(command[0] as string, command.slice(1), {
-        stdio: [io.stdin === process.stdin ? 'inherit' : 'pipe', fd, fd],
-        env: io.env,
-      });
-      if (io.stdin !== process.stdin && child.stdin) {
-        io.stdin.pipe(child.stdin);
-        child.stdin.on('error', () => {}); // the command may exit without reading its input
-      }
-      const unforward = forwardSignals(child);
-      child.on('error', (err: NodeJS.ErrnoException) => {
-        unforward();
-        // As a shell says it: 127 for a command not found, 126 for one that cannot run.
-        if (err.code === 'ENOENT' || err.code === 'EACCES') {
-          writeSync(
-            fd,
-            `spillway run: ${command[0]}: ${err.code === 'ENOENT' ? 'command not found' : 'permission denied'}\n`,
-          );
-          resolve(err.code === 'ENOENT' ? 127 : 126);
-        } else reject(new SpillwayError('SPILLWAY_IO', `cannot start ${command[0]}: ${err.message}`));
-      });
-      child.on('exit', (code, signal) => {
-        unforward();
-        resolve(statusOf(code, signal));
-      });
-    });
-    close();
-    for await (const chunk of createReadStream(file)) capture.push(chunk as Buffer);
-    return status;
-  } finally {
-    close();
-    rmSync(dir, { recursive: true, force: true });
+  const child = spawn(LAUNCH[0] as string, [...LAUNCH.slice(1), ...command], {
+    stdio: [io.stdin === process.stdin ? 'inherit' : 'pipe', 'pipe', 'ignore'],
+    env: io.env,
+  });
+  if (io.stdin !== process.stdin && child.stdin) {
+    io.stdin.pipe(child.stdin);
+    child.stdin.on('error', () => {}); // the command may exit without reading its input
   }
+  const out = child.stdout as NodeJS.ReadableStream & { destroy(): void };
+  out.on('data', (chunk: Buffer) => capture.push(chunk));
+  const ended = new Promise<void>((resolve) => {
+    out.on('end', resolve);
+    out.on('close', resolve);
+  });
+  const unforward = forwardSignals(child);
+  const status = await new Promise<number>((resolve, reject) => {
+    child.on('error', (err) =>
+      reject(new SpillwayError('SPILLWAY_IO', `cannot start ${command[0]}: ${err.message}`)),
+    );
+    child.on('exit', (code, signal) => resolve(statusOf(code, signal)));
+  }).finally(unforward);
+  let drained: NodeJS.Timeout | undefined;
+  await Promise.race([ended, new Promise((r) => (drained = setTimeout(r, DRAIN_AFTER_EXIT_MS)))]);
+  clearTimeout(drained);
+  out.destroy();
+  return status;
 }
 
 /** Stashes and collapses `raw`, lowering the budget until the text is under RUN_MAX_CHARS. */
