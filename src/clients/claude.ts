@@ -1,5 +1,6 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { recordAtSource } from '../store/source-log.js';
 import { type HookContext, type HookInput, objectField, stringField } from './hook-io.js';
 
 /** Claude Code's configuration folder: `$CLAUDE_CONFIG_DIR`, else `~/.claude`. */
@@ -45,6 +46,15 @@ export async function claudeHook(input: HookInput, ctx: HookContext): Promise<ob
   const stdout = `${out.text}\n[Claude Code also saved the full output to ${path}]`;
   // Claude Code sends this text as it is: recorded, the proxy knows it as spillway's own.
   await recordOwnOutput(store, stdout);
+  if (out.id !== undefined)
+    await recordAtSource(store, {
+      at: new Date().toISOString(),
+      by: 'claude',
+      how: 'collapse',
+      whole: Math.ceil(file.bytes.length / 4),
+      shown: Math.ceil(Buffer.byteLength(stdout) / 4),
+      id: out.id,
+    });
   const { persistedOutputPath: _path, persistedOutputSize: _size, ...rest } = response;
   return { hookSpecificOutput: { hookEventName: 'PostToolUse', updatedToolOutput: { ...rest, stdout } } };
 }

@@ -1,6 +1,7 @@
 import { rm, rmdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { recordAtSource } from '../store/source-log.js';
 import { codexSpoolDir, codexSpoolFiles, SPOOL_MAX_BYTES } from './codex-capture.js';
 import { cutNote, NOTE_MAX_CHARS } from './cut-note.js';
 import { type HookContext, type HookInput, objectField, stringField } from './hook-io.js';
@@ -88,17 +89,26 @@ export async function codexHook(input: HookInput, ctx: HookContext): Promise<obj
   try {
     const shown = typeof input.tool_response === 'string' ? input.tool_response : undefined;
     const cut = shown === undefined ? undefined : parseCodexCut(shown);
-    if (!cut) return undefined;
+    if (shown === undefined || !cut) return undefined;
     const whole = await spooledOutput(files.output, cut, ctx.env);
     if (!whole) return undefined;
-    const note = await cutNote(await ctx.store(), whole, {
+    const store = await ctx.store();
+    const noted = await cutNote(store, whole, {
       budget: NOTE_MAX_CHARS,
       tool: 'Bash',
       input: objectField(input, 'tool_input'),
     });
-    return note === undefined
-      ? undefined
-      : { hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: note } };
+    if (!noted) return undefined;
+    const { note, id } = noted;
+    await recordAtSource(store, {
+      at: new Date().toISOString(),
+      by: 'codex',
+      how: 'note',
+      whole: Math.ceil(whole.length / 4),
+      shown: Math.ceil((Buffer.byteLength(shown) + Buffer.byteLength(note)) / 4),
+      id,
+    });
+    return { hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: note } };
   } finally {
     await rm(files.output, { force: true });
     await rmdir(dirname(files.output)).catch(() => {}); // only when no other call of the thread is spooled

@@ -13,13 +13,13 @@ const NOTE_MAX_TOKENS = 1000;
  * names nothing to recall would only cost tokens).
  *
  * @example
- * const note = await cutNote(store, output, { budget: 4000, tool: 'Bash', input });
+ * const cut = await cutNote(store, output, { budget: 4000, tool: 'Bash', input }); // { note, id }
  */
 export async function cutNote(
   store: Store,
   whole: Buffer,
   options: { budget: number; tool: string; input?: unknown },
-): Promise<string | undefined> {
+): Promise<{ note: string; id: string } | undefined> {
   const [{ collapseWithin }, { clientCutNote }] = await Promise.all([
     import('../pipeline/collapse-output.js'),
     import('../text/markers.js'),
@@ -33,5 +33,5 @@ export async function cutNote(
     maxChars: options.budget - frame,
   });
   if (out.step !== 'acted' || out.id === undefined || out.stashError !== undefined) return undefined;
-  return clientCutNote({ collapse: out.text, id: out.id });
+  return { note: clientCutNote({ collapse: out.text, id: out.id }), id: out.id };
 }

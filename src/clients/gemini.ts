@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { recordAtSource } from '../store/source-log.js';
 import { cutNote, NOTE_MAX_CHARS } from './cut-note.js';
 import { type HookContext, type HookInput, objectField, stringField } from './hook-io.js';
 
@@ -67,12 +68,24 @@ export async function geminiHook(input: HookInput, ctx: HookContext): Promise<ob
   if (limit <= 0 || content.length <= limit) return undefined;
   // Gemini CLI cuts the output with the note added at its end, inside the part it shows.
   const budget = Math.min(NOTE_MAX_CHARS, Math.floor(limit * NOTE_SHARE)) - CONTEXT_FRAME;
-  const note = await cutNote(await ctx.store(), Buffer.from(shellOutputOf(content)), {
+  const store = await ctx.store();
+  const whole = Buffer.from(shellOutputOf(content));
+  const cut = await cutNote(store, whole, {
     budget,
     tool: 'run_shell_command',
     input: objectField(input, 'tool_input'),
   });
-  return note === undefined
-    ? undefined
-    : { hookSpecificOutput: { hookEventName: 'AfterTool', additionalContext: note } };
+  if (!cut) return undefined;
+  const { note, id } = cut;
+  // Gemini CLI shows `limit` characters, the note among them.
+  const at = new Date().toISOString();
+  await recordAtSource(store, {
+    at,
+    by: 'gemini',
+    how: 'note',
+    whole: Math.ceil(whole.length / 4),
+    shown: Math.ceil(limit / 4),
+    id,
+  });
+  return { hookSpecificOutput: { hookEventName: 'AfterTool', additionalContext: note } };
 }

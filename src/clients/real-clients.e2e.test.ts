@@ -299,6 +299,13 @@ describe.each(OUTPUT_RUNS)(
           const whole = real.subarray(real.length - original.length);
           expect(sha(original), `${output.name}: the stash is the command's own output`).toBe(sha(whole));
         }
+        // What the hooks did is where /stats (and the dashboard) find it.
+        const stats = (await (await fetch(`${proxy.url}/stats`)).json()) as {
+          atSource: { byClient: Record<string, { outputs: number; whole: number; shown: number }> };
+        };
+        const mine = stats.atSource.byClient[client.key.startsWith('claude') ? 'claude' : client.key];
+        expect(mine?.outputs, 'outputs captured at the source, in /stats').toBe(OUTPUTS.length);
+        expect((mine?.whole ?? 0) > (mine?.shown ?? 0)).toBe(true);
         const undo = spawnSync('spillway', ['setup', bin, '--undo'], { env: machine.env, encoding: 'utf8' });
         expect(undo.status, undo.stderr).toBe(0);
         for (const line of undo.stdout.trim().split('\n')) {

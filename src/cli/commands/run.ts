@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { SpillwayError } from '../../errors.js';
-import { collapseOutput, SOURCE_MAX_TOKENS } from '../../pipeline/collapse-output.js';
+import { collapseWithin, SOURCE_MAX_TOKENS } from '../../pipeline/collapse-output.js';
+import { recordAtSource } from '../../store/source-log.js';
 import { MAX_CAPTURE_BYTES } from '../../store/store.js';
 import { OutputCapture } from '../../text/output-capture.js';
 import { getTokenizer } from '../../text/tokenizers/index.js';
@@ -88,19 +89,26 @@ async function runChild(command: string[], io: CliIo, capture: OutputCapture): P
   return status;
 }
 
-/** Stashes and collapses `raw`, lowering the budget until the text is under RUN_MAX_CHARS. */
+/** Stashes and collapses `raw` within RUN_MAX_CHARS, and records it where /stats and the dashboard find it. */
 async function collapseForClients(
   raw: Buffer,
   values: { tokens?: string; tokenizer?: string; dir?: string; store?: string },
   env: NodeJS.ProcessEnv,
 ) {
-  let maxTokens = intOption('--tokens', values.tokens, 1) ?? SOURCE_MAX_TOKENS;
+  const maxTokens = intOption('--tokens', values.tokens, 1) ?? SOURCE_MAX_TOKENS;
   return withStore(values, env, async (store) => {
-    for (;;) {
-      const out = await collapseOutput(raw, { store, maxTokens, tokenizer: values.tokenizer, tool: 'run' });
-      if (out.text.length <= RUN_MAX_CHARS || maxTokens < 64) return out;
-      maxTokens = Math.floor((maxTokens * RUN_MAX_CHARS) / out.text.length / 1.25);
-    }
+    const options = { store, maxTokens, maxChars: RUN_MAX_CHARS, tokenizer: values.tokenizer, tool: 'run' };
+    const out = await collapseWithin(raw, options);
+    if (out.step === 'acted' && out.id !== undefined && out.stashError === undefined)
+      await recordAtSource(store, {
+        at: new Date().toISOString(),
+        by: 'run',
+        how: 'collapse',
+        whole: Math.ceil(raw.length / 4),
+        shown: Math.ceil(Buffer.byteLength(out.text) / 4),
+        id: out.id,
+      });
+    return out;
   });
 }
 

@@ -50,6 +50,7 @@ mark { background: #fde68a; }
 <div class="kpi" id="k-guard">window guard<b></b><small></small></div>
 <div class="kpi" id="k-calibration">token estimate error<b></b><small></small></div>
 <div class="kpi" id="k-stash">stash<b></b><small></small><div class="bar"><div></div></div></div>
+<div class="kpi" id="k-source">capture at the source (2 days)<b></b><small></small></div>
 </div>
 <h2>Tool-result tokens per minute <small class="muted">(grey: as they came, blue: as sent)</small></h2>
 <svg class="chart" id="chart" viewBox="0 0 600 180" preserveAspectRatio="none" role="img" aria-label="tool-result tokens per minute"></svg>

@@ -1,8 +1,10 @@
 import type { ServerResponse } from 'node:http';
+import { readAtSource } from '../../store/source-log.js';
 import type { ProxyContext } from '../context.js';
 import { DASHBOARD_HTML } from '../dashboard/page.js';
 import { DASHBOARD_JS } from '../dashboard/script.js';
 import { sendJson } from '../http.js';
+import { AT_SOURCE_DAYS } from './observe.js';
 
 // The page runs its one script from here and reads its data from here; nothing else loads.
 const PAGE_HEADERS = {
@@ -44,10 +46,12 @@ export function dashboardPageRoute(res: ServerResponse, which: 'page' | 'script'
  */
 export async function dashboardDataRoute(ctx: ProxyContext, res: ServerResponse): Promise<void> {
   const used = (await ctx.store.usedBytes?.().catch(() => undefined)) ?? null;
+  const atSource = await readAtSource(ctx.store, { days: AT_SOURCE_DAYS, now: new Date() });
   sendJson(res, 200, {
     version: ctx.version,
     sessions: ctx.sessions.size,
     stats: ctx.stats,
+    atSource,
     storeKind: ctx.store.kind,
     stash: { used, quota: ctx.store.limits.maxTotalBytes },
   });

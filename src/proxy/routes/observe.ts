@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { readAtSource } from '../../store/source-log.js';
 import type { ProxyContext } from '../context.js';
 import { sendJson, sendText } from '../http.js';
 import { renderMetrics } from '../stats.js';
@@ -14,20 +15,26 @@ export function healthRoute(ctx: ProxyContext, res: ServerResponse): void {
   sendJson(res, 200, { ok: true, version: ctx.version });
 }
 
+/** How far back `atSource` looks: today and yesterday. */
+export const AT_SOURCE_DAYS = 2;
+
 /**
- * `/stats`: the counters as JSON, with the number of conversations remembered.
+ * `/stats`: the counters as JSON, with the number of conversations remembered and what capture
+ * at the source (the client hooks, `spillway run`) did in the last two days, read from the store
+ * they share with the proxy.
  *
  * @example
  * if (path === '/stats') return statsRoute(ctx, res);
  */
-export function statsRoute(ctx: ProxyContext, res: ServerResponse): void {
+export async function statsRoute(ctx: ProxyContext, res: ServerResponse): Promise<void> {
   // Recent decisions without what the model saw: outputs are for /dashboard.json, behind the
   // recall token like /expand.
   const savings = {
     ...ctx.stats.savings,
     recent: ctx.stats.savings.recent.map(({ view: _view, ...d }) => d),
   };
-  sendJson(res, 200, { ...ctx.stats, savings, sessions: ctx.sessions.size });
+  const atSource = await readAtSource(ctx.store, { days: AT_SOURCE_DAYS, now: new Date() });
+  sendJson(res, 200, { ...ctx.stats, savings, atSource, sessions: ctx.sessions.size });
 }
 
 /**
