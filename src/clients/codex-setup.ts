@@ -2,7 +2,18 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { SpillwayError } from '../errors.js';
 import { codexCaptureScript, codexCaptureScriptPath, codexSpoolDir } from './codex-capture.js';
-import { block, COMMENTED, readJsonc, readToml, setJsonc, tomlString, withoutBlocks } from './config-text.js';
+import {
+  appendBlock,
+  block,
+  COMMENTED,
+  keepingForm,
+  linesInsideStrings,
+  readJsonc,
+  readToml,
+  setJsonc,
+  tomlString,
+  withoutBlocks,
+} from './config-text.js';
 import { type FileEdit, isOwnHookGroup, type SetupOptions } from './setup-plan.js';
 import { spillwayShell } from './spillway-command.js';
 
@@ -150,8 +161,8 @@ export function codexSetup(options: SetupOptions): FileEdit[] {
   const config: FileEdit = {
     path: configPath,
     purpose: `hook trust, capture (BASH_ENV), MCP server${options.proxy ? ', model provider' : ''}${options.mcp?.length ? `; MCP servers through spillway gateway: ${options.mcp.join(', ')}` : ''}`,
-    remove: (text) => withoutBlocks(text),
-    add: (text, planned) => {
+    remove: keepingForm(withoutBlocks),
+    add: keepingForm((text: string, planned: (path: string) => string) => {
       const base = withoutBlocks(text);
       const parsed = readToml(base, configPath);
       for (const [table, key] of [
@@ -168,7 +179,7 @@ export function codexSetup(options: SetupOptions): FileEdit[] {
       if (options.proxy) {
         // A top-level key must come before the first table; a model_provider of the user's is
         // switched off (undo switches it back on).
-        body = body.replace(/^(\s*model_provider\s*=.*)$/m, (line, _l, offset: number) =>
+        body = body.replace(/^([ \t]*model_provider[ \t]*=.*)$/m, (line, _l, offset: number) =>
           /^\s*\[/m.test(body.slice(0, offset)) ? line : `${COMMENTED}${line}`,
         );
         head = block('codex', [`model_provider = "spillway"`]);
@@ -179,14 +190,13 @@ export function codexSetup(options: SetupOptions): FileEdit[] {
         // A shell_environment_policy of the user's own is left as it is (see the setup note).
         capture: codexCaptureSupported() && parsed.shell_environment_policy === undefined,
       });
-      // One blank line between the user's text and our block, however many it ended with, so
-      // setting up twice writes the same bytes as once.
+      // Built from the user's own text each time: setting up twice writes the same bytes as once,
+      // and withoutBlocks gives that text back exactly.
       if (options.mcp?.length) body = wrapCodexServers(body, parsed, options, configPath);
-      const rest = body.trim() === '' ? '' : `${body.replace(/\n*$/, '')}\n\n`;
-      const out = `${head}${rest}${block('codex', tables)}`;
+      const out = `${head}${appendBlock(body, 'codex', tables)}`;
       readToml(out, configPath); // never write a file Codex cannot read
       return out;
-    },
+    }),
   };
   return [capture, hooks, config];
 }
@@ -217,13 +227,14 @@ function wrapCodexServers(
     const server = servers[name] as Record<string, unknown>;
     if (typeof server.command !== 'string') continue;
     const args = Array.isArray(server.args) ? (server.args as string[]) : [];
-    const header = lines.findIndex((l) => tableName(l) === `mcp_servers.${name}`);
+    const text = linesInsideStrings(lines);
+    const header = lines.findIndex((l, i) => !text[i] && tableName(l) === `mcp_servers.${name}`);
     if (header < 0)
       throw new SpillwayError(
         'SPILLWAY_BAD_CONFIG',
         `${file}: [mcp_servers.${name}] is written in a form setup does not edit; wrap it by hand (docs/gateway.md)`,
       );
-    let end = lines.findIndex((l, i) => i > header && /^\s*\[/.test(l));
+    let end = lines.findIndex((l, i) => i > header && !text[i] && /^\s*\[/.test(l));
     if (end < 0) end = lines.length;
     const table = lines.slice(header + 1, end);
     const switchedOff = switchOff(table, ['command', 'args']);
@@ -245,9 +256,10 @@ function tableName(line: string): string | undefined {
 /** The table's lines with those that set `keys` commented out (a multi-line array whole). */
 function switchOff(table: readonly string[], keys: readonly string[]): string[] {
   const out: string[] = [];
+  const text = linesInsideStrings(table);
   let open = 0;
-  for (const line of table) {
-    const starts = keys.some((k) => new RegExp(`^\\s*${k}\\s*=`).test(line));
+  for (const [i, line] of table.entries()) {
+    const starts = !text[i] && keys.some((k) => new RegExp(`^\\s*${k}\\s*=`).test(line));
     if (starts || open > 0) {
       out.push(`${COMMENTED}${line}`);
       open += bracketDepth(line);

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { block, readJsonc, setJsonc, withoutBlocks } from './config-text.js';
+import { appendBlock, keepingForm, readJsonc, setJsonc, withoutBlocks } from './config-text.js';
 import { rewrapServers } from './mcp-wrap.js';
 import { type FileEdit, isOwnHookGroup, type SetupOptions } from './setup-plan.js';
 import { spillwayShell } from './spillway-command.js';
@@ -74,12 +74,10 @@ export function geminiSetup(options: SetupOptions): FileEdit[] {
     edits.push({
       path: join(dir, '.env'),
       purpose: 'GOOGLE_GEMINI_BASE_URL',
-      remove: (text) => withoutBlocks(text),
-      add: (text) => {
-        const base = withoutBlocks(text);
-        const sep = base === '' || base.endsWith('\n') ? '' : '\n';
-        return `${base}${sep}${block('gemini', [`GOOGLE_GEMINI_BASE_URL=${options.proxy}`])}`;
-      },
+      remove: keepingForm(withoutBlocks),
+      add: keepingForm((text: string) => {
+        return appendBlock(withoutBlocks(text), 'gemini', [`GOOGLE_GEMINI_BASE_URL=${options.proxy}`]);
+      }),
     });
   return edits;
 }
