@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, statSync, unlinkSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
+import { SpillwayError } from '../errors.js';
 import { spillwayHome } from '../store/default-base.js';
 import { writeFileAtomic } from '../store/private-fs.js';
 import type { FileEdit } from './setup-plan.js';
@@ -33,7 +35,7 @@ async function writeAtomic(path: string, bytes: Buffer | string, mode: number): 
  * readSetup(stateDir, 'codex'); // { proxy: 'http://127.0.0.1:4747' }
  */
 export function readSetup(stateDir: string, client: string): { proxy?: string } | undefined {
-  const raw = readOr(join(stateDir, `${client}.json`));
+  const raw = readOr(manifestPath(stateDir, client));
   if (!raw) return undefined;
   const manifest = JSON.parse(raw.toString('utf8')) as Manifest;
   return manifest.proxy ? { proxy: manifest.proxy } : {};
@@ -63,9 +65,33 @@ export function planSetup(edits: FileEdit[]): PlannedFile[] {
   });
 }
 
-/** Where setup keeps its manifests and the originals it backed up. */
+/**
+ * Where setup keeps its manifests and the originals it backed up, for this HOME: two homes that
+ * share one SPILLWAY_HOME never undo each other's files.
+ */
 export function setupStateDir(env: NodeJS.ProcessEnv): string {
-  return join(spillwayHome(env), 'setup');
+  const home = env.HOME || homedir();
+  return join(spillwayHome(env), 'setup', createHash('sha256').update(home).digest('hex').slice(0, 16));
+}
+
+/** The manifest of `client`: in this HOME's folder, else where an earlier spillway kept it. */
+function manifestPath(stateDir: string, client: string): string {
+  const own = join(stateDir, `${client}.json`);
+  const legacy = join(dirname(stateDir), `${client}.json`);
+  return existsSync(own) || !existsSync(legacy) ? own : legacy;
+}
+
+/**
+ * Refuses a file the user made read-only: setup and undo leave it as it is and say how to go on.
+ */
+function assertWritable(path: string): void {
+  if (!existsSync(path)) return;
+  const mode = statSync(path).mode & 0o777;
+  if ((mode & 0o200) === 0)
+    throw new SpillwayError(
+      'SPILLWAY_BAD_CONFIG',
+      `${path} is read-only (mode ${mode.toString(8)}): spillway setup leaves it as it is. Make it writable (chmod u+w ${path}) and run the command again, or make the change by hand (docs/clients.md)`,
+    );
 }
 
 /**
@@ -80,9 +106,11 @@ export async function applySetup(
   files: PlannedFile[],
   options: { stateDir: string; proxy?: string },
 ): Promise<void> {
-  const manifestPath = join(options.stateDir, `${client}.json`);
-  const old = readOr(manifestPath);
+  const path = manifestPath(options.stateDir, client);
+  const old = readOr(path);
   const manifest: Manifest = old ? (JSON.parse(old.toString('utf8')) as Manifest) : { client, files: [] };
+  // Nothing is written unless every file can be: a read-only one stops setup before it starts.
+  for (const file of files) if (file.after !== file.before) assertWritable(file.path);
   mkdirSync(join(options.stateDir, client), { recursive: true, mode: 0o700 });
   for (const file of files) {
     let entry = manifest.files.find((f) => f.path === file.path);
@@ -102,7 +130,8 @@ export async function applySetup(
     entry.written = sha256(file.after);
   }
   if (options.proxy !== undefined) manifest.proxy = options.proxy;
-  await writeAtomic(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`, 0o600);
+  await writeAtomic(join(options.stateDir, `${client}.json`), `${JSON.stringify(manifest, null, 2)}\n`, 0o600);
+  if (path !== join(options.stateDir, `${client}.json`)) rmSync(path, { force: true });
 }
 
 /** What undo did to one file. */
@@ -126,13 +155,21 @@ export async function undoSetup(
   editsFor: (proxy: string | undefined) => FileEdit[],
   options: { stateDir: string },
 ): Promise<UndoneFile[] | undefined> {
-  const manifestPath = join(options.stateDir, `${client}.json`);
-  const raw = readOr(manifestPath);
+  const path = manifestPath(options.stateDir, client);
+  const raw = readOr(path);
   if (!raw) return undefined;
   const manifest = JSON.parse(raw.toString('utf8')) as Manifest;
   const edits = editsFor(manifest.proxy);
+  // Only files setup itself edits for this client, from backups in setup's own folder: a
+  // manifest that names anything else was not written by setup.
+  const ours = manifest.files.filter(
+    (f) =>
+      edits.some((e) => e.path === f.path) &&
+      (f.backup === undefined || dirname(dirname(f.backup)) === dirname(path)),
+  );
+  for (const entry of ours) assertWritable(entry.path);
   const done: UndoneFile[] = [];
-  for (const entry of [...manifest.files].reverse()) {
+  for (const entry of [...ours].reverse()) {
     const current = readOr(entry.path);
     if (current !== undefined && sha256(current) === entry.written) {
       if (entry.existed && entry.backup) {
@@ -154,7 +191,7 @@ export async function undoSetup(
     if (after !== text) await writeAtomic(entry.path, after, statSync(entry.path).mode & 0o777);
     done.push({ path: entry.path, how: after !== text ? 'edited' : 'unchanged' });
   }
-  rmSync(join(options.stateDir, client), { recursive: true, force: true });
-  rmSync(manifestPath, { force: true });
+  rmSync(join(dirname(path), client), { recursive: true, force: true });
+  rmSync(path, { force: true });
   return done.reverse();
 }

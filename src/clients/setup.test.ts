@@ -1,7 +1,10 @@
+import { createHash } from 'node:crypto';
 import {
+  chmodSync,
   lstatSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   renameSync,
   symlinkSync,
@@ -129,6 +132,45 @@ describe('spillway setup', () => {
     const toml = read(home, '.codex/config.toml');
     expect(toml.startsWith(mine)).toBe(true);
     expect((readToml(toml, 'c') as Json).shell_environment_policy).toEqual({ inherit: 'core' });
+  });
+
+  it('leaves a read-only file alone, with what to do, and writes nothing', async () => {
+    const { home, files, env } = userHome();
+    chmodSync(join(home, '.gemini/settings.json'), 0o444);
+    const r = await cli(['setup', 'gemini'], { env });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/settings\.json is read-only \(mode 444\).*chmod u\+w/);
+    expect(read(home, '.gemini/settings.json')).toBe(files['.gemini/settings.json']);
+  });
+
+  it('undo is this HOME’s alone, and restores only the files setup edits, from its own backups', async () => {
+    const a = userHome();
+    const b = userHome();
+    const shared = join(a.home, 'shared-spillway');
+    for (const u of [a, b])
+      expect((await cli(['setup', 'gemini'], { env: { ...u.env, SPILLWAY_HOME: shared } })).code).toBe(0);
+    expect(
+      (await cli(['setup', 'gemini', '--undo'], { env: { ...a.env, SPILLWAY_HOME: shared } })).code,
+    ).toBe(0);
+    expect(read(a.home, '.gemini/settings.json')).toBe(a.files['.gemini/settings.json']);
+    expect(read(b.home, '.gemini/settings.json')).toMatch(/hook gemini/);
+    // A manifest edited to name another file (a command that could write spillway's folder once
+    // could): undo does not touch it.
+    expect((await cli(['setup', 'codex'], { env: b.env })).code).toBe(0);
+    const dir = join(b.home, '.spillway/setup');
+    const [stateDir] = readdirSync(dir);
+    const manifestFile = join(dir, stateDir as string, 'codex.json');
+    const manifest = JSON.parse(readFileSync(manifestFile, 'utf8'));
+    const bashrc = join(b.home, '.bashrc');
+    writeFileSync(bashrc, 'mine\n');
+    writeFileSync(join(b.home, 'evil'), 'rm -rf ~\n');
+    // Its hash of the file as it is now: undo would take it as setup's own and restore the "backup".
+    const written = createHash('sha256').update('mine\n').digest('hex');
+    manifest.files.push({ path: bashrc, existed: true, backup: join(b.home, 'evil'), written });
+    writeFileSync(manifestFile, JSON.stringify(manifest));
+    expect((await cli(['setup', 'codex', '--undo'], { env: b.env })).code).toBe(0);
+    expect(read(b.home, '.bashrc')).toBe('mine\n');
+    expect(read(b.home, '.codex/config.toml')).toBe(b.files['.codex/config.toml']);
   });
 
   it('the trust hash is the one Codex computes (codex-rs/hooks: sorted compact JSON, defaults filled)', async () => {
