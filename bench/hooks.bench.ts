@@ -44,7 +44,9 @@ const run = (command: string, args: string[], input?: string, env?: NodeJS.Proce
  * Goals: a hook within 1.5x of `node -e 0`; the capture within 1.5x of the command.
  */
 export async function benchHooks(): Promise<void> {
-  console.log('\n## hooks: capture at the source, per shell command (baseline: node -e 0; bash -c without capture)');
+  console.log(
+    '\n## hooks: capture at the source, per shell command (baseline: node -e 0; bash -c without capture)',
+  );
   if (!existsSync(CLI)) spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' });
   const home = mkdtempSync(join(tmpdir(), 'spillway-bench-'));
   try {

@@ -70,7 +70,10 @@ describe('setup and undo on any config a user has', () => {
           mcp_servers?: Record<string, { note?: string; args?: string[] }>;
         };
         const files = parsed.mcp_servers?.files;
-        if (files) expect(files.note?.replaceAll('\r\n', '\n')).toBe('args = not a key, a line of text\ncommand = nor this\n');
+        if (files)
+          expect(files.note?.replaceAll('\r\n', '\n')).toBe(
+            'args = not a key, a line of text\ncommand = nor this\n',
+          );
         if (files && mcp) expect(files.args).toContain('gateway');
         expect(after.startsWith('\uFEFF')).toBe(text.startsWith('\uFEFF'));
         if (text.includes('\r\n')) expect(after.replace(/\r\n/g, '')).not.toContain('\n');

@@ -130,7 +130,11 @@ export async function applySetup(
     entry.written = sha256(file.after);
   }
   if (options.proxy !== undefined) manifest.proxy = options.proxy;
-  await writeAtomic(join(options.stateDir, `${client}.json`), `${JSON.stringify(manifest, null, 2)}\n`, 0o600);
+  await writeAtomic(
+    join(options.stateDir, `${client}.json`),
+    `${JSON.stringify(manifest, null, 2)}\n`,
+    0o600,
+  );
   if (path !== join(options.stateDir, `${client}.json`)) rmSync(path, { force: true });
 }
 
