@@ -386,7 +386,8 @@ const SIDE_BY_SIDE: SideBySide[] = [
         command: 'touch made-it',
         check: madeIt(false),
       },
-      { name: 'its own refusal of a destructive command', command: 'rm -rf /' },
+      // Codex asks before `rm -rf` (it cannot ask headless): the same answer either way.
+      { name: 'its own care with a destructive command', command: 'rm -rf made-it' },
       // In the read-only sandbox nothing can be captured: the client's own cut, as it was.
       { name: 'an output past its cut, in its read-only sandbox', command: BIG },
       { name: 'a command that fails', command: 'ls /nonexistent-folder; exit 3' },
@@ -420,6 +421,23 @@ const SIDE_BY_SIDE: SideBySide[] = [
         check: madeIt(true),
       },
     ],
+  },
+  {
+    // Codex's workspace-write sandbox: nothing captured, nothing of spillway's writable.
+    client: {
+      ...CODEX_BASE,
+      label: `Codex ${clientVersion('codex')} -m gpt-5, --sandbox workspace-write`,
+      args: (prompt) => [
+        'exec',
+        '--skip-git-repo-check',
+        '--sandbox',
+        'workspace-write',
+        '-m',
+        'gpt-5',
+        prompt,
+      ],
+    },
+    scenarios: [{ name: 'an output past its cut, in workspace-write', command: BIG }],
   },
   {
     // Headless without --yolo: only what the user's policy allows runs.
