@@ -252,3 +252,39 @@ describe('the HTML report in a real browser', () => {
   );
   if (BROWSER_MISSING) it.skip(BROWSER_MISSING, () => {});
 });
+
+describe('spillway replay counts what capture at the source did', () => {
+  it('counts results that arrived as a hook’s collapse or beside its note, and only those', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'sw-replay-')), 'session.jsonl');
+    const results = [
+      // Claude Code's hook: the collapse in place of the preview.
+      'line 1\n... (lines 2-5999 of 6000 omitted; full output: spillway_expand <<sw:AAAAAAAAAAAAAAAAAAAAAA>>) ...\nerror: boom',
+      // Gemini CLI's hook: a note beside the client's own cut.
+      'Output too large. Showing first 8,000 ...\n<hook_context>[spillway: the client shows only the head and tail of this output; what matters in the whole of it:\nerror: boom\nthe whole output: spillway_expand id "BBBBBBBBBBBBBBBBBBBBBB" (grep, lines)]</hook_context>',
+      'an ordinary small result',
+    ];
+    const lines = results.flatMap((output, i) => [
+      JSON.stringify({
+        type: 'assistant',
+        sessionId: 'at-source',
+        message: {
+          model: 'claude-sonnet-4-5',
+          content: [{ type: 'tool_use', id: `t${i}`, name: 'Bash', input: {} }],
+        },
+      }),
+      JSON.stringify({
+        type: 'user',
+        sessionId: 'at-source',
+        message: { content: [{ type: 'tool_result', tool_use_id: `t${i}`, content: output }] },
+      }),
+    ]);
+    writeFileSync(path, `${lines.join('\n')}\n`);
+    const r = await cli(['replay', '--json', path]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).totals.atSource).toBe(2);
+    const text = await cli(['replay', path]);
+    expect(text.stdout).toMatch(
+      /captured at the source \(a client hook's collapse or note, spillway run\): 2 results/,
+    );
+  });
+});

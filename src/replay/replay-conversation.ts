@@ -10,7 +10,7 @@ import { recallAll } from '../store/recall.js';
 import type { Store } from '../store/store.js';
 import { type Content, contentText, isTextBlock, textOf } from '../text/blocks.js';
 import { shortHash } from '../text/content-hash.js';
-import { markerIds } from '../text/markers.js';
+import { cutNoteIds, markerIds } from '../text/markers.js';
 import { inputLimit, lookupModelLimit } from '../text/model-limit.js';
 import { memoTokenizer } from '../text/tokenizers/memo.js';
 import type { Tokenizer } from '../text/tokenizers/tokenizer.js';
@@ -55,6 +55,11 @@ export interface ConversationReplay extends WindowCounters, InputCounters {
   prefixChanges: { turn: number; id: string; tool: string }[];
   /** Prefix rewrites made on purpose by mask and supersede, in batches. */
   maskedInPrefix: number;
+  /**
+   * Results that came already shortened or annotated at the source (a client hook's collapse
+   * or note, `spillway run`): what capture at the source did in this transcript.
+   */
+  atSource: number;
   /**
    * Lines that matter (errors, failures, exceptions, summaries, ...; and the last five lines) of
    * the results shrunk at arrival, and how many of them are still visible after.
@@ -232,6 +237,7 @@ function emptyReplay(conversation: Conversation, toolResults: number): Conversat
     recallFailures: [],
     prefixChanges: [],
     maskedInPrefix: 0,
+    atSource: 0,
     inputsCleared: 0,
     guard: { events: 0, masked: 0, collapsed: 0, cleared: 0, unfit: 0 },
     estimate: { samples: 0, rawErrors: 0, calibrated: 0, calibratedErrors: 0 },
@@ -254,6 +260,8 @@ async function checkNewResult(
   outcome: ResultOutcome | undefined,
 ): Promise<void> {
   const finalText = contentText(final);
+  const arrived = contentText(original.content);
+  if (cutNoteIds(arrived).length > 0 || markerIds(arrived).length > 0) replay.atSource++;
   const tokensBefore = outcome?.tokensBefore ?? 0;
   const tokensAfter = outcome?.tokensAfter ?? 0;
   replay.tokensBefore += tokensBefore;
@@ -288,7 +296,11 @@ async function checkNewResult(
   const originals = [contentText(original.content), ...textBlocksOf(original.content)].map((t) =>
     Buffer.from(t, 'utf8'),
   );
+  // Markers that came with the result (capture at the source) name the user's store, not this
+  // replay's: only the ones this replay wrote are checked.
+  const arrivedIds = new Set(markerIds(arrived));
   for (const markerId of markerIds(finalText)) {
+    if (arrivedIds.has(markerId)) continue;
     const body = await recallAll(markerId, { store: at.store }).catch(() => null);
     if (!body || !originals.some((o) => o.equals(body)))
       replay.recallFailures.push({ id: original.id, tool: original.tool, markerId });

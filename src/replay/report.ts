@@ -41,6 +41,8 @@ export interface Totals extends ReplayCost {
   /** Old tool calls whose large arguments were cleared: by the guard, and in all (mask with `inputs` too). */
   guardCleared: number;
   inputsCleared: number;
+  /** Results that came shortened or annotated at the source (client hooks, spillway run). */
+  atSource: number;
   /** Extra input cost of the prefix rewrites made on purpose (mask, supersede, guard batches). */
   rewriteCost: number;
   /** Requests with the provider's count in the transcript, and the estimate's summed errors. */
@@ -121,6 +123,7 @@ function emptyTotals(): Totals {
     guardUnfit: 0,
     guardCleared: 0,
     inputsCleared: 0,
+    atSource: 0,
     rewriteCost: 0,
     estimateSamples: 0,
     estimateRawErrors: 0,
@@ -214,6 +217,7 @@ export class ReportBuilder {
       report.guardUnfit += r.guard.unfit;
       report.guardCleared += r.guard.cleared;
       report.inputsCleared += r.inputsCleared;
+      report.atSource += r.atSource;
       report.rewriteCost += rewriteCost(r.perTurn);
       report.estimateSamples += r.estimate.samples;
       report.estimateRawErrors += r.estimate.rawErrors;

@@ -83,6 +83,9 @@ export function renderSummary(report: ReplayReport): string {
     estimateLine(t),
     `window guard: ${t.guardEvents} requests over the input limit after the pipeline; ${t.guardMasked} results masked, ${t.guardCollapsed} collapsed harder, ${t.guardCleared} old calls' inputs cleared; ${t.guardUnfit} could not fit`,
     ...(t.inputsCleared > 0 ? [`old tool calls' large inputs cleared (recallable): ${t.inputsCleared}`] : []),
+    ...(t.atSource > 0
+      ? [`captured at the source (a client hook's collapse or note, spillway run): ${t.atSource} results`]
+      : []),
     `* checks: budget violations / recall failures / prefix changes; all must be 0${t.violations + t.recallFailures + t.prefixChanges === 0 ? ' (they are)' : ' (THEY ARE NOT)'}`,
     '',
   ].join('\n');
