@@ -69,6 +69,8 @@ describe('spillway setup', () => {
     expect(codex.model_provider).toBe('spillway');
     expect(codex.model_providers.azure.name).toBe('Azure');
     expect(codex.model_providers.spillway.base_url).toBe(`${PROXY}/v1`);
+    // Codex starts MCP servers with a reduced environment: recall is told where the store is.
+    expect(codex.mcp_servers.spillway.env).toEqual({ SPILLWAY_HOME: join(home, '.spillway') });
     // Codex's sandbox gets no folder of spillway's; its shell commands read the capture.
     expect(codex.sandbox_workspace_write).toBeUndefined();
     const capture = join(home, '.spillway/capture/codex.bash');
