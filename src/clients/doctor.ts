@@ -9,7 +9,7 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { defaultBase } from '../store/default-base.js';
 import { recallTokenPath } from '../store/recall-token.js';
 import { codexCaptureScriptPath } from './codex-capture.js';
@@ -179,6 +179,47 @@ async function checkCodexCapture(options: SetupOptions): Promise<Check[]> {
   return checks;
 }
 
+/**
+ * The `.env` Gemini CLI reads in `cwd`: the first `.gemini/.env` or `.env` from there upward,
+ * then `~/.gemini/.env`, then `~/.env` (its findEnvFile, in a trusted folder).
+ */
+function geminiEnvFile(cwd: string, home: string): string | undefined {
+  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
+    for (const file of [join(dir, '.gemini/.env'), join(dir, '.env')]) if (existsSync(file)) return file;
+    if (dirname(dir) === dir) break;
+  }
+  return [join(home, '.gemini/.env'), join(home, '.env')].find((f) => existsSync(f));
+}
+
+/**
+ * Whether Gemini CLI, started in `cwd`, sends its requests to the proxy: a project's `.env`
+ * (or the shell's own GOOGLE_GEMINI_BASE_URL) takes the place of `~/.gemini/.env`.
+ */
+function checkGeminiRouting(options: SetupOptions, proxy: string, cwd: string): Check {
+  const set = options.env.GOOGLE_GEMINI_BASE_URL;
+  if (set !== undefined && set !== proxy)
+    return {
+      ok: false,
+      what: `GOOGLE_GEMINI_BASE_URL is set to ${set} in your shell: Gemini CLI sends its requests there, not through the proxy`,
+      fix: `unset GOOGLE_GEMINI_BASE_URL, or set it to ${proxy}`,
+    };
+  const file = geminiEnvFile(cwd, options.home);
+  if (file === undefined || file === join(options.home, '.gemini/.env'))
+    return {
+      ok: true,
+      what: `Gemini CLI started here reads ${join(options.home, '.gemini/.env')}: its requests go through the proxy`,
+    };
+  const text = readFileSync(file, 'utf8');
+  const line = /^\s*(?:export\s+)?GOOGLE_GEMINI_BASE_URL\s*=\s*["']?([^"'\s#]*)/m.exec(text);
+  return line?.[1] === proxy
+    ? { ok: true, what: `Gemini CLI started here reads ${file}, which sends its requests through the proxy` }
+    : {
+        ok: false,
+        what: `Gemini CLI started here reads ${file} instead of ~/.gemini/.env: its requests bypass the proxy`,
+        fix: `add GOOGLE_GEMINI_BASE_URL=${proxy} to ${file}`,
+      };
+}
+
 async function checkProxy(url: string): Promise<Check> {
   try {
     const res = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(3000) });
@@ -238,7 +279,7 @@ const HOOK_PROBES: Record<string, { input: object; expect: (stdout: string) => b
  * @example
  * for (const c of await doctor('codex', options)) console.log(c.ok ? '✓' : '✗', c.what);
  */
-export async function doctor(client: string, options: SetupOptions): Promise<Check[]> {
+export async function doctor(client: string, options: SetupOptions, cwd = process.cwd()): Promise<Check[]> {
   const spec = CLIENTS[client];
   if (!spec) return [{ ok: false, what: `unknown client ${client}` }];
   const state = readSetup(setupStateDir(options.env), client);
@@ -293,5 +334,6 @@ export async function doctor(client: string, options: SetupOptions): Promise<Che
   const token = checkToken(options.env);
   if (token) checks.push(token);
   if (state.proxy) checks.push(await checkProxy(state.proxy));
+  if (state.proxy && client === 'gemini') checks.push(checkGeminiRouting(options, state.proxy, cwd));
   return checks;
 }

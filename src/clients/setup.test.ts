@@ -271,6 +271,29 @@ describe('spillway doctor', () => {
     );
   });
 
+  it('says when a project’s .env sends Gemini CLI around the proxy, in that folder', async () => {
+    const { home, env } = userHome();
+    expect((await cli(['setup', 'gemini', '--proxy', 'http://127.0.0.1:9'], { env })).code).toBe(0);
+    const { doctor } = await import('./doctor.js');
+    const { spillwayCommand } = await import('./spillway-command.js');
+    const options = { home, env, spillway: spillwayCommand() };
+    const project = join(home, 'work/app');
+    mkdirSync(project, { recursive: true });
+    const routing = async () =>
+      (await doctor('gemini', options, project)).find((c) => /Gemini CLI started here/.test(c.what));
+    expect((await routing())?.ok).toBe(true);
+    writeFileSync(join(home, 'work/.env'), 'GEMINI_API_KEY=project-key\n');
+    expect(await routing()).toMatchObject({
+      ok: false,
+      what: expect.stringMatching(
+        /reads .*work\/\.env instead of ~\/\.gemini\/\.env: its requests bypass the proxy/,
+      ),
+      fix: `add GOOGLE_GEMINI_BASE_URL=http://127.0.0.1:9 to ${join(home, 'work/.env')}`,
+    });
+    writeFileSync(join(home, 'work/.env'), 'GEMINI_API_KEY=k\nGOOGLE_GEMINI_BASE_URL=http://127.0.0.1:9\n');
+    expect((await routing())?.ok).toBe(true);
+  });
+
   it("says when Codex's shell commands do not read the capture, and how to make them", async () => {
     const { home, env } = userHome();
     writeFileSync(join(home, '.codex/config.toml'), '[shell_environment_policy]\ninherit = "core"\n');
