@@ -386,6 +386,11 @@ const SIDE_BY_SIDE: SideBySide[] = [
         command: 'touch made-it',
         check: madeIt(false),
       },
+      {
+        name: 'the user’s rule says to ask before touch',
+        files: { '.codex/rules/user.rules': 'prefix_rule(pattern=["touch"], decision="prompt")\n' },
+        command: 'touch made-it',
+      },
       // Codex asks before `rm -rf` (it cannot ask headless): the same answer either way.
       { name: 'its own care with a destructive command', command: 'rm -rf made-it' },
       // In the read-only sandbox nothing can be captured: the client's own cut, as it was.
