@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { claudeDir } from './claude.js';
 import { readJsonc, setJsonc } from './config-text.js';
 import { rewrapServers } from './mcp-wrap.js';
-import { type FileEdit, isOwnHookGroup, type SetupOptions } from './setup-plan.js';
+import { type FileEdit, isOwnHookGroup, keptUpstreamEdit, type SetupOptions } from './setup-plan.js';
 import { spillwayShell } from './spillway-command.js';
 
 /**
@@ -50,11 +50,16 @@ export function claudeSetup(options: SetupOptions): FileEdit[] {
       out = setJsonc(out, ['hooks', 'PostToolUse'], others.length ? others : undefined);
     }
     const env = (value.env ?? {}) as Record<string, unknown>;
+    // The gateway the user had comes back; with none, the variable goes.
     if (options.proxy !== undefined && env.ANTHROPIC_BASE_URL === options.proxy)
-      out = setJsonc(out, ['env', 'ANTHROPIC_BASE_URL'], undefined);
+      out = setJsonc(out, ['env', 'ANTHROPIC_BASE_URL'], options.kept?.anthropic);
     return out;
   };
   return [
+    keptUpstreamEdit(options, 'anthropic', (planned) => {
+      const env = (readJsonc(planned(settings), settings).env ?? {}) as Record<string, unknown>;
+      return typeof env.ANTHROPIC_BASE_URL === 'string' ? env.ANTHROPIC_BASE_URL : undefined;
+    }),
     {
       path: settings,
       purpose: `PostToolUse hook on Bash${options.proxy ? ', ANTHROPIC_BASE_URL' : ''}`,

@@ -50,7 +50,8 @@ export interface PlannedFile {
 }
 
 /**
- * The text each file would have after setup (nothing is written).
+ * The text each file would have after setup (nothing is written). A file of spillway's that
+ * setup would leave empty (nothing to keep in it) is not planned at all.
  *
  * @example
  * for (const f of planSetup(claudeSetup(options))) console.log(f.path, f.after);
@@ -62,7 +63,7 @@ export function planSetup(edits: FileEdit[]): PlannedFile[] {
     const after = edit.add(before ?? '', (p) => planned.get(p) ?? readOr(p)?.toString('utf8') ?? '');
     planned.set(edit.path, after);
     return { path: edit.path, purpose: edit.purpose, before, after };
-  });
+  }).filter((f) => f.before !== undefined || f.after !== '');
 }
 
 /**

@@ -1,3 +1,9 @@
+import {
+  type KeptUpstreams,
+  parseKeptUpstreams,
+  type UpstreamApi,
+  upstreamsFile,
+} from '../store/upstreams-file.js';
 import type { SpillwayCommand } from './spillway-command.js';
 
 /** What `spillway setup CLIENT` is given. */
@@ -11,6 +17,8 @@ export interface SetupOptions {
   proxy?: string;
   /** The client's MCP servers to run through `spillway gateway` (`all` for every one). */
   mcp?: readonly string[];
+  /** The endpoints an earlier setup kept (upstreams.json): undo points the client back at them. */
+  kept?: KeptUpstreams;
 }
 
 /**
@@ -40,4 +48,32 @@ export function isOwnHookGroup(group: unknown): boolean {
         OWN_HOOK.test((h as { command: string }).command),
     )
   );
+}
+
+/**
+ * spillway's `upstreams.json` keeping the endpoint a client was pointed at (`previous` reads it
+ * from the client's file as it is before setup), so the proxy forwards there instead of the
+ * provider's public API; undo takes it out (and the client's edit points the client back).
+ * Nothing is written when there is nothing to keep.
+ */
+export function keptUpstreamEdit(
+  options: SetupOptions,
+  api: UpstreamApi,
+  previous: (planned: (path: string) => string) => string | undefined,
+): FileEdit {
+  const path = upstreamsFile(options.env);
+  return {
+    path,
+    purpose: `the ${api} endpoint you had, kept as the proxy's upstream`,
+    remove: (text) => {
+      const { [api]: _mine, ...others } = parseKeptUpstreams(text, path);
+      return Object.keys(others).length ? `${JSON.stringify(others, null, 2)}\n` : '';
+    },
+    add: (text, planned) => {
+      const kept = parseKeptUpstreams(text, path);
+      const before = options.proxy === undefined ? undefined : previous(planned);
+      if (before === undefined || before === options.proxy || kept[api] !== undefined) return text;
+      return `${JSON.stringify({ ...kept, [api]: before }, null, 2)}\n`;
+    },
+  };
 }

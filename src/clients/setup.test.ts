@@ -1,3 +1,4 @@
+import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
   chmodSync,
@@ -14,7 +15,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cli } from '../test-support/cli.js';
-import { buildCli } from '../test-support/real-clients.js';
+import { buildCli, ROOT } from '../test-support/real-clients.js';
+import { startScriptedModel } from '../test-support/scripted-model.js';
 import { readJsonc, readToml } from './config-text.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: hook answers and client settings, read field by field
@@ -44,6 +46,9 @@ function userHome() {
 }
 
 const read = (home: string, path: string) => readFileSync(join(home, path), 'utf8');
+
+// The doctor's hook checks and the proxy a user starts run the built CLI.
+beforeAll(() => buildCli(), 120_000);
 
 describe('spillway setup', () => {
   it('merges into the files a user has, keeps their settings and comments, and undo restores every byte', async () => {
@@ -236,9 +241,34 @@ describe('spillway setup', () => {
   });
 });
 
-describe('spillway doctor', () => {
-  beforeAll(() => buildCli(), 120_000);
+let proxyChild: ChildProcess | undefined;
+/** `spillway proxy --port 0` as the user starts it (no upstream flags), in `env`; its URL. */
+async function startCliProxyAt(env: NodeJS.ProcessEnv): Promise<string> {
+  const child = spawn(process.execPath, [join(ROOT, 'dist/cli.js'), 'proxy', '--port', '0'], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  proxyChild = child;
+  return new Promise((done, fail) => {
+    let out = '';
+    child.on('exit', (code) => fail(new Error(`spillway proxy exited (${code})`)));
+    child.stdout?.on('data', (c: Buffer) => {
+      out += c.toString('utf8');
+      const m = /listening on (\S+)/.exec(out);
+      if (m?.[1]) done(m[1]);
+    });
+  });
+}
+async function stopProxy(): Promise<void> {
+  const child = proxyChild;
+  if (!child || child.exitCode !== null) return;
+  child.removeAllListeners('exit');
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await exited;
+}
 
+describe('spillway doctor', () => {
   it('checks every link and names the fix for each that fails', async () => {
     const { home, env } = userHome();
     const none = await cli(['doctor'], { env });
@@ -292,6 +322,52 @@ describe('spillway doctor', () => {
     });
     writeFileSync(join(home, 'work/.env'), 'GEMINI_API_KEY=k\nGOOGLE_GEMINI_BASE_URL=http://127.0.0.1:9\n');
     expect((await routing())?.ok).toBe(true);
+  });
+
+  it('keeps the gateway Claude Code was pointed at as the proxy’s upstream, and undo points it back', async () => {
+    const { home, env } = userHome();
+    const gatewayModel = await startScriptedModel(() => ({ kind: 'answer', text: 'from the gateway' }));
+    const gateway = gatewayModel.url;
+    const settings = `{\n  "env": { "ANTHROPIC_BASE_URL": "${gateway}" },\n  "model": "opus"\n}\n`;
+    writeFileSync(join(home, '.claude/settings.json'), settings);
+    const proxyUrl = 'http://127.0.0.1:4747';
+    const r = await cli(['setup', 'claude', '--proxy', proxyUrl], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(
+      `Claude Code was pointed at ${gateway}: the proxy now sends its anthropic requests there`,
+    );
+    expect((readJsonc(read(home, '.claude/settings.json'), 's') as Json).env.ANTHROPIC_BASE_URL).toBe(
+      proxyUrl,
+    );
+    expect(JSON.parse(read(home, '.spillway/upstreams.json'))).toEqual({ anthropic: gateway });
+    // The proxy started as the user starts it forwards to the gateway, not to api.anthropic.com.
+    const proxy = await startCliProxyAt(env);
+    try {
+      const answer = await fetch(`${proxy}/v1/messages`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': 'k', 'anthropic-version': '2023-06-01' },
+        body: JSON.stringify({
+          model: 'claude-sonnet-4-5',
+          max_tokens: 10,
+          messages: [{ role: 'user', content: 'hi' }],
+        }),
+      });
+      expect(await answer.text()).toContain('from the gateway');
+      expect(gatewayModel.seen.some((s) => s.url === '/v1/messages')).toBe(true);
+    } finally {
+      await stopProxy();
+      await gatewayModel.close();
+    }
+    // Undo on a file the user changed since: only spillway's entries go, the gateway comes back.
+    writeFileSync(
+      join(home, '.claude/settings.json'),
+      read(home, '.claude/settings.json').replace('"model": "opus"', '"model": "sonnet"'),
+    );
+    expect((await cli(['setup', 'claude', '--undo'], { env })).code).toBe(0);
+    const after = readJsonc(read(home, '.claude/settings.json'), 's') as Json;
+    expect(after.env.ANTHROPIC_BASE_URL).toBe(gateway);
+    expect(after.model).toBe('sonnet');
+    expect(() => read(home, '.spillway/upstreams.json')).toThrow();
   });
 
   it("says when Codex's shell commands do not read the capture, and how to make them", async () => {

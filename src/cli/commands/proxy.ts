@@ -5,6 +5,7 @@ import { DEFAULT_MAX_BODY_BYTES, DEFAULT_PORT, startProxy } from '../../proxy/se
 import { DEFAULT_UPSTREAMS } from '../../proxy/upstreams.js';
 import { userRecallToken } from '../../store/recall-token.js';
 import type { Store } from '../../store/store.js';
+import { readKeptUpstreams } from '../../store/upstreams-file.js';
 import { intOption, parseCommandArgs } from '../args.js';
 import { clientSetup } from '../client-setup.js';
 import { type CliIo, write } from '../io.js';
@@ -29,9 +30,10 @@ Options:
 ${PIPELINE_HELP}
   --observe                  forward everything untouched; /stats shows what would be saved
 ${STORE_HELP}
-  --anthropic-upstream URL   default ${DEFAULT_UPSTREAMS.anthropic}
-  --openai-upstream URL      default ${DEFAULT_UPSTREAMS.openai}
-  --gemini-upstream URL      default ${DEFAULT_UPSTREAMS.gemini}
+  --anthropic-upstream URL   default: the endpoint "spillway setup" kept (a gateway the client was
+                             pointed at, in $SPILLWAY_HOME/upstreams.json), else ${DEFAULT_UPSTREAMS.anthropic}
+  --openai-upstream URL      default: likewise, else ${DEFAULT_UPSTREAMS.openai}
+  --gemini-upstream URL      default: likewise, else ${DEFAULT_UPSTREAMS.gemini}
   --token T                  required on every route but /healthz, as x-spillway-token: T
                              (or Authorization: Bearer T on /expand, /mcp, /stats; or $SPILLWAY_TOKEN)
   --max-body-bytes N         refuse larger request bodies with 413 (default ${DEFAULT_MAX_BODY_BYTES})
@@ -96,7 +98,9 @@ export async function proxyCommand(argv: string[], io: CliIo): Promise<number> {
       host: values.host ?? '127.0.0.1',
       port,
       observe: values.observe ?? false,
+      // The endpoints setup kept (a gateway the client was pointed at), then the flags.
       upstreams: {
+        ...readKeptUpstreams(io.env),
         ...(values['anthropic-upstream'] ? { anthropic: values['anthropic-upstream'] } : {}),
         ...(values['openai-upstream'] ? { openai: values['openai-upstream'] } : {}),
         ...(values['gemini-upstream'] ? { gemini: values['gemini-upstream'] } : {}),

@@ -4,6 +4,7 @@ import { CLIENTS } from '../../clients/index.js';
 import { applySetup, planSetup, setupStateDir, undoSetup } from '../../clients/setup-files.js';
 import { spillwayCommand } from '../../clients/spillway-command.js';
 import { SpillwayError } from '../../errors.js';
+import { readKeptUpstreams } from '../../store/upstreams-file.js';
 import { parseCommandArgs } from '../args.js';
 import { type CliIo, write } from '../io.js';
 
@@ -88,7 +89,9 @@ export async function setupCommand(argv: string[], io: CliIo): Promise<number> {
   if (values.undo && (values.proxy || values.print || mcp.length > 0))
     throw new SpillwayError('SPILLWAY_USAGE', '--undo takes no other option');
   const proxy = values.proxy === undefined ? undefined : checkProxyUrl(values.proxy);
-  const options = { ...setupOptionsFor(io, proxy), ...(mcp.length > 0 ? { mcp } : {}) };
+  const base = setupOptionsFor(io, proxy);
+  const kept = readKeptUpstreams(base.env);
+  const options = { ...base, kept, ...(mcp.length > 0 ? { mcp } : {}) };
   const stateDir = setupStateDir(options.env);
   if (values.undo) {
     const done = await undoSetup(key, (p) => client.edits({ ...options, ...(p ? { proxy: p } : {}) }), {
@@ -117,6 +120,13 @@ export async function setupCommand(argv: string[], io: CliIo): Promise<number> {
     return 0;
   }
   await applySetup(key, files, { stateDir, ...(proxy ? { proxy } : {}) });
+  const nowKept = readKeptUpstreams(options.env);
+  const keptLines = (Object.keys(nowKept) as (keyof typeof nowKept)[])
+    .filter((api) => nowKept[api] !== kept[api])
+    .map(
+      (api) =>
+        `${client.name} was pointed at ${nowKept[api]}: the proxy now sends its ${api} requests there (restart the proxy if it runs; undo points ${client.name} back)\n`,
+    );
   for (const folder of client.folders?.(options.env) ?? [])
     mkdirSync(folder, { recursive: true, mode: 0o700 });
   const lines = files.map(
@@ -124,7 +134,7 @@ export async function setupCommand(argv: string[], io: CliIo): Promise<number> {
   );
   await write(
     io.stdout,
-    `${client.name} is set up for spillway:\n${lines.join('')}${client.notes.map((n) => `Note: ${n}\n`).join('')}` +
+    `${client.name} is set up for spillway:\n${lines.join('')}${keptLines.join('')}${client.notes.map((n) => `Note: ${n}\n`).join('')}` +
       `${proxy ? `Start the proxy before the client: spillway proxy --port ${new URL(proxy).port || 80}\n` : ''}` +
       `Check it with: spillway doctor ${key}\nUndo with: spillway setup ${key} --undo\n`,
   );
