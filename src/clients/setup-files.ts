@@ -58,12 +58,14 @@ export interface PlannedFile {
  */
 export function planSetup(edits: FileEdit[]): PlannedFile[] {
   const planned = new Map<string, string>();
-  return edits.map((edit) => {
-    const before = readOr(edit.path)?.toString('utf8');
-    const after = edit.add(before ?? '', (p) => planned.get(p) ?? readOr(p)?.toString('utf8') ?? '');
-    planned.set(edit.path, after);
-    return { path: edit.path, purpose: edit.purpose, before, after };
-  }).filter((f) => f.before !== undefined || f.after !== '');
+  return edits
+    .map((edit) => {
+      const before = readOr(edit.path)?.toString('utf8');
+      const after = edit.add(before ?? '', (p) => planned.get(p) ?? readOr(p)?.toString('utf8') ?? '');
+      planned.set(edit.path, after);
+      return { path: edit.path, purpose: edit.purpose, before, after };
+    })
+    .filter((f) => f.before !== undefined || f.after !== '');
 }
 
 /**
