@@ -14,7 +14,7 @@ import {
   tomlString,
   withoutBlocks,
 } from './config-text.js';
-import { type FileEdit, isOwnHookGroup, type SetupOptions } from './setup-plan.js';
+import { type FileEdit, isOwnHookGroup, keptUpstreamEdit, type SetupOptions } from './setup-plan.js';
 import { spillwayShell } from './spillway-command.js';
 
 /** Codex's folder: `$CODEX_HOME`, else `~/.codex`. */
@@ -62,7 +62,7 @@ export function codexCaptureSupported(): boolean {
 /** The tables of setup's block at the end of config.toml. */
 function codexTables(
   options: SetupOptions,
-  hook: { trustKey: string; command: string; capture: boolean },
+  hook: { trustKey: string; command: string; capture: boolean; userProvider?: Record<string, unknown> },
 ): string[] {
   // Codex starts MCP servers with a reduced environment: a home of the user's own must be named.
   const home = options.env.SPILLWAY_HOME?.trim();
@@ -82,15 +82,19 @@ function codexTables(
       '[shell_environment_policy.set]',
       `BASH_ENV = ${tomlString(codexCaptureScriptPath(options.env))}`,
     );
-  if (options.proxy)
+  if (options.proxy) {
+    // A provider of the user's lends its key variable and wire API; its base URL is kept as the
+    // proxy's upstream (keptUpstreamEdit).
+    const user = hook.userProvider;
     tables.push(
       '',
       '[model_providers.spillway]',
       'name = "spillway"',
       `base_url = ${tomlString(`${options.proxy}/v1`)}`,
-      'wire_api = "responses"',
-      'env_key = "OPENAI_API_KEY"',
+      `wire_api = ${tomlString(typeof user?.wire_api === 'string' ? user.wire_api : 'responses')}`,
+      `env_key = ${tomlString(typeof user?.env_key === 'string' ? user.env_key : 'OPENAI_API_KEY')}`,
     );
+  }
   return tables;
 }
 
@@ -185,6 +189,7 @@ export function codexSetup(options: SetupOptions): FileEdit[] {
         head = block('codex', [`model_provider = "spillway"`]);
       }
       const tables = codexTables(options, {
+        userProvider: userProviderOf(parsed, configPath),
         trustKey: `${hooksPath}:post_tool_use:${groupIndex(planned(hooksPath))}:0`,
         command,
         // A shell_environment_policy of the user's own is left as it is (see the setup note).
@@ -198,7 +203,32 @@ export function codexSetup(options: SetupOptions): FileEdit[] {
       return out;
     }),
   };
-  return [capture, hooks, config];
+  const kept = keptUpstreamEdit(options, 'openai', (planned) => {
+    const base = userProviderOf(
+      readToml(withoutBlocks(planned(configPath)), configPath),
+      configPath,
+    )?.base_url;
+    return typeof base === 'string' ? base.replace(/\/v1\/?$/, '') : undefined;
+  });
+  return [capture, hooks, kept, config];
+}
+
+/**
+ * The model provider of the user's own that `config.toml` selects (a `[model_providers.X]`
+ * table), when setup with a proxy is to chain to it. Its base URL must end in `/v1`: the proxy
+ * forwards `/v1/...` paths, so another path could not be kept.
+ */
+function userProviderOf(parsed: Record<string, unknown>, file: string): Record<string, unknown> | undefined {
+  const name = parsed.model_provider;
+  if (typeof name !== 'string' || name === 'spillway') return undefined;
+  const provider = (parsed.model_providers as Record<string, Record<string, unknown>> | undefined)?.[name];
+  if (!provider || typeof provider.base_url !== 'string') return undefined;
+  if (!/\/v1\/?$/.test(provider.base_url))
+    throw new SpillwayError(
+      'SPILLWAY_BAD_CONFIG',
+      `${file} sends Codex to the provider "${name}" at ${provider.base_url}; spillway's proxy can stand in front of a base URL ending in /v1 only. Run setup without --proxy (hooks and recall only), or point that provider at the proxy by hand (docs/clients.md)`,
+    );
+  return provider;
 }
 
 /**

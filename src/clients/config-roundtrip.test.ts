@@ -23,7 +23,9 @@ const topLine = fc.oneof(
   fc.constant(''),
 );
 const table = fc.oneof(
-  fc.constant('[model_providers.azure]\nname = "Azure"\nbase_url = "https://x.test"'),
+  fc.constant(
+    '[model_providers.azure]\nname = "Azure"\nbase_url = "https://x.test/v1"\nenv_key = "AZURE_KEY"',
+  ),
   fc.constant(
     '[mcp_servers.files]\ncommand = "npx"\nnote = """\nargs = not a key, a line of text\ncommand = nor this\n"""\nargs = [\n  "-y",\n  "server-files",\n]',
   ),

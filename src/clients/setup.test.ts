@@ -33,7 +33,7 @@ function userHome() {
     '.claude.json':
       '{"numStartups":3,"mcpServers":{"github":{"type":"http","url":"https://example.test/mcp"}}}',
     '.codex/config.toml':
-      '# my settings\nmodel = "o3" # fast\nmodel_provider = "azure"\n\n[model_providers.azure]\nname = "Azure"\nbase_url = "https://x.test"\n',
+      '# my settings\nmodel = "o3" # fast\nmodel_provider = "azure"\n\n[model_providers.azure]\nname = "Azure"\nbase_url = "https://x.test/v1"\nenv_key = "AZURE_KEY"\n',
     '.codex/hooks.json':
       '{ "hooks": { "PreToolUse": [ { "matcher": "apply_patch", "hooks": [ { "type": "command", "command": "lint" } ] } ] } }\n',
     '.gemini/settings.json': '{\n  // my theme\n  "ui": { "theme": "GitHub" },\n}\n',
@@ -74,6 +74,9 @@ describe('spillway setup', () => {
     expect(codex.model_provider).toBe('spillway');
     expect(codex.model_providers.azure.name).toBe('Azure');
     expect(codex.model_providers.spillway.base_url).toBe(`${PROXY}/v1`);
+    // The user's provider is chained: its key variable, and its endpoint as the proxy's upstream.
+    expect(codex.model_providers.spillway.env_key).toBe('AZURE_KEY');
+    expect(JSON.parse(read(home, '.spillway/upstreams.json'))).toMatchObject({ openai: 'https://x.test' });
     // Codex starts MCP servers with a reduced environment: recall is told where the store is.
     expect(codex.mcp_servers.spillway.env).toEqual({ SPILLWAY_HOME: join(home, '.spillway') });
     // Codex's sandbox gets no folder of spillway's; its shell commands read the capture.
