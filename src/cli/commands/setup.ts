@@ -31,7 +31,10 @@ so it need not be on the PATH. Run "spillway doctor" afterwards to check every l
 
   --proxy URL   also send the client's model requests through the spillway proxy at URL
                 (e.g. http://127.0.0.1:4747): ANTHROPIC_BASE_URL, a Codex model provider,
-                GOOGLE_GEMINI_BASE_URL. The proxy must then be running.
+                GOOGLE_GEMINI_BASE_URL. The proxy must then be running. An endpoint the client
+                was pointed at (a gateway in ANTHROPIC_BASE_URL, a Codex provider of yours) is
+                kept as the proxy's upstream ($SPILLWAY_HOME/upstreams.json) with its key
+                variable; undo points the client back at it.
   --mcp NAME    also run the client's MCP server NAME through "spillway gateway" (its long
                 results collapsed at the source; repeatable; "all" for every one): Claude Code's
                 user and local servers in ~/.claude.json, Codex's config.toml, Gemini CLI's
