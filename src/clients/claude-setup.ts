@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { claudeDir } from './claude.js';
-import { readJsonc, setJsonc } from './config-text.js';
+import { readJsonc, setJsonc, withoutEmpty } from './config-text.js';
 import { rewrapServers } from './mcp-wrap.js';
 import { type FileEdit, isOwnHookGroup, keptUpstreamEdit, type SetupOptions } from './setup-plan.js';
 import { spillwayShell } from './spillway-command.js';
@@ -53,7 +53,7 @@ export function claudeSetup(options: SetupOptions): FileEdit[] {
     // The gateway the user had comes back; with none, the variable goes.
     if (options.proxy !== undefined && env.ANTHROPIC_BASE_URL === options.proxy)
       out = setJsonc(out, ['env', 'ANTHROPIC_BASE_URL'], options.kept?.anthropic);
-    return out;
+    return withoutEmpty(out, [['hooks'], ['env']]);
   };
   return [
     keptUpstreamEdit(options, 'anthropic', (planned) => {
@@ -80,7 +80,10 @@ export function claudeSetup(options: SetupOptions): FileEdit[] {
         const out = (value.mcpServers as Record<string, unknown> | undefined)?.spillway
           ? setJsonc(text, ['mcpServers', 'spillway'], undefined)
           : text;
-        return rewrapServers(out, state, claudeServerLists(out, state), undefined, options.spillway);
+        return withoutEmpty(
+          rewrapServers(out, state, claudeServerLists(out, state), undefined, options.spillway),
+          [['mcpServers']],
+        );
       },
       add: (text) => {
         const out = setJsonc(text, ['mcpServers', 'spillway'], {

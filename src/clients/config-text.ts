@@ -46,6 +46,24 @@ export function setJsonc(text: string, path: JSONPath, value: unknown): string {
 }
 
 /**
+ * `text` without the objects at `paths` that setup's removals left empty (`"mcpServers": {}`,
+ * `"hooks": {}`): undo on a file the client changed since leaves no trace of spillway.
+ *
+ * @example
+ * withoutEmpty('{ "a": 1, "mcpServers": {} }', [['mcpServers']]); // '{ "a": 1 }'
+ */
+export function withoutEmpty(text: string, paths: readonly JSONPath[]): string {
+  let out = text;
+  for (const path of paths) {
+    let value: unknown = parse(out, [], { allowTrailingComma: true });
+    for (const key of path) value = (value as Record<string | number, unknown> | undefined)?.[key];
+    if (value && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 0)
+      out = setJsonc(out, path, undefined);
+  }
+  return out;
+}
+
+/**
  * A text edit made on LF lines without a byte-order mark, written back in the file's own form:
  * a file an editor saved with CRLF line endings (every line) or a BOM gets them back, and a
  * file of mixed endings is edited as it is (spillway's markers are found whatever ends them).

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { appendBlock, keepingForm, readJsonc, setJsonc, withoutBlocks } from './config-text.js';
+import { appendBlock, keepingForm, readJsonc, setJsonc, withoutBlocks, withoutEmpty } from './config-text.js';
 import { rewrapServers } from './mcp-wrap.js';
 import { type FileEdit, isOwnHookGroup, type SetupOptions } from './setup-plan.js';
 import { spillwayShell } from './spillway-command.js';
@@ -45,7 +45,10 @@ export function geminiSetup(options: SetupOptions): FileEdit[] {
         let out = withoutOwnHooks(text);
         if ((readJsonc(out, settings).mcpServers as Record<string, unknown> | undefined)?.spillway)
           out = setJsonc(out, ['mcpServers', 'spillway'], undefined);
-        return rewrapServers(out, settings, [['mcpServers']], undefined, options.spillway);
+        return withoutEmpty(rewrapServers(out, settings, [['mcpServers']], undefined, options.spillway), [
+          ['hooks'],
+          ['mcpServers'],
+        ]);
       },
       add: (text) => {
         const value = readJsonc(text, settings);

@@ -144,6 +144,23 @@ describe('spillway setup', () => {
     expect((readToml(toml, 'c') as Json).shell_environment_policy).toEqual({ inherit: 'core' });
   });
 
+  it('undo on a file the client changed since leaves no empty object of spillway’s behind', async () => {
+    const { home, env } = userHome();
+    writeFileSync(join(home, '.claude.json'), '{"numStartups":1}');
+    writeFileSync(join(home, '.claude/settings.json'), '{\n  "model": "opus"\n}\n');
+    expect((await cli(['setup', 'claude', '--proxy', PROXY], { env })).code).toBe(0);
+    // Claude Code rewrites its state as it runs.
+    const state = JSON.parse(read(home, '.claude.json'));
+    writeFileSync(join(home, '.claude.json'), JSON.stringify({ ...state, numStartups: 2 }));
+    writeFileSync(
+      join(home, '.claude/settings.json'),
+      read(home, '.claude/settings.json').replace('"opus"', '"sonnet"'),
+    );
+    expect((await cli(['setup', 'claude', '--undo'], { env })).code).toBe(0);
+    expect(JSON.parse(read(home, '.claude.json'))).toEqual({ numStartups: 2 });
+    expect(readJsonc(read(home, '.claude/settings.json'), 's')).toEqual({ model: 'sonnet' });
+  });
+
   it('leaves a read-only file alone, with what to do, and writes nothing', async () => {
     const { home, files, env } = userHome();
     chmodSync(join(home, '.gemini/settings.json'), 0o444);
