@@ -67,7 +67,8 @@ if [ -z "\${SPILLWAY_CAPTURE-}" ] && [ -n "\${CODEX_TOOL_CALL_ID-}" ] && [ -n "\
     __spillway_f=${dir}/"$CODEX_THREAD_ID/$CODEX_TOOL_CALL_ID"
     if { [ -d ${dir}/"$CODEX_THREAD_ID" ] || mkdir -m 700 -p ${dir}/"$CODEX_THREAD_ID" 2>/dev/null; } &&
       : 2>/dev/null >"$__spillway_f.out"; then
-      exec > >(exec tee -p >(exec head -c ${SPOOL_MAX_BYTES} >"$__spillway_f.out")) 2>&1
+      exec > >(exec tee -p >(exec head -c ${SPOOL_MAX_BYTES / 2} >>"$__spillway_f.out")) \
+        2> >(exec tee -p >(exec head -c ${SPOOL_MAX_BYTES / 2} >>"$__spillway_f.out") >&2)
     fi
     unset __spillway_f
     ;;

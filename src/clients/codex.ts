@@ -37,10 +37,10 @@ export function parseCodexCut(shown: string): CodexCut | undefined {
 /**
  * The whole output the capture spooled for this call, checked against what Codex itself saw:
  * the spool is written by the command's own shell (and anything the command runs can write it),
- * so it is used only when it begins with Codex's head and (unless the spool reached its cap)
- * ends with Codex's tail. Past the cap, Codex's own tail is
- * joined to the spooled head. `tee` may still be writing the last bytes when Codex runs the
- * hook, so a spool short of the tail is read again a few times.
+ * so it is used only when it begins with Codex's head and ends with Codex's tail; past a
+ * stream's share of the spool, Codex's own tail is joined to the spooled head. `tee` may still be
+ * writing the last bytes when Codex runs the hook, so a spool short of the tail is read again a
+ * few times.
  */
 async function spooledOutput(
   path: string,
@@ -52,13 +52,16 @@ async function spooledOutput(
   for (let attempt = 0; attempt < 8; attempt++) {
     const file = await readClientFile(path, { root: codexSpoolDir(env), preview: cut.head });
     if ('refused' in file) return undefined;
-    if (file.bytes.length >= SPOOL_MAX_BYTES)
+    if (file.bytes.subarray(file.bytes.length - tail.length).equals(tail)) return file.bytes;
+    // A stream past its share of the spool: the rest of it is Codex's own tail.
+    if (file.bytes.length >= SPOOL_MAX_BYTES / 2)
       return Buffer.concat([
         file.bytes,
-        Buffer.from(`\n[spillway: the middle of this output past ${SPOOL_MAX_BYTES} bytes was not kept]\n…`),
+        Buffer.from(
+          `\n[spillway: the middle of this output past ${SPOOL_MAX_BYTES / 2} bytes was not kept]\n…`,
+        ),
         tail,
       ]);
-    if (file.bytes.subarray(file.bytes.length - tail.length).equals(tail)) return file.bytes;
     await sleep(25);
   }
   return undefined;

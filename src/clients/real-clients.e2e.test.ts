@@ -401,7 +401,12 @@ const SIDE_BY_SIDE: SideBySide[] = [
   {
     client: CODEX,
     scenarios: [
-      { name: 'a small output, no sandbox', command: 'echo hi; echo err >&2' },
+      // Standard output and error stay apart, as Codex reads them (written a moment apart: two
+      // pipes read at once have no order within a few milliseconds, with spillway or without).
+      {
+        name: 'a small output, no sandbox',
+        command: 'echo hi; sleep 0.2; echo err >&2; sleep 0.2; echo done',
+      },
       {
         name: 'the user’s rule forbids touch, no sandbox',
         files: { '.codex/rules/user.rules': CODEX_RULES },
