@@ -122,7 +122,12 @@ describe('the live dashboard', () => {
         // A decision opens beside its original: the marker line highlighted, the original recalled.
         await page.click('#recent tbody tr:last-child');
         await page.waitForFunction(
-          "/first step 0:/.test(document.querySelector('#original')?.textContent ?? '')",
+          () =>
+            /first step 0:/.test(
+              (globalThis as unknown as Page).document.querySelector('#original')?.textContent ?? '',
+            ),
+          null,
+          { timeout: 10_000 },
         );
         expect(await page.locator('#view mark').count()).toBeGreaterThan(0);
         expect(await text('#view')).toContain('first step 0:');

@@ -35,6 +35,8 @@ describe('what the model sees after collapse', () => {
         if (budget === 2000) expect(spillway.kept / spillway.needles).toBeGreaterThanOrEqual(0.95);
       }
     },
+    // 24 real programs (make and gcc, go test, cargo test, pytest) build and run first.
+    300_000,
   );
 
   it.skipIf(!PROGRAMS.python3)(
