@@ -9,6 +9,8 @@ export type SpillwayErrorCode =
   | 'SPILLWAY_QUOTA'
   | 'SPILLWAY_IO'
   | 'SPILLWAY_LOCK_TIMEOUT'
+  /** A stored original whose bytes no longer match the content hash its id names. */
+  | 'SPILLWAY_TAMPERED'
   | 'SPILLWAY_USAGE';
 
 const MARK = Symbol.for('spillway.error');
@@ -58,6 +60,7 @@ export const HTTP_STATUS: Readonly<Record<SpillwayErrorCode, number>> = {
   SPILLWAY_QUOTA: 507,
   SPILLWAY_LOCK_TIMEOUT: 503,
   SPILLWAY_IO: 500,
+  SPILLWAY_TAMPERED: 409,
 };
 
 /**

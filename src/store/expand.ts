@@ -10,6 +10,7 @@ import { totals } from './original-lines.js';
 import { notFoundMessage, savedCopy } from './recall.js';
 import { safePattern } from './safe-pattern.js';
 import type { Store } from './store.js';
+import { readOriginal } from './verified-read.js';
 
 /** The default size of what one recall returns, in tokens. */
 export const DEFAULT_EXPAND_TOKENS = 4000;
@@ -223,7 +224,7 @@ async function pageOf(
   // (one more shows whether the read ends inside a character).
   const want = Math.min(total - offset, Math.max(4096, maxTokens * 8));
   const raw =
-    (await store.get(key, { start: offset, end: Math.min(total, offset + want + 1) })) ?? Buffer.alloc(0);
+    (await readOriginal(store, key, { start: offset, end: Math.min(total, offset + want + 1) })) ?? Buffer.alloc(0);
   let cut = Math.min(raw.length, want);
   for (let i = 0; i < 3 && cut > 0 && cut < raw.length && ((raw[cut] as number) & 0xc0) === 0x80; i++) cut--;
   const text = storedText(raw, 0, cut);

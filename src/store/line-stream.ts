@@ -1,6 +1,7 @@
 import { storedText } from '../text/stored-text.js';
 import type { StoreKey } from './ids.js';
 import type { Store } from './store.js';
+import { readOriginal } from './verified-read.js';
 
 /** How much of a stored original is read at a time. */
 export const STREAM_CHUNK_BYTES = 1024 * 1024;
@@ -35,7 +36,7 @@ export async function streamLines(
   let carry: Buffer[] = [];
   let number = 1;
   for (let at = 0; at < total; at += STREAM_CHUNK_BYTES) {
-    const chunk = await store.get(key, { start: at, end: Math.min(total, at + STREAM_CHUNK_BYTES) });
+    const chunk = await readOriginal(store, key, { start: at, end: Math.min(total, at + STREAM_CHUNK_BYTES) });
     if (!chunk) return;
     const lastNewline = chunk.lastIndexOf(10);
     if (lastNewline < 0) {
@@ -90,7 +91,7 @@ export async function countLines(
   let last = -1;
   for (let at = 0; at < total; at += STREAM_CHUNK_BYTES) {
     before.push(newlines);
-    const chunk = await store.get(key, { start: at, end: Math.min(total, at + STREAM_CHUNK_BYTES) });
+    const chunk = await readOriginal(store, key, { start: at, end: Math.min(total, at + STREAM_CHUNK_BYTES) });
     if (!chunk) break;
     for (let i = chunk.indexOf(10); i >= 0; i = chunk.indexOf(10, i + 1)) newlines++;
     last = chunk[chunk.length - 1] ?? -1;

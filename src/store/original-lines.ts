@@ -3,6 +3,7 @@ import type { Tokenizer } from '../text/tokenizers/tokenizer.js';
 import type { StoreKey } from './ids.js';
 import { countLines, STREAM_CHUNK_BYTES } from './line-stream.js';
 import type { Store } from './store.js';
+import { readOriginal } from './verified-read.js';
 
 /** Per original: its number of lines, and the lines before each chunk (for later pages). */
 interface LineIndexEntry {
@@ -29,7 +30,7 @@ async function lineIndexOf(
   if (known) return known;
   let tokens = `~${Math.ceil(total / 4)}`;
   if (total <= EXACT_TOKENS_BYTES) {
-    const body = await store.get(key);
+    const body = await readOriginal(store, key);
     if (body) tokens = String(tokenizer.count(storedText(body)));
   }
   const entry = { ...(await countLines(store, key, total)), tokens };
@@ -43,7 +44,7 @@ async function lineAt(store: Store, key: StoreKey, entry: LineIndexEntry, at: nu
   const chunk = Math.floor(at / STREAM_CHUNK_BYTES);
   const from = chunk * STREAM_CHUNK_BYTES;
   const bytes =
-    at > from ? ((await store.get(key, { start: from, end: at })) ?? Buffer.alloc(0)) : Buffer.alloc(0);
+    at > from ? ((await readOriginal(store, key, { start: from, end: at })) ?? Buffer.alloc(0)) : Buffer.alloc(0);
   let newlines = entry.before[chunk] ?? 0;
   for (let i = bytes.indexOf(10); i >= 0; i = bytes.indexOf(10, i + 1)) newlines++;
   return newlines + 1;

@@ -2,6 +2,7 @@ import { SpillwayError } from '../errors.js';
 import { storedText } from '../text/stored-text.js';
 import { parseRecallId } from './ids.js';
 import type { Store } from './store.js';
+import { readOriginal } from './verified-read.js';
 
 /** The most one recall page carries. */
 export const RECALL_PAGE_BYTES = 48 * 1024;
@@ -97,7 +98,7 @@ export async function recall(id: string, options: RecallOptions): Promise<Recall
     );
   }
   // One byte past the page shows whether the page would end inside a character.
-  const raw = await options.store.get(key, { start: offset, end: Math.min(total, offset + pageBytes + 1) });
+  const raw = await readOriginal(options.store, key, { start: offset, end: Math.min(total, offset + pageBytes + 1) });
   if (!raw) throw new SpillwayError('SPILLWAY_NOT_FOUND', notFoundMessage(id));
   let cut = Math.min(raw.length, pageBytes);
   if (cut < raw.length) {
@@ -126,7 +127,7 @@ export async function recall(id: string, options: RecallOptions): Promise<Recall
  * const original = await recallAll('sess/call_1', { store });
  */
 export async function recallAll(id: string, options: { store: Store }): Promise<Buffer> {
-  const body = await options.store.get(parseRecallId(id));
+  const body = await readOriginal(options.store, parseRecallId(id));
   if (!body) throw new SpillwayError('SPILLWAY_NOT_FOUND', notFoundMessage(id));
   return body;
 }
