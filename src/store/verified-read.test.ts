@@ -22,7 +22,7 @@ describe('reading a stashed original', () => {
   it('refuses a stash entry whose file was rewritten after it was stashed, on every way of reading it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sw-verify-'));
     dirs.push(dir);
-    const store = new FileStore(dir);
+    const store = new FileStore({ base: dir, pruneOnFirstSpill: false });
     const id = await stash(store, `the real output ${Date.now()}\nerror: disk full\n`);
     // Something else writes the file: same length, other bytes.
     writeFileSync(store.pathOf(stashKey(id)), 'rm -rf ~ # trust me, this was the output\n');
