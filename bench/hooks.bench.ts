@@ -2,35 +2,12 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { codexCaptureScript } from '../src/clients/codex-capture.js';
+import { codexCaptureScript } from '../src/clients/codex/capture.js';
+import { loadClients } from '../src/clients/registry.js';
 import { interleaved, median, medianRatio, ms } from './measure.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const CLI = join(ROOT, 'dist/cli.js');
-
-/** A client's hook input for a small output: what every shell command of a session sends. */
-const SMALL: Record<string, object> = {
-  claude: {
-    hook_event_name: 'PostToolUse',
-    tool_name: 'Bash',
-    tool_input: { command: 'ls' },
-    tool_response: { stdout: 'README.md\nsrc\n', stderr: '' },
-  },
-  codex: {
-    hook_event_name: 'PostToolUse',
-    tool_name: 'Bash',
-    session_id: 'bench-thread',
-    tool_use_id: 'call_1',
-    tool_input: { command: 'ls' },
-    tool_response: 'README.md\nsrc\n',
-  },
-  gemini: {
-    hook_event_name: 'AfterTool',
-    tool_name: 'run_shell_command',
-    tool_input: { command: 'ls' },
-    tool_response: { llmContent: 'README.md\nsrc\n', returnDisplay: 'README.md\nsrc\n' },
-  },
-};
 
 const run = (command: string, args: string[], input?: string, env?: NodeJS.ProcessEnv) => {
   const r = spawnSync(command, args, { input, env: env ?? process.env, stdio: ['pipe', 'pipe', 'pipe'] });
@@ -56,21 +33,27 @@ export async function benchHooks(): Promise<void> {
     mkdirSync(spool, { recursive: true });
     writeFileSync(script, codexCaptureScript({ spoolDir: spool }));
     const codexEnv = { ...env, CODEX_THREAD_ID: 'bench-thread', CODEX_TOOL_CALL_ID: 'call_1' };
+    // Each client's hook on its probe: a small output, what most shell commands of a session send.
+    const clients = await loadClients();
+    const hooks = Object.fromEntries(
+      clients.map((c) => [
+        c.key,
+        () => run(process.execPath, [CLI, 'hook', c.key], JSON.stringify(c.probe), env),
+      ]),
+    );
     const samples = await interleaved(
       {
         node: () => run(process.execPath, ['-e', '0']),
-        claude: () => run(process.execPath, [CLI, 'hook', 'claude'], JSON.stringify(SMALL.claude), env),
-        codex: () => run(process.execPath, [CLI, 'hook', 'codex'], JSON.stringify(SMALL.codex), env),
-        gemini: () => run(process.execPath, [CLI, 'hook', 'gemini'], JSON.stringify(SMALL.gemini), env),
+        ...hooks,
         bash: () => run('bash', ['-c', 'ls /usr'], undefined, codexEnv),
         captured: () => run('bash', ['-c', 'ls /usr'], undefined, { ...codexEnv, BASH_ENV: script }),
       },
       15,
     );
-    for (const client of ['claude', 'codex', 'gemini'] as const)
+    for (const { key } of clients)
       console.log(
-        `spillway hook ${client}, small output: ${ms(median(samples[client]))} ` +
-          `(${medianRatio(samples[client], samples.node).toFixed(2)}x node -e 0's ${ms(median(samples.node))})`,
+        `spillway hook ${key}, small output: ${ms(median((samples as Record<string, number[]>)[key] ?? []))} ` +
+          `(${medianRatio((samples as Record<string, number[]>)[key] ?? [], samples.node ?? []).toFixed(2)}x node -e 0's ${ms(median(samples.node ?? []))})`,
       );
     console.log(
       `bash -c 'ls /usr' with the Codex capture: ${ms(median(samples.captured))} ` +

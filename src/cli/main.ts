@@ -2,7 +2,12 @@ import { SpillwayError } from '../errors.js';
 import { type CliIo, write } from './io.js';
 import { version } from './version.js';
 
-type Command = { run: (argv: string[], io: CliIo) => Promise<number>; help: string };
+// A help built from data loaded on demand (the clients' specs) is a function: the command itself
+// (a hook, after every shell command) never builds it.
+type Command = {
+  run: (argv: string[], io: CliIo) => Promise<number>;
+  help: string | (() => Promise<string>);
+};
 
 // Each command is imported only when it runs, so `spillway --version` or `spillway mcp` does not
 // load the proxy, the pipeline or a tokenizer table.
@@ -34,7 +39,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
   },
   hook: {
     summary: "a client's shell hook: hand spillway the whole output (spillway setup installs it)",
-    load: () => import('./commands/hook.js').then((m) => ({ run: m.hookCommand, help: m.HOOK_HELP })),
+    load: () => import('./commands/hook.js').then((m) => ({ run: m.hookCommand, help: m.hookHelp })),
   },
   snip: {
     summary: 'cut a text to a budget, keeping head and tail',
@@ -118,7 +123,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     if (name === '-h' || name === '--help' || name === 'help') {
       const topic =
         name === 'help' && rest[0] && Object.hasOwn(COMMANDS, rest[0]) ? COMMANDS[rest[0]] : undefined;
-      await write(io.stdout, topic ? (await topic.load()).help : MAIN_HELP);
+      const help = topic ? (await topic.load()).help : MAIN_HELP;
+      await write(io.stdout, typeof help === 'string' ? help : await help());
       return 0;
     }
     if (name === '-v' || name === '--version') {

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { codexSetup } from './codex-setup.js';
+import { codexSetup } from './codex/setup.js';
 import { readToml } from './config-text.js';
-import { geminiSetup } from './gemini-setup.js';
+import { geminiSetup } from './gemini/setup.js';
 import type { FileEdit } from './setup-plan.js';
 
 const spillway = { command: '/usr/bin/node', args: ['/opt/sw/dist/cli.js'] };

@@ -3,9 +3,9 @@ import { accessSync, constants, existsSync, mkdirSync, rmSync, statSync, writeFi
 import { join } from 'node:path';
 import { defaultBase } from '../store/default-base.js';
 import { recallTokenPath } from '../store/recall-token.js';
-import { type Check, checkCodexCapture, checkGeminiRouting, runShell } from './client-checks.js';
-import { CLIENTS } from './index.js';
-import { planSetup, readSetup, setupStateDir } from './setup-files.js';
+import { type Check, runShell } from './client-checks.js';
+import type { ClientSpec } from './client-spec.js';
+import { planSetup, readSetup, type SetupState, setupStateDir } from './setup-files.js';
 import type { SetupOptions } from './setup-plan.js';
 import { spillwayShell } from './spillway-command.js';
 
@@ -102,50 +102,16 @@ async function checkProxy(url: string): Promise<Check> {
   }
 }
 
-/** A sample hook input per client, and what the hook must answer to it. */
-const HOOK_PROBES: Record<string, { input: object; expect: (stdout: string) => boolean }> = {
-  claude: {
-    input: {
-      hook_event_name: 'PostToolUse',
-      tool_name: 'Bash',
-      tool_input: { command: 'true' },
-      tool_response: { stdout: 'ok', stderr: '' },
-    },
-    expect: (stdout) => stdout.trim() === '',
-  },
-  codex: {
-    input: {
-      hook_event_name: 'PostToolUse',
-      tool_name: 'Bash',
-      session_id: 'spillway-doctor',
-      tool_use_id: 'probe',
-      tool_input: { command: 'true' },
-      tool_response: 'ok',
-    },
-    expect: (stdout) => stdout.trim() === '',
-  },
-  gemini: {
-    input: {
-      hook_event_name: 'AfterTool',
-      tool_name: 'run_shell_command',
-      tool_input: { command: 'true' },
-      tool_response: { llmContent: 'ok', returnDisplay: 'ok' },
-    },
-    expect: (stdout) => stdout.trim() === '',
-  },
-};
-
 /**
  * Checks every link between a client and spillway: setup's entries still in the client's
  * files, the hook command runs from a shell and answers right, `spillway mcp` answers, the
  * store is writable, the recall token is private, the proxy (when setup named one) answers. Each failure carries its fix.
  *
  * @example
- * for (const c of await doctor('codex', options)) console.log(c.ok ? '✓' : '✗', c.what);
+ * for (const c of await doctor(await loadClient('codex'), options)) console.log(c.ok ? '✓' : '✗', c.what);
  */
-export async function doctor(client: string, options: SetupOptions, cwd = process.cwd()): Promise<Check[]> {
-  const spec = CLIENTS[client];
-  if (!spec) return [{ ok: false, what: `unknown client ${client}` }];
+export async function doctor(spec: ClientSpec, options: SetupOptions, cwd = process.cwd()): Promise<Check[]> {
+  const client = spec.key;
   const state = readSetup(setupStateDir(options.env), client);
   if (!state)
     return [{ ok: false, what: `${spec.name} is not set up for spillway`, fix: `spillway setup ${client}` }];
@@ -168,23 +134,25 @@ export async function doctor(client: string, options: SetupOptions, cwd = proces
       fix: 'run setup again with the node you use',
     });
   }
-  const withProxy = { ...options, ...(state.proxy ? { proxy: state.proxy } : {}) };
-  for (const file of planSetup(spec.edits(withProxy)))
+  // Planned as setup ran it (its proxy, the servers it wrapped): anything else would differ.
+  const asSetUp = { ...options, ...state };
+  const again = setupCommandLine(client, state);
+  const setup = await spec.setup();
+  for (const file of planSetup(setup.edits(asSetUp)))
     checks.push(
       file.before === file.after
         ? { ok: true, what: `${file.path}: ${file.purpose}` }
         : {
             ok: false,
             what: `${file.path} no longer has what setup wrote (${file.purpose})`,
-            fix: `spillway setup ${client}${state.proxy ? ` --proxy ${state.proxy}` : ''}`,
+            fix: again,
           },
     );
-  const probe = HOOK_PROBES[client];
-  if (probe) {
+  {
     const command = spillwayShell(options.spillway, ['hook', client]);
-    const r = await runShell(command, JSON.stringify(probe.input), options.env, 15_000);
+    const r = await runShell(command, JSON.stringify(spec.probe), options.env, 15_000);
     checks.push(
-      r.code === 0 && r.stderr === '' && probe.expect(r.stdout)
+      r.code === 0 && r.stderr === '' && r.stdout.trim() === ''
         ? { ok: true, what: `the ${client} hook runs and leaves a small output as it is` }
         : {
             ok: false,
@@ -194,10 +162,24 @@ export async function doctor(client: string, options: SetupOptions, cwd = proces
     );
   }
   checks.push(checkStore(options.env), await checkMcp(options));
-  if (client === 'codex') checks.push(...(await checkCodexCapture(options)));
+  if (setup.checks)
+    checks.push(...(await setup.checks(options, { ...(state.proxy ? { proxy: state.proxy } : {}), cwd })));
   const token = checkToken(options.env);
   if (token) checks.push(token);
   if (state.proxy) checks.push(await checkProxy(state.proxy));
-  if (state.proxy && client === 'gemini') checks.push(checkGeminiRouting(options, state.proxy, cwd));
   return checks;
+}
+
+/**
+ * The setup command that writes again what an earlier setup wrote (its proxy and servers).
+ *
+ * @example
+ * setupCommandLine('codex', { proxy: 'http://127.0.0.1:4747', mcp: ['files'] }); // 'spillway setup codex --proxy http://127.0.0.1:4747 --mcp files'
+ */
+export function setupCommandLine(client: string, state: SetupState): string {
+  return [
+    `spillway setup ${client}`,
+    ...(state.proxy ? [`--proxy ${state.proxy}`] : []),
+    ...(state.mcp ?? []).map((name) => `--mcp ${name}`),
+  ].join(' ');
 }

@@ -7,11 +7,11 @@ import { describe, expect, it } from 'vitest';
 import { MemoryStore } from '../store/memory-store.js';
 import { recallAll } from '../store/recall.js';
 import { cutNoteIds, markerIds } from '../text/markers.js';
-import { claudeHook } from './claude.js';
-import { codexHook, parseCodexCut } from './codex.js';
-import { codexSpoolDir } from './codex-capture.js';
+import { claudeHook } from './claude/hook.js';
+import { codexSpoolDir } from './codex/capture.js';
+import { codexHook, parseCodexCut } from './codex/hook.js';
 import { NOTE_MAX_CHARS } from './cut-note.js';
-import { geminiHook, shellOutputOf } from './gemini.js';
+import { geminiHook, shellOutputOf } from './gemini/hook.js';
 import { shellQuote } from './spillway-command.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: hook answers and client settings, read field by field

@@ -63,40 +63,92 @@ export function unwrapServer(entry: ServerEntry): ServerEntry {
   return { ...others, command, ...(rest.length > 0 || entry.args !== undefined ? { args: rest } : {}) };
 }
 
+/** The server entries under each container path of a JSON settings file, spillway's own left out. */
+function serversIn(
+  text: string,
+  file: string,
+  containers: readonly JSONPath[],
+): { path: JSONPath; name: string; entry: ServerEntry }[] {
+  const found: { path: JSONPath; name: string; entry: ServerEntry }[] = [];
+  for (const path of containers) {
+    let servers: unknown = readJsonc(text, file);
+    for (const key of path) servers = (servers as Record<string | number, unknown> | undefined)?.[key];
+    if (!servers || typeof servers !== 'object' || Array.isArray(servers)) continue;
+    for (const [name, entry] of Object.entries(servers as Record<string, ServerEntry>))
+      if (entry && typeof entry === 'object' && name !== 'spillway') found.push({ path, name, entry });
+  }
+  return found;
+}
+
+/**
+ * The MCP servers of a JSON settings file that `--mcp` can name, and whether each already runs
+ * through `spillway gateway` (by setup, or by hand).
+ *
+ * @example
+ * serverNames(text, file, [['mcpServers']]); // [{ name: 'files', wrapped: false, stdio: true }]
+ */
+export function serverNames(
+  text: string,
+  file: string,
+  containers: readonly JSONPath[],
+): { name: string; wrapped: boolean; stdio: boolean }[] {
+  return serversIn(text, file, containers).map(({ name, entry }) => ({
+    name,
+    wrapped: wrapped(entry) !== undefined,
+    stdio: typeof entry.command === 'string',
+  }));
+}
+
 /**
  * `text` (a JSON settings file) with the MCP servers under each of `containers` (paths of
  * objects mapping names to entries) that `names` selects wrapped (`all` selects every one but
- * spillway's own); or, with `names` undefined, every wrapped one unwrapped.
+ * spillway's own).
  *
  * @example
- * rewrapServers(text, file, [['mcpServers']], ['files'], spillway);
+ * wrapServers(text, file, [['mcpServers']], ['files'], spillway);
  */
-export function rewrapServers(
+export function wrapServers(
+  text: string,
+  file: string,
+  containers: readonly JSONPath[],
+  names: readonly string[],
+  spillway: SpillwayCommand,
+): string {
+  let out = text;
+  const found = serversIn(text, file, containers);
+  for (const { path, name, entry } of found)
+    if (names.includes('all') || names.includes(name)) {
+      const next = wrapServer(entry, spillway);
+      if (next !== entry) out = setJsonc(out, [...path, name], next);
+    }
+  const unknown = names.filter((n) => n !== 'all' && !found.some((f) => f.name === n));
+  if (unknown.length > 0)
+    throw new SpillwayError(
+      'SPILLWAY_USAGE',
+      `no MCP server named ${unknown.map((n) => `"${n}"`).join(', ')} in ${file}; it has: ${[...new Set(found.map((f) => f.name))].join(', ') || '(none)'}`,
+    );
+  return out;
+}
+
+/**
+ * `text` with the servers setup wrapped (`names`) unwrapped; a server the user runs through the
+ * gateway by hand is left as it is. Undefined `names` (a setup from before spillway kept them)
+ * unwraps every wrapped one.
+ *
+ * @example
+ * unwrapServers(text, file, [['mcpServers']], ['files']);
+ */
+export function unwrapServers(
   text: string,
   file: string,
   containers: readonly JSONPath[],
   names: readonly string[] | undefined,
-  spillway: SpillwayCommand,
 ): string {
   let out = text;
-  const seen = new Set<string>();
-  for (const path of containers) {
-    let servers: unknown = readJsonc(out, file);
-    for (const key of path) servers = (servers as Record<string | number, unknown> | undefined)?.[key];
-    if (!servers || typeof servers !== 'object' || Array.isArray(servers)) continue;
-    for (const [name, entry] of Object.entries(servers as Record<string, ServerEntry>)) {
-      if (!entry || typeof entry !== 'object' || name === 'spillway') continue;
-      seen.add(name);
-      const chosen = names && (names.includes('all') || names.includes(name));
-      const next = names === undefined ? unwrapServer(entry) : chosen ? wrapServer(entry, spillway) : entry;
-      if (next !== entry) out = setJsonc(out, [...path, name], next);
-    }
+  for (const { path, name, entry } of serversIn(text, file, containers)) {
+    if (names !== undefined && !names.includes('all') && !names.includes(name)) continue;
+    const next = unwrapServer(entry);
+    if (next !== entry) out = setJsonc(out, [...path, name], next);
   }
-  const unknown = (names ?? []).filter((n) => n !== 'all' && !seen.has(n));
-  if (unknown.length > 0)
-    throw new SpillwayError(
-      'SPILLWAY_USAGE',
-      `no MCP server named ${unknown.map((n) => `"${n}"`).join(', ')} in ${file}; it has: ${[...seen].join(', ') || '(none)'}`,
-    );
   return out;
 }

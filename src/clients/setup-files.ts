@@ -11,6 +11,8 @@ import type { FileEdit } from './setup-plan.js';
 interface Manifest {
   client: string;
   proxy?: string;
+  /** The MCP servers setup runs through the gateway (absent: a setup from before they were kept). */
+  mcp?: string[];
   files: { path: string; existed: boolean; backup?: string; written: string }[];
 }
 
@@ -28,17 +30,27 @@ async function writeAtomic(path: string, bytes: Buffer | string, mode: number): 
   await writeFileAtomic(dirname(target), basename(target), Buffer.from(bytes), { mode });
 }
 
+/** What an earlier setup of a client was given: its proxy and the MCP servers it wrapped. */
+export interface SetupState {
+  proxy?: string;
+  /** Undefined for a setup from before spillway kept them (undo then unwraps every wrapped one). */
+  mcp?: string[];
+}
+
 /**
- * Whether setup ran for `client` here, and with which proxy.
+ * Whether setup ran for `client` here, and with what.
  *
  * @example
- * readSetup(stateDir, 'codex'); // { proxy: 'http://127.0.0.1:4747' }
+ * readSetup(stateDir, 'codex'); // { proxy: 'http://127.0.0.1:4747', mcp: [] }
  */
-export function readSetup(stateDir: string, client: string): { proxy?: string } | undefined {
+export function readSetup(stateDir: string, client: string): SetupState | undefined {
   const raw = readOr(manifestPath(stateDir, client));
   if (!raw) return undefined;
   const manifest = JSON.parse(raw.toString('utf8')) as Manifest;
-  return manifest.proxy ? { proxy: manifest.proxy } : {};
+  return {
+    ...(manifest.proxy ? { proxy: manifest.proxy } : {}),
+    ...(Array.isArray(manifest.mcp) ? { mcp: manifest.mcp.filter((n) => typeof n === 'string') } : {}),
+  };
 }
 
 /** One file's planned change. */
@@ -107,7 +119,7 @@ function assertWritable(path: string): void {
 export async function applySetup(
   client: string,
   files: PlannedFile[],
-  options: { stateDir: string; proxy?: string },
+  options: { stateDir: string; proxy?: string; mcp?: readonly string[] },
 ): Promise<void> {
   const path = manifestPath(options.stateDir, client);
   const old = readOr(path);
@@ -133,6 +145,7 @@ export async function applySetup(
     entry.written = sha256(file.after);
   }
   if (options.proxy !== undefined) manifest.proxy = options.proxy;
+  manifest.mcp = [...new Set([...(manifest.mcp ?? []), ...(options.mcp ?? [])])];
   await writeAtomic(
     join(options.stateDir, `${client}.json`),
     `${JSON.stringify(manifest, null, 2)}\n`,
@@ -155,18 +168,21 @@ export interface UndoneFile {
  * out, their changes kept. Returns undefined when setup never ran for it.
  *
  * @example
- * await undoSetup('codex', (proxy) => codexSetup({ ...options, proxy }), { stateDir });
+ * await undoSetup('codex', (state) => codexSetup({ ...options, ...state }), { stateDir });
  */
 export async function undoSetup(
   client: string,
-  editsFor: (proxy: string | undefined) => FileEdit[],
+  editsFor: (state: SetupState) => FileEdit[],
   options: { stateDir: string },
 ): Promise<UndoneFile[] | undefined> {
   const path = manifestPath(options.stateDir, client);
   const raw = readOr(path);
   if (!raw) return undefined;
   const manifest = JSON.parse(raw.toString('utf8')) as Manifest;
-  const edits = editsFor(manifest.proxy);
+  const edits = editsFor({
+    ...(manifest.proxy ? { proxy: manifest.proxy } : {}),
+    ...(Array.isArray(manifest.mcp) ? { mcp: manifest.mcp } : {}),
+  });
   // Only files setup itself edits for this client, from backups in setup's own folder: a
   // manifest that names anything else was not written by setup.
   const ours = manifest.files.filter(

@@ -51,29 +51,40 @@ export function isOwnHookGroup(group: unknown): boolean {
 }
 
 /**
- * spillway's `upstreams.json` keeping the endpoint a client was pointed at (`previous` reads it
- * from the client's file as it is before setup), so the proxy forwards there instead of the
- * provider's public API; undo takes it out (and the client's edit points the client back).
+ * spillway's `upstreams.json` keeping the endpoints a client was pointed at (`previous[api]` reads
+ * one from the client's files as they are before setup), so the proxy forwards there instead of
+ * the provider's public API; undo takes them out (and the client's edit points the client back).
  * Nothing is written when there is nothing to keep.
+ *
+ * @example
+ * keptUpstreamEdit(options, { anthropic: (planned) => baseUrlIn(planned(settings)) });
  */
 export function keptUpstreamEdit(
   options: SetupOptions,
-  api: UpstreamApi,
-  previous: (planned: (path: string) => string) => string | undefined,
+  previous: Partial<Record<UpstreamApi, (planned: (path: string) => string) => string | undefined>>,
 ): FileEdit {
   const path = upstreamsFile(options.env);
+  const apis = Object.keys(previous) as UpstreamApi[];
+  const json = (kept: KeptUpstreams) =>
+    Object.keys(kept).length ? `${JSON.stringify(kept, null, 2)}\n` : '';
   return {
     path,
-    purpose: `the ${api} endpoint you had, kept as the proxy's upstream`,
+    purpose: `the ${apis.join(' and ')} endpoint you had, kept as the proxy's upstream`,
     remove: (text) => {
-      const { [api]: _mine, ...others } = parseKeptUpstreams(text, path);
-      return Object.keys(others).length ? `${JSON.stringify(others, null, 2)}\n` : '';
+      const kept: KeptUpstreams = { ...parseKeptUpstreams(text, path) };
+      for (const api of apis) delete kept[api];
+      return json(kept);
     },
     add: (text, planned) => {
-      const kept = parseKeptUpstreams(text, path);
-      const before = options.proxy === undefined ? undefined : previous(planned);
-      if (before === undefined || before === options.proxy || kept[api] !== undefined) return text;
-      return `${JSON.stringify({ ...kept, [api]: before }, null, 2)}\n`;
+      const kept: KeptUpstreams = { ...parseKeptUpstreams(text, path) };
+      let changed = false;
+      for (const api of apis) {
+        const before = options.proxy === undefined ? undefined : previous[api]?.(planned);
+        if (before === undefined || before === options.proxy || kept[api] !== undefined) continue;
+        kept[api] = before;
+        changed = true;
+      }
+      return changed ? json(kept) : text;
     },
   };
 }

@@ -201,7 +201,7 @@ describe('spillway setup', () => {
   });
 
   it('the trust hash is the one Codex computes (codex-rs/hooks: sorted compact JSON, defaults filled)', async () => {
-    const { codexTrustHash } = await import('./codex-setup.js');
+    const { codexTrustHash } = await import('./codex/setup.js');
     const { createHash } = await import('node:crypto');
     const json =
       '{"event_name":"post_tool_use","hooks":[{"async":false,"command":"x hook codex","timeout":600,"type":"command"}],"matcher":"Bash"}';
@@ -325,12 +325,14 @@ describe('spillway doctor', () => {
     const { home, env } = userHome();
     expect((await cli(['setup', 'gemini', '--proxy', 'http://127.0.0.1:9'], { env })).code).toBe(0);
     const { doctor } = await import('./doctor.js');
+    const { loadClient } = await import('./registry.js');
     const { spillwayCommand } = await import('./spillway-command.js');
+    const gemini = await loadClient('gemini');
     const options = { home, env, spillway: spillwayCommand() };
     const project = join(home, 'work/app');
     mkdirSync(project, { recursive: true });
     const routing = async () =>
-      (await doctor('gemini', options, project)).find((c) => /Gemini CLI started here/.test(c.what));
+      (await doctor(gemini, options, project)).find((c) => /Gemini CLI started here/.test(c.what));
     expect((await routing())?.ok).toBe(true);
     writeFileSync(join(home, 'work/.env'), 'GEMINI_API_KEY=project-key\n');
     expect(await routing()).toMatchObject({

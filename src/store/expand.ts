@@ -224,7 +224,8 @@ async function pageOf(
   // (one more shows whether the read ends inside a character).
   const want = Math.min(total - offset, Math.max(4096, maxTokens * 8));
   const raw =
-    (await readOriginal(store, key, { start: offset, end: Math.min(total, offset + want + 1) })) ?? Buffer.alloc(0);
+    (await readOriginal(store, key, { start: offset, end: Math.min(total, offset + want + 1) })) ??
+    Buffer.alloc(0);
   let cut = Math.min(raw.length, want);
   for (let i = 0; i < 3 && cut > 0 && cut < raw.length && ((raw[cut] as number) & 0xc0) === 0x80; i++) cut--;
   const text = storedText(raw, 0, cut);

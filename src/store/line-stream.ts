@@ -36,7 +36,10 @@ export async function streamLines(
   let carry: Buffer[] = [];
   let number = 1;
   for (let at = 0; at < total; at += STREAM_CHUNK_BYTES) {
-    const chunk = await readOriginal(store, key, { start: at, end: Math.min(total, at + STREAM_CHUNK_BYTES) });
+    const chunk = await readOriginal(store, key, {
+      start: at,
+      end: Math.min(total, at + STREAM_CHUNK_BYTES),
+    });
     if (!chunk) return;
     const lastNewline = chunk.lastIndexOf(10);
     if (lastNewline < 0) {
@@ -91,7 +94,10 @@ export async function countLines(
   let last = -1;
   for (let at = 0; at < total; at += STREAM_CHUNK_BYTES) {
     before.push(newlines);
-    const chunk = await readOriginal(store, key, { start: at, end: Math.min(total, at + STREAM_CHUNK_BYTES) });
+    const chunk = await readOriginal(store, key, {
+      start: at,
+      end: Math.min(total, at + STREAM_CHUNK_BYTES),
+    });
     if (!chunk) break;
     for (let i = chunk.indexOf(10); i >= 0; i = chunk.indexOf(10, i + 1)) newlines++;
     last = chunk[chunk.length - 1] ?? -1;

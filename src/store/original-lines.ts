@@ -44,7 +44,9 @@ async function lineAt(store: Store, key: StoreKey, entry: LineIndexEntry, at: nu
   const chunk = Math.floor(at / STREAM_CHUNK_BYTES);
   const from = chunk * STREAM_CHUNK_BYTES;
   const bytes =
-    at > from ? ((await readOriginal(store, key, { start: from, end: at })) ?? Buffer.alloc(0)) : Buffer.alloc(0);
+    at > from
+      ? ((await readOriginal(store, key, { start: from, end: at })) ?? Buffer.alloc(0))
+      : Buffer.alloc(0);
   let newlines = entry.before[chunk] ?? 0;
   for (let i = bytes.indexOf(10); i >= 0; i = bytes.indexOf(10, i + 1)) newlines++;
   return newlines + 1;

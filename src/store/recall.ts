@@ -98,7 +98,10 @@ export async function recall(id: string, options: RecallOptions): Promise<Recall
     );
   }
   // One byte past the page shows whether the page would end inside a character.
-  const raw = await readOriginal(options.store, key, { start: offset, end: Math.min(total, offset + pageBytes + 1) });
+  const raw = await readOriginal(options.store, key, {
+    start: offset,
+    end: Math.min(total, offset + pageBytes + 1),
+  });
   if (!raw) throw new SpillwayError('SPILLWAY_NOT_FOUND', notFoundMessage(id));
   let cut = Math.min(raw.length, pageBytes);
   if (cut < raw.length) {

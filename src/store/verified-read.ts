@@ -1,6 +1,6 @@
 import { SpillwayError } from '../errors.js';
 import { stashId } from '../text/content-hash.js';
-import { type StoreKey, STASH_DIR } from './ids.js';
+import { STASH_DIR, type StoreKey } from './ids.js';
 import type { ByteRange, Store } from './store.js';
 
 /** A stash entry's name is its content address: 22 base64url characters of its SHA-256. */

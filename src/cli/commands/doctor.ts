@@ -1,12 +1,12 @@
 import { doctor } from '../../clients/doctor.js';
-import { CLIENTS } from '../../clients/index.js';
+import { CLIENT_KEYS, isClientKey, loadClient } from '../../clients/registry.js';
 import { readSetup, setupStateDir } from '../../clients/setup-files.js';
 import { SpillwayError } from '../../errors.js';
 import { parseCommandArgs } from '../args.js';
 import { type CliIo, write } from '../io.js';
 import { setupOptionsFor } from './setup.js';
 
-export const DOCTOR_HELP = `usage: spillway doctor [claude|codex|gemini]
+export const DOCTOR_HELP = `usage: spillway doctor [${CLIENT_KEYS.join('|')}]
 
 Checks each link between a client and spillway, and prints the fix for each that fails: the
 entries "spillway setup" wrote are still in the client's files, the hook runs from a shell and
@@ -23,26 +23,22 @@ export async function doctorCommand(argv: string[], io: CliIo): Promise<number> 
     await write(io.stdout, DOCTOR_HELP);
     return 0;
   }
-  if (positionals.length > 1 || (positionals[0] && !Object.hasOwn(CLIENTS, positionals[0])))
-    throw new SpillwayError(
-      'SPILLWAY_USAGE',
-      `doctor takes at most one client: ${Object.keys(CLIENTS).join(', ')}`,
-    );
+  if (positionals.length > 1 || (positionals[0] !== undefined && !isClientKey(positionals[0])))
+    throw new SpillwayError('SPILLWAY_USAGE', `doctor takes at most one client: ${CLIENT_KEYS.join(', ')}`);
   const options = setupOptionsFor(io, undefined);
   const stateDir = setupStateDir(options.env);
-  const clients = positionals[0]
-    ? [positionals[0]]
-    : Object.keys(CLIENTS).filter((c) => readSetup(stateDir, c));
+  const clients = positionals[0] ? [positionals[0]] : CLIENT_KEYS.filter((c) => readSetup(stateDir, c));
   if (clients.length === 0) {
     await write(
       io.stdout,
-      'No client is set up for spillway here. Run: spillway setup claude|codex|gemini\n',
+      `No client is set up for spillway here. Run: spillway setup ${CLIENT_KEYS.join('|')}\n`,
     );
     return 1;
   }
   let failed = 0;
-  for (const client of clients) {
-    await write(io.stdout, `${CLIENTS[client]?.name}:\n`);
+  for (const key of clients) {
+    const client = await loadClient(key);
+    await write(io.stdout, `${client.name}:\n`);
     for (const check of await doctor(client, options)) {
       if (!check.ok) failed++;
       await write(

@@ -1,4 +1,5 @@
-import type { HookContext, HookInput } from '../../clients/hook-io.js';
+import type { HookInput } from '../../clients/hook-io.js';
+import { CLIENT_KEYS, isClientKey, loadClient, loadClients } from '../../clients/registry.js';
 import { spillwayCommand } from '../../clients/spillway-command.js';
 import { SpillwayError } from '../../errors.js';
 import type { Store } from '../../store/store.js';
@@ -6,35 +7,22 @@ import { parseCommandArgs } from '../args.js';
 import { type CliIo, write } from '../io.js';
 import { STORE_HELP, STORE_OPTIONS, storeFromOptions } from '../store-option.js';
 
-export const HOOK_HELP = `usage: spillway hook claude|codex|gemini [--dir D | --store URL]
+/** The help, from each client's spec (loaded only for it: a hook runs after every shell command). */
+export async function hookHelp(): Promise<string> {
+  return `usage: spillway hook ${CLIENT_KEYS.join('|')} [--dir D | --store URL]
 
 The hook a client runs after its shell tool ("spillway setup CLIENT" installs it). Reads the
 client's hook JSON on standard input and prints the client's answer, or nothing to leave the
 result as it is. A hook never changes the command, so the client's rules, approvals, sandbox
 and the user's shell judge and run the command the model wrote:
-  claude  PostToolUse on Bash: when Claude Code saved a long output to a file and sent only a
-          preview, stashes that file and sends the model a collapse of it instead
-  codex   PostToolUse on Bash: when Codex cut an output and its whole was captured (setup's
-          BASH_ENV capture), stashes it and sends the model a collapse no longer than Codex's cut
-  gemini  AfterTool on run_shell_command: when Gemini CLI will show only the head and tail of an
-          output, stashes it and adds the lines that matter from the part left out, and the
-          recall id
+${(await loadClients()).map((c) => `  ${c.key.padEnd(8)}${c.hookHelp}`).join('\n')}
 A hook never fails the client's tool call: on any error it prints nothing and exits 0, with the
 reason on standard error.
 
 ${STORE_HELP}
   -h, --help     show this help
 `;
-
-type Handler = (input: HookInput, ctx: HookContext) => Promise<object | undefined>;
-
-// Each handler is loaded only for its own client, and loads the collapse only for an output it
-// acts on: a hook runs after every shell command, most of them small.
-const HANDLERS: Record<string, () => Promise<Handler>> = {
-  claude: () => import('../../clients/claude.js').then((m) => m.claudeHook),
-  codex: () => import('../../clients/codex.js').then((m) => m.codexHook),
-  gemini: () => import('../../clients/gemini.js').then((m) => m.geminiHook),
-};
+}
 
 /**
  * Hook input is one JSON object; Gemini CLI's carries the whole output of the command, so the
@@ -60,16 +48,16 @@ async function readHookInput(stream: NodeJS.ReadableStream): Promise<HookInput> 
 export async function hookCommand(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs('hook', argv, { ...STORE_OPTIONS });
   if (values.help) {
-    await write(io.stdout, HOOK_HELP);
+    await write(io.stdout, await hookHelp());
     return 0;
   }
-  const name = positionals[0] as string;
-  if (positionals.length !== 1 || !Object.hasOwn(HANDLERS, name))
-    throw new SpillwayError('SPILLWAY_USAGE', `hook takes one client: ${Object.keys(HANDLERS).join(', ')}`);
+  const name = positionals[0];
+  if (positionals.length !== 1 || !isClientKey(name))
+    throw new SpillwayError('SPILLWAY_USAGE', `hook takes one client: ${CLIENT_KEYS.join(', ')}`);
   let store: Store | undefined;
   try {
     const [handler, input] = await Promise.all([
-      (HANDLERS[name] as () => Promise<Handler>)(),
+      loadClient(name).then((client) => client.hook()),
       readHookInput(io.stdin),
     ]);
     const answer = await handler(input, {

@@ -1,48 +1,53 @@
 import { mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { CLIENTS } from '../../clients/index.js';
-import { applySetup, planSetup, setupStateDir, undoSetup } from '../../clients/setup-files.js';
+import type { ClientSetup, ClientSpec } from '../../clients/client-spec.js';
+import { CLIENT_KEYS, isClientKey, loadClient, loadClients } from '../../clients/registry.js';
+import {
+  applySetup,
+  planSetup,
+  readSetup,
+  type SetupState,
+  setupStateDir,
+  undoSetup,
+} from '../../clients/setup-files.js';
+import type { SetupOptions } from '../../clients/setup-plan.js';
 import { spillwayCommand } from '../../clients/spillway-command.js';
 import { SpillwayError } from '../../errors.js';
-import { readKeptUpstreams } from '../../store/upstreams-file.js';
+import { type KeptUpstreams, readKeptUpstreams } from '../../store/upstreams-file.js';
 import { parseCommandArgs } from '../args.js';
 import { type CliIo, write } from '../io.js';
 
-export const SETUP_HELP = `usage: spillway setup claude|codex|gemini [--proxy URL] [--mcp NAME]... [--print] [--undo]
+/** The help, from each client's spec. */
+function setupHelp(specs: readonly ClientSpec[]): string {
+  const keys = specs.map((c) => c.key).join('|');
+  return `usage: spillway setup ${keys} [--proxy URL] [--mcp NAME]... [--print] [--undo]
 
-Sets a client up so spillway sees the whole output of its shell commands, before the client's
-own cut (Claude Code: 30,000 characters, then a 2 KB preview; Codex: about 10,000 tokens;
-Gemini CLI: the first 8,000 and last 32,000 characters), and registers spillway_expand:
-  claude  ~/.claude/settings.json: a PostToolUse hook on Bash that sends the model a collapse
-          of the output Claude Code saved; ~/.claude.json: the spillway MCP server
-  codex   ~/.spillway/capture/codex.bash: BASH_ENV that keeps each shell command's whole output
-          in a spool; ~/.codex/hooks.json: a PostToolUse hook that sends the model a collapse of
-          it where Codex cut the output; ~/.codex/config.toml: the hook's trust entry, BASH_ENV,
-          the spool folder writable under workspace-write, and the spillway MCP server
-  gemini  ~/.gemini/settings.json: an AfterTool hook that, where Gemini CLI shows only the head
-          and tail of an output, adds the lines that matter from the rest and the recall id;
-          and the spillway MCP server
+Sets a client up so spillway sees the whole output of its shell commands past the client's own
+cut, and registers spillway_expand:
+${specs.map((c) => `  ${c.key.padEnd(8)}${c.name} cuts at ${c.limit}.\n          ${c.setupHelp}`).join('\n')}
 No command is rewritten: each client's rules, approvals, sandbox and shell judge and run the
 command the model wrote, and an output the client shows whole reaches the model as it was.
-Files are parsed and edited in place (comments and the rest kept); each original is backed up
-under ~/.spillway/setup, and --undo puts it back byte for byte (or, when the client changed the
-file since, takes out only spillway's entries). Commands name this spillway by absolute path,
-so it need not be on the PATH. Run "spillway doctor" afterwards to check every link.
+Files are parsed and edited in place (comments, line endings and the rest kept); each original
+is backed up under ~/.spillway/setup, and --undo puts it back byte for byte (or, when the client
+changed the file since, takes out only spillway's entries). Setting a client up again keeps the
+proxy and servers of the earlier setup. Commands name this spillway by absolute path, so it
+need not be on the PATH. Run "spillway doctor" afterwards to check every link.
 
   --proxy URL   also send the client's model requests through the spillway proxy at URL
-                (e.g. http://127.0.0.1:4747): ANTHROPIC_BASE_URL, a Codex model provider,
-                GOOGLE_GEMINI_BASE_URL. The proxy must then be running. An endpoint the client
-                was pointed at (a gateway in ANTHROPIC_BASE_URL, a Codex provider of yours) is
+                (e.g. http://127.0.0.1:4747). The proxy must then be running. An endpoint the
+                client was pointed at (a gateway in ANTHROPIC_BASE_URL, a provider of yours) is
                 kept as the proxy's upstream ($SPILLWAY_HOME/upstreams.json) with its key
                 variable; undo points the client back at it.
   --mcp NAME    also run the client's MCP server NAME through "spillway gateway" (its long
-                results collapsed at the source; repeatable; "all" for every one): Claude Code's
-                user and local servers in ~/.claude.json, Codex's config.toml, Gemini CLI's
-                settings; --undo unwraps them
+                results collapsed at the source; repeatable; "all" for every one); --undo
+                unwraps the ones setup wrapped, never one you wrapped yourself
   --print       show what would be written, change nothing
   --undo        restore the files setup changed
   -h, --help    show this help
 `;
+}
+
+export const SETUP_HELP = setupHelp(await loadClients());
 
 /** The options every client's plan is built from (HOME as the client itself reads it). */
 export function setupOptionsFor(io: CliIo, proxy: string | undefined) {
@@ -70,6 +75,46 @@ function checkProxyUrl(url: string): string {
   return url.replace(/\/+$/, '');
 }
 
+/**
+ * The servers `--mcp` names, resolved against the client's config (`all`: every one not yet
+ * behind the gateway), joined to those an earlier setup wrapped. A server the user already runs
+ * through the gateway by hand is theirs: setup leaves it, and undo never unwraps it.
+ */
+function chosenServers(
+  client: ClientSpec,
+  setup: ClientSetup,
+  options: SetupOptions,
+  asked: readonly string[],
+  earlier: readonly string[],
+): string[] {
+  if (asked.length === 0) return [...earlier];
+  if (!setup.mcpServers)
+    throw new SpillwayError(
+      'SPILLWAY_USAGE',
+      `setup ${client.key} takes no --mcp: run its MCP servers through "spillway gateway" by hand (docs/gateway.md)`,
+    );
+  const servers = setup.mcpServers(options);
+  const unknown = asked.filter((n) => n !== 'all' && !servers.some((s) => s.name === n));
+  if (unknown.length > 0)
+    throw new SpillwayError(
+      'SPILLWAY_USAGE',
+      `${client.name} has no MCP server named ${unknown.map((n) => `"${n}"`).join(', ')}; it has: ${servers.map((s) => s.name).join(', ') || '(none)'}`,
+    );
+  const chosen = servers
+    .filter(
+      (s) => (asked.includes('all') || asked.includes(s.name)) && (!s.wrapped || earlier.includes(s.name)),
+    )
+    .map((s) => s.name);
+  return [...new Set([...earlier, ...chosen])];
+}
+
+const UNDONE = {
+  restored: 'restored as it was',
+  removed: 'removed (it did not exist before)',
+  edited: "changed since setup: took out only spillway's entries",
+  unchanged: 'left as it is',
+} as const;
+
 export async function setupCommand(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs('setup', argv, {
     proxy: { type: 'string' },
@@ -82,38 +127,37 @@ export async function setupCommand(argv: string[], io: CliIo): Promise<number> {
     return 0;
   }
   const key = positionals[0];
-  const client = positionals.length === 1 && key && Object.hasOwn(CLIENTS, key) ? CLIENTS[key] : undefined;
-  if (!client || !key)
+  if (positionals.length !== 1 || !isClientKey(key))
     throw new SpillwayError(
       'SPILLWAY_USAGE',
-      `setup takes one client: ${Object.keys(CLIENTS).join(', ')}\nsee: spillway setup --help`,
+      `setup takes one client: ${CLIENT_KEYS.join(', ')}\nsee: spillway setup --help`,
     );
-  const mcp = (values.mcp as unknown as string[] | undefined) ?? [];
-  if (values.undo && (values.proxy || values.print || mcp.length > 0))
+  const client = await loadClient(key);
+  const setup = await client.setup();
+  const asked = (values.mcp as unknown as string[] | undefined) ?? [];
+  if (values.undo && (values.proxy || values.print || asked.length > 0))
     throw new SpillwayError('SPILLWAY_USAGE', '--undo takes no other option');
-  const proxy = values.proxy === undefined ? undefined : checkProxyUrl(values.proxy);
-  const base = setupOptionsFor(io, proxy);
+  const given = values.proxy === undefined ? undefined : checkProxyUrl(values.proxy);
+  const base = setupOptionsFor(io, undefined);
+  const stateDir = setupStateDir(base.env);
   const kept = readKeptUpstreams(base.env);
-  const options = { ...base, kept, ...(mcp.length > 0 ? { mcp } : {}) };
-  const stateDir = setupStateDir(options.env);
   if (values.undo) {
-    const done = await undoSetup(key, (p) => client.edits({ ...options, ...(p ? { proxy: p } : {}) }), {
-      stateDir,
-    });
-    if (!done) {
-      await write(io.stdout, `spillway setup ${key} has nothing to undo (it was not set up here)\n`);
-      return 0;
-    }
-    const say = {
-      restored: 'restored as it was',
-      removed: 'removed (it did not exist before)',
-      edited: "changed since setup: took out only spillway's entries",
-      unchanged: 'left as it is',
-    };
-    await write(io.stdout, done.map((f) => `${f.path}: ${say[f.how]}\n`).join(''));
+    const done = await undoSetup(key, (state) => setup.edits({ ...base, kept, ...state }), { stateDir });
+    await write(
+      io.stdout,
+      done
+        ? done.map((f) => `${f.path}: ${UNDONE[f.how]}\n`).join('')
+        : `spillway setup ${key} has nothing to undo (it was not set up here)\n`,
+    );
     return 0;
   }
-  const files = planSetup(client.edits(options));
+  const earlier = readSetup(stateDir, key);
+  // Setting up again keeps what the earlier setup did: its proxy and the servers it wrapped.
+  const proxy = given ?? earlier?.proxy;
+  const withProxy = { ...base, kept, ...(proxy ? { proxy } : {}) };
+  const mcp = chosenServers(client, setup, withProxy, asked, earlier?.mcp ?? []);
+  const options = { ...withProxy, mcp };
+  const files = planSetup(setup.edits(options));
   if (values.print) {
     for (const f of files)
       await write(
@@ -122,24 +166,39 @@ export async function setupCommand(argv: string[], io: CliIo): Promise<number> {
       );
     return 0;
   }
-  await applySetup(key, files, { stateDir, ...(proxy ? { proxy } : {}) });
-  const nowKept = readKeptUpstreams(options.env);
-  const keptLines = (Object.keys(nowKept) as (keyof typeof nowKept)[])
-    .filter((api) => nowKept[api] !== kept[api])
-    .map(
-      (api) =>
-        `${client.name} was pointed at ${nowKept[api]}: the proxy now sends its ${api} requests there (restart the proxy if it runs; undo points ${client.name} back)\n`,
-    );
-  for (const folder of client.folders?.(options.env) ?? [])
+  await applySetup(key, files, { stateDir, mcp, ...(proxy ? { proxy } : {}) });
+  for (const folder of setup.folders?.(options.env) ?? [])
     mkdirSync(folder, { recursive: true, mode: 0o700 });
-  const lines = files.map(
-    (f) => `  ${f.path}: ${f.purpose}${f.before === f.after ? ' (already set)' : ''}\n`,
-  );
-  await write(
-    io.stdout,
-    `${client.name} is set up for spillway:\n${lines.join('')}${keptLines.join('')}${client.notes.map((n) => `Note: ${n}\n`).join('')}` +
-      `${proxy ? `Start the proxy before the client: spillway proxy --port ${new URL(proxy).port || 80}\n` : ''}` +
-      `Check it with: spillway doctor ${key}\nUndo with: spillway setup ${key} --undo\n`,
-  );
+  await write(io.stdout, setupReport(client, files, { kept, options, given, earlier: earlier ?? {} }));
   return 0;
+}
+
+/** What setup tells the user: each file, an endpoint it kept, what it kept from before, the next steps. */
+function setupReport(
+  client: ClientSpec,
+  files: ReturnType<typeof planSetup>,
+  at: { kept: KeptUpstreams; options: SetupOptions; given: string | undefined; earlier: SetupState },
+): string {
+  const { options } = at;
+  const nowKept = readKeptUpstreams(options.env);
+  const lines = [
+    `${client.name} is set up for spillway:`,
+    ...files.map((f) => `  ${f.path}: ${f.purpose}${f.before === f.after ? ' (already set)' : ''}`),
+    ...(Object.keys(nowKept) as (keyof KeptUpstreams)[])
+      .filter((api) => nowKept[api] !== at.kept[api])
+      .map(
+        (api) =>
+          `${client.name} was pointed at ${nowKept[api]}: the proxy now sends its ${api} requests there (restart the proxy if it runs; undo points ${client.name} back)`,
+      ),
+    ...(at.given === undefined && options.proxy
+      ? [`Kept from the earlier setup: --proxy ${options.proxy}`]
+      : []),
+    ...client.notes.map((n) => `Note: ${n}`),
+    ...(options.proxy
+      ? [`Start the proxy before the client: spillway proxy --port ${new URL(options.proxy).port || 80}`]
+      : []),
+    `Check it with: spillway doctor ${client.key}`,
+    `Undo with: spillway setup ${client.key} --undo`,
+  ];
+  return `${lines.join('\n')}\n`;
 }

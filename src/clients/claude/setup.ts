@@ -1,9 +1,10 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { claudeDir } from './claude.js';
-import { readJsonc, setJsonc, withoutEmpty } from './config-text.js';
-import { rewrapServers } from './mcp-wrap.js';
-import { type FileEdit, isOwnHookGroup, keptUpstreamEdit, type SetupOptions } from './setup-plan.js';
-import { spillwayShell } from './spillway-command.js';
+import { readJsonc, setJsonc, withoutEmpty } from '../config-text.js';
+import { serverNames, unwrapServers, wrapServers } from '../mcp-wrap.js';
+import { type FileEdit, isOwnHookGroup, keptUpstreamEdit, type SetupOptions } from '../setup-plan.js';
+import { spillwayShell } from '../spillway-command.js';
+import { claudeDir } from './hook.js';
 
 /**
  * Where Claude Code keeps MCP servers in `~/.claude.json`: the user's (`mcpServers`) and each
@@ -34,9 +35,7 @@ const othersOf = (value: unknown): unknown[] =>
 export function claudeSetup(options: SetupOptions): FileEdit[] {
   const dir = claudeDir({ ...options.env, HOME: options.home });
   const settings = join(dir, 'settings.json');
-  const state = options.env.CLAUDE_CONFIG_DIR?.trim()
-    ? join(dir, '.claude.json')
-    : join(options.home, '.claude.json');
+  const state = claudeStatePath(options);
   const hook = {
     matcher: 'Bash',
     hooks: [{ type: 'command', command: spillwayShell(options.spillway, ['hook', 'claude']), timeout: 120 }],
@@ -56,9 +55,11 @@ export function claudeSetup(options: SetupOptions): FileEdit[] {
     return withoutEmpty(out, [['hooks'], ['env']]);
   };
   return [
-    keptUpstreamEdit(options, 'anthropic', (planned) => {
-      const env = (readJsonc(planned(settings), settings).env ?? {}) as Record<string, unknown>;
-      return typeof env.ANTHROPIC_BASE_URL === 'string' ? env.ANTHROPIC_BASE_URL : undefined;
+    keptUpstreamEdit(options, {
+      anthropic: (planned) => {
+        const env = (readJsonc(planned(settings), settings).env ?? {}) as Record<string, unknown>;
+        return typeof env.ANTHROPIC_BASE_URL === 'string' ? env.ANTHROPIC_BASE_URL : undefined;
+      },
     }),
     {
       path: settings,
@@ -80,10 +81,9 @@ export function claudeSetup(options: SetupOptions): FileEdit[] {
         const out = (value.mcpServers as Record<string, unknown> | undefined)?.spillway
           ? setJsonc(text, ['mcpServers', 'spillway'], undefined)
           : text;
-        return withoutEmpty(
-          rewrapServers(out, state, claudeServerLists(out, state), undefined, options.spillway),
-          [['mcpServers']],
-        );
+        return withoutEmpty(unwrapServers(out, state, claudeServerLists(out, state), options.mcp), [
+          ['mcpServers'],
+        ]);
       },
       add: (text) => {
         const out = setJsonc(text, ['mcpServers', 'spillway'], {
@@ -94,9 +94,32 @@ export function claudeSetup(options: SetupOptions): FileEdit[] {
           alwaysLoad: true,
         });
         return options.mcp?.length
-          ? rewrapServers(out, state, claudeServerLists(out, state), options.mcp, options.spillway)
+          ? wrapServers(out, state, claudeServerLists(out, state), options.mcp, options.spillway)
           : out;
       },
     },
   ];
+}
+
+/** `~/.claude.json` (or `$CLAUDE_CONFIG_DIR/.claude.json`): where Claude Code keeps MCP servers. */
+function claudeStatePath(options: Pick<SetupOptions, 'home' | 'env'>): string {
+  const dir = claudeDir({ ...options.env, HOME: options.home });
+  return options.env.CLAUDE_CONFIG_DIR?.trim()
+    ? join(dir, '.claude.json')
+    : join(options.home, '.claude.json');
+}
+
+/**
+ * Claude Code's stdio MCP servers (the user's and each project's local ones), for `--mcp`.
+ *
+ * @example
+ * claudeServerNames(options); // [{ name: 'files', wrapped: false }]
+ */
+export function claudeServerNames(
+  options: SetupOptions,
+): { name: string; wrapped: boolean; stdio: boolean }[] {
+  const path = claudeStatePath(options);
+  if (!existsSync(path)) return [];
+  const text = readFileSync(path, 'utf8');
+  return serverNames(text, path, claudeServerLists(text, path));
 }

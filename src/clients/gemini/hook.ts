@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { recordAtSource } from '../store/source-log.js';
-import { cutNote, NOTE_MAX_CHARS } from './cut-note.js';
-import { type HookContext, type HookInput, objectField, stringField } from './hook-io.js';
+import { recordAtSource } from '../../store/source-log.js';
+import { cutNote, NOTE_MAX_CHARS } from '../cut-note.js';
+import { type HookContext, type HookInput, objectField, stringField } from '../hook-io.js';
 
 /** Gemini CLI's own cut: over this many characters (its default), it keeps the first 20% and the last 80%. */
 export const GEMINI_CUT_CHARS = 40_000;
@@ -13,7 +13,7 @@ const NOTE_SHARE = 0.1;
 
 /** `tools.truncateToolOutputThreshold` from the project's settings, else the user's, else the default. */
 async function cutChars(env: NodeJS.ProcessEnv, cwd: string | undefined): Promise<number> {
-  const { readJsonc } = await import('./config-text.js');
+  const { readJsonc } = await import('../config-text.js');
   const files = [
     cwd && join(cwd, '.gemini/settings.json'),
     env.HOME && join(env.HOME, '.gemini/settings.json'),

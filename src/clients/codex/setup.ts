@@ -1,26 +1,24 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { SpillwayError } from '../errors.js';
-import { codexCaptureScript, codexCaptureScriptPath, codexSpoolDir } from './codex-capture.js';
+import { SpillwayError } from '../../errors.js';
 import {
   appendBlock,
   block,
   COMMENTED,
   keepingForm,
-  linesInsideStrings,
   readJsonc,
   readToml,
   setJsonc,
   tomlString,
   withoutBlocks,
-} from './config-text.js';
-import { type FileEdit, isOwnHookGroup, keptUpstreamEdit, type SetupOptions } from './setup-plan.js';
-import { spillwayShell } from './spillway-command.js';
+} from '../config-text.js';
+import { type FileEdit, isOwnHookGroup, keptUpstreamEdit, type SetupOptions } from '../setup-plan.js';
+import { spillwayShell } from '../spillway-command.js';
+import { codexCaptureScript, codexCaptureScriptPath, codexSpoolDir } from './capture.js';
+import { wrapCodexServers } from './mcp-servers.js';
+import { codexDir } from './paths.js';
 
-/** Codex's folder: `$CODEX_HOME`, else `~/.codex`. */
-export function codexDir(options: Pick<SetupOptions, 'home' | 'env'>): string {
-  return options.env.CODEX_HOME?.trim() || join(options.home, '.codex');
-}
+export { codexDir } from './paths.js';
 
 /** JSON with object keys sorted at every depth, compact: what Codex hashes a hook by. */
 function canonicalJson(value: unknown): string {
@@ -203,12 +201,14 @@ export function codexSetup(options: SetupOptions): FileEdit[] {
       return out;
     }),
   };
-  const kept = keptUpstreamEdit(options, 'openai', (planned) => {
-    const base = userProviderOf(
-      readToml(withoutBlocks(planned(configPath)), configPath),
-      configPath,
-    )?.base_url;
-    return typeof base === 'string' ? base.replace(/\/v1\/?$/, '') : undefined;
+  const kept = keptUpstreamEdit(options, {
+    openai: (planned) => {
+      const base = userProviderOf(
+        readToml(withoutBlocks(planned(configPath)), configPath),
+        configPath,
+      )?.base_url;
+      return typeof base === 'string' ? base.replace(/\/v1\/?$/, '') : undefined;
+    },
   });
   return [capture, hooks, kept, config];
 }
@@ -229,89 +229,4 @@ function userProviderOf(parsed: Record<string, unknown>, file: string): Record<s
       `${file} sends Codex to the provider "${name}" at ${provider.base_url}; spillway's proxy can stand in front of a base URL ending in /v1 only. Run setup without --proxy (hooks and recall only), or point that provider at the proxy by hand (docs/clients.md)`,
     );
   return provider;
-}
-
-/**
- * config.toml with the chosen `[mcp_servers.NAME]` tables run through `spillway gateway`: in
- * each, the user's `command` and `args` lines are switched off (commented, as undo finds them)
- * and a marked block with the wrapped ones takes their place; everything else in the table
- * stays. Servers without a command (HTTP ones) are left as they are.
- */
-function wrapCodexServers(
-  text: string,
-  parsed: Record<string, unknown>,
-  options: SetupOptions,
-  file: string,
-): string {
-  const servers = (parsed.mcp_servers ?? {}) as Record<string, Record<string, unknown>>;
-  const names = Object.keys(servers).filter((n) => n !== 'spillway');
-  const chosen = options.mcp?.includes('all') ? names : (options.mcp ?? []);
-  const unknown = chosen.filter((n) => !names.includes(n));
-  if (unknown.length > 0)
-    throw new SpillwayError(
-      'SPILLWAY_USAGE',
-      `no MCP server named ${unknown.map((n) => `"${n}"`).join(', ')} in ${file}; it has: ${names.join(', ') || '(none)'}`,
-    );
-  let lines = text.split('\n');
-  for (const name of chosen) {
-    const server = servers[name] as Record<string, unknown>;
-    if (typeof server.command !== 'string') continue;
-    const args = Array.isArray(server.args) ? (server.args as string[]) : [];
-    const text = linesInsideStrings(lines);
-    const header = lines.findIndex((l, i) => !text[i] && tableName(l) === `mcp_servers.${name}`);
-    if (header < 0)
-      throw new SpillwayError(
-        'SPILLWAY_BAD_CONFIG',
-        `${file}: [mcp_servers.${name}] is written in a form setup does not edit; wrap it by hand (docs/gateway.md)`,
-      );
-    let end = lines.findIndex((l, i) => i > header && !text[i] && /^\s*\[/.test(l));
-    if (end < 0) end = lines.length;
-    const table = lines.slice(header + 1, end);
-    const switchedOff = switchOff(table, ['command', 'args']);
-    const wrappedLines = block('codex', [
-      `command = ${tomlString(options.spillway.command)}`,
-      `args = [${[...options.spillway.args, 'gateway', '--no-expand', '--', server.command, ...args].map(tomlString).join(', ')}]`,
-    ]).replace(/\n$/, '');
-    lines = [...lines.slice(0, header + 1), ...switchedOff, wrappedLines, ...lines.slice(end)];
-  }
-  return lines.join('\n');
-}
-
-/** The name of the table a line opens (`[mcp_servers.files]`, quoted keys unquoted), if it opens one. */
-function tableName(line: string): string | undefined {
-  const m = /^\s*\[\s*([^[\]]+?)\s*\]\s*(?:#.*)?$/.exec(line);
-  return m ? (m[1] as string).replace(/"([^"]*)"/g, '$1').replace(/\s*\.\s*/g, '.') : undefined;
-}
-
-/** The table's lines with those that set `keys` commented out (a multi-line array whole). */
-function switchOff(table: readonly string[], keys: readonly string[]): string[] {
-  const out: string[] = [];
-  const text = linesInsideStrings(table);
-  let open = 0;
-  for (const [i, line] of table.entries()) {
-    const starts = !text[i] && keys.some((k) => new RegExp(`^\\s*${k}\\s*=`).test(line));
-    if (starts || open > 0) {
-      out.push(`${COMMENTED}${line}`);
-      open += bracketDepth(line);
-      if (starts && open < 0) open = 0;
-    } else out.push(line);
-  }
-  return out;
-}
-
-/** How many more [ than ] a TOML line opens, outside its strings and comment. */
-function bracketDepth(line: string): number {
-  let depth = 0;
-  let quote = '';
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i] as string;
-    if (quote) {
-      if (c === '\\' && quote === '"') i++;
-      else if (c === quote) quote = '';
-    } else if (c === '"' || c === "'") quote = c;
-    else if (c === '#') break;
-    else if (c === '[') depth++;
-    else if (c === ']') depth--;
-  }
-  return depth;
 }

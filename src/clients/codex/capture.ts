@@ -1,8 +1,8 @@
 import { join } from 'node:path';
-import { spillwayHome } from '../store/default-base.js';
-import { idPartProblem } from '../store/ids.js';
-import { MAX_CAPTURE_BYTES } from '../store/store.js';
-import { shellQuote } from './spillway-command.js';
+import { spillwayHome } from '../../store/default-base.js';
+import { idPartProblem } from '../../store/ids.js';
+import { MAX_CAPTURE_BYTES } from '../../store/store.js';
+import { shellQuote } from '../spillway-command.js';
 
 /**
  * The most of a command's output the capture keeps on disk: the head of the output, whatever its

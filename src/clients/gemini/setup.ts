@@ -1,8 +1,16 @@
-import { join } from 'node:path';
-import { appendBlock, keepingForm, readJsonc, setJsonc, withoutBlocks, withoutEmpty } from './config-text.js';
-import { rewrapServers } from './mcp-wrap.js';
-import { type FileEdit, isOwnHookGroup, type SetupOptions } from './setup-plan.js';
-import { spillwayShell } from './spillway-command.js';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import {
+  appendBlock,
+  keepingForm,
+  readJsonc,
+  setJsonc,
+  withoutBlocks,
+  withoutEmpty,
+} from '../config-text.js';
+import { serverNames, unwrapServers, wrapServers } from '../mcp-wrap.js';
+import { type FileEdit, isOwnHookGroup, type SetupOptions } from '../setup-plan.js';
+import { spillwayShell } from '../spillway-command.js';
 
 /**
  * Gemini CLI's files: in `settings.json`, the AfterTool hook on `run_shell_command` that, for an
@@ -16,8 +24,8 @@ import { spillwayShell } from './spillway-command.js';
  * const edits = geminiSetup({ home: '/home/u', env: {}, spillway, proxy: 'http://127.0.0.1:4747' });
  */
 export function geminiSetup(options: SetupOptions): FileEdit[] {
-  const dir = join(options.home, '.gemini');
-  const settings = join(dir, 'settings.json');
+  const settings = geminiSettingsPath(options);
+  const dir = dirname(settings);
   const hook = {
     matcher: 'run_shell_command',
     hooks: [
@@ -45,7 +53,7 @@ export function geminiSetup(options: SetupOptions): FileEdit[] {
         let out = withoutOwnHooks(text);
         if ((readJsonc(out, settings).mcpServers as Record<string, unknown> | undefined)?.spillway)
           out = setJsonc(out, ['mcpServers', 'spillway'], undefined);
-        return withoutEmpty(rewrapServers(out, settings, [['mcpServers']], undefined, options.spillway), [
+        return withoutEmpty(unwrapServers(out, settings, [['mcpServers']], options.mcp), [
           ['hooks'],
           ['mcpServers'],
         ]);
@@ -61,7 +69,7 @@ export function geminiSetup(options: SetupOptions): FileEdit[] {
           trust: true,
         });
         if (options.mcp?.length)
-          out = rewrapServers(out, settings, [['mcpServers']], options.mcp, options.spillway);
+          out = wrapServers(out, settings, [['mcpServers']], options.mcp, options.spillway);
         const auth = ((value.security as Record<string, unknown> | undefined)?.auth ?? {}) as Record<
           string,
           unknown
@@ -83,4 +91,20 @@ export function geminiSetup(options: SetupOptions): FileEdit[] {
       }),
     });
   return edits;
+}
+
+const geminiSettingsPath = (options: Pick<SetupOptions, 'home'>) =>
+  join(options.home, '.gemini', 'settings.json');
+
+/**
+ * Gemini CLI's stdio MCP servers in its user settings, for `--mcp`.
+ *
+ * @example
+ * geminiServerNames(options); // [{ name: 'files', wrapped: false }]
+ */
+export function geminiServerNames(
+  options: SetupOptions,
+): { name: string; wrapped: boolean; stdio: boolean }[] {
+  const path = geminiSettingsPath(options);
+  return existsSync(path) ? serverNames(readFileSync(path, 'utf8'), path, [['mcpServers']]) : [];
 }

@@ -12,8 +12,9 @@ export type ClientFile = { bytes: Buffer } | { refused: string };
  * Code's `<persisted-output>`). The path comes from the client's tool result, which a command
  * or a model can shape, so the file is read only when: it is absolute and, with every link
  * resolved, inside `root` (the client's own output folder); it is not itself a link (opened
- * with O_NOFOLLOW); it is a regular file owned by this user; and it begins with `preview`
- * (what the client showed of it). Over 64 MiB, the first and last 32 MiB are kept.
+ * with O_NOFOLLOW); it is a regular file owned by this user; and it begins with `preview` (what
+ * the client showed of it: Claude Code shows the head) or ends with `tail` (opencode shows the
+ * tail). Over 64 MiB, the first and last 32 MiB are kept.
  *
  * @example
  * const file = await readClientFile(path, { root: '/home/u/.claude/projects', preview });
@@ -21,7 +22,7 @@ export type ClientFile = { bytes: Buffer } | { refused: string };
  */
 export async function readClientFile(
   path: string,
-  options: { root: string; preview: string },
+  options: { root: string; preview: string } | { root: string; tail: string },
 ): Promise<ClientFile> {
   if (!isAbsolute(path)) return { refused: 'the path is not absolute' };
   let real: string;
@@ -42,12 +43,19 @@ export async function readClientFile(
     const bytes = capture.joined(
       (dropped) => `\n[${dropped} bytes in the middle were past the 63 MiB limit]\n`,
     );
-    // The preview must be the file's own beginning: a result that merely names a path (another
-    // session's file, a key) never makes spillway read it.
-    const cut = options.preview.slice(0, 4096);
-    const preview = Buffer.from(/[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut);
-    if (preview.length === 0 || !bytes.subarray(0, preview.length).equals(preview))
-      return { refused: 'the preview the client sent is not the beginning of this file' };
+    // What the client showed must be the file's own beginning or end: a result that merely names
+    // a path (another session's file, a key) never makes spillway read it.
+    if ('preview' in options) {
+      const cut = options.preview.slice(0, 4096);
+      const preview = Buffer.from(/[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut);
+      if (preview.length === 0 || !bytes.subarray(0, preview.length).equals(preview))
+        return { refused: 'the preview the client sent is not the beginning of this file' };
+    } else {
+      const cut = options.tail.slice(-4096);
+      const tail = Buffer.from(/^[\uDC00-\uDFFF]/.test(cut) ? cut.slice(1) : cut);
+      if (tail.length === 0 || !bytes.subarray(bytes.length - tail.length).equals(tail))
+        return { refused: 'the tail the client sent is not the end of this file' };
+    }
     return { bytes };
   } finally {
     await handle.close();

@@ -1,10 +1,10 @@
 import { rm, rmdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { recordAtSource } from '../store/source-log.js';
-import { codexSpoolDir, codexSpoolFiles, SPOOL_MAX_BYTES } from './codex-capture.js';
-import { cutNote, NOTE_MAX_CHARS } from './cut-note.js';
-import { type HookContext, type HookInput, objectField, stringField } from './hook-io.js';
+import { recordAtSource } from '../../store/source-log.js';
+import { cutNote, NOTE_MAX_CHARS } from '../cut-note.js';
+import { type HookContext, type HookInput, objectField, stringField } from '../hook-io.js';
+import { codexSpoolDir, codexSpoolFiles, SPOOL_MAX_BYTES } from './capture.js';
 
 /** What Codex showed of an output it cut: its head and tail, as the model would have seen them. */
 export interface CodexCut {
@@ -47,7 +47,7 @@ async function spooledOutput(
   cut: CodexCut,
   env: NodeJS.ProcessEnv,
 ): Promise<Buffer | undefined> {
-  const { readClientFile } = await import('./persisted-output.js');
+  const { readClientFile } = await import('../client-file.js');
   const tail = Buffer.from(cut.tail);
   for (let attempt = 0; attempt < 8; attempt++) {
     const file = await readClientFile(path, { root: codexSpoolDir(env), preview: cut.head });

@@ -1,7 +1,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { recordAtSource } from '../store/source-log.js';
-import { type HookContext, type HookInput, objectField, stringField } from './hook-io.js';
+import { recordAtSource } from '../../store/source-log.js';
+import { type HookContext, type HookInput, objectField, stringField } from '../hook-io.js';
 
 /** Claude Code's configuration folder: `$CLAUDE_CONFIG_DIR`, else `~/.claude`. */
 export function claudeDir(env: NodeJS.ProcessEnv): string {
@@ -23,7 +23,7 @@ export async function claudeHook(input: HookInput, ctx: HookContext): Promise<ob
   const response = objectField(input, 'tool_response');
   const path = stringField(response, 'persistedOutputPath');
   if (!response || path === undefined) return undefined;
-  const { readClientFile } = await import('./persisted-output.js');
+  const { readClientFile } = await import('../client-file.js');
   const file = await readClientFile(path, {
     root: join(claudeDir(ctx.env), 'projects'),
     preview: stringField(response, 'stdout') ?? '',
@@ -31,8 +31,8 @@ export async function claudeHook(input: HookInput, ctx: HookContext): Promise<ob
   if ('refused' in file) return { systemMessage: `spillway left this output as it was: ${file.refused}` };
   // The collapse is loaded only for an output Claude Code saved: every other call stays quick.
   const [{ collapseOutput, SOURCE_MAX_TOKENS }, { recordOwnOutput }] = await Promise.all([
-    import('../pipeline/collapse-output.js'),
-    import('../pipeline/own-outputs.js'),
+    import('../../pipeline/collapse-output.js'),
+    import('../../pipeline/own-outputs.js'),
   ]);
   const store = await ctx.store();
   const out = await collapseOutput(file.bytes, {
