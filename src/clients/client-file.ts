@@ -22,7 +22,7 @@ export type ClientFile = { bytes: Buffer } | { refused: string };
  */
 export async function readClientFile(
   path: string,
-  options: { root: string; preview: string } | { root: string; tail: string },
+  options: { root: string; preview?: string; tail?: string },
 ): Promise<ClientFile> {
   if (!isAbsolute(path)) return { refused: 'the path is not absolute' };
   let real: string;
@@ -44,13 +44,14 @@ export async function readClientFile(
       (dropped) => `\n[${dropped} bytes in the middle were past the 63 MiB limit]\n`,
     );
     // What the client showed must be the file's own beginning or end: a result that merely names
-    // a path (another session's file, a key) never makes spillway read it.
-    if ('preview' in options) {
+    // a path (another session's file, a key) never makes spillway read it. Neither given: the
+    // caller vouches that the path came from the client itself, not from the output.
+    if (options.preview !== undefined) {
       const cut = options.preview.slice(0, 4096);
       const preview = Buffer.from(/[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut);
       if (preview.length === 0 || !bytes.subarray(0, preview.length).equals(preview))
         return { refused: 'the preview the client sent is not the beginning of this file' };
-    } else {
+    } else if (options.tail !== undefined) {
       const cut = options.tail.slice(-4096);
       const tail = Buffer.from(/^[\uDC00-\uDFFF]/.test(cut) ? cut.slice(1) : cut);
       if (tail.length === 0 || !bytes.subarray(bytes.length - tail.length).equals(tail))

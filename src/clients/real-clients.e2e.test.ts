@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FileStore } from '../store/file-store.js';
@@ -94,6 +94,8 @@ interface ClientRun {
    * the client's cut (Claude Code), or `note` beside what the client shows (Codex, Gemini CLI).
    */
   shows: 'collapse' | 'note';
+  /** The user's own settings, in place before setup (and back as they were after undo). */
+  prepare?: (home: string) => void;
 }
 
 const call = (name: string, input: Json, callId: string, namespace?: string): ModelStep => ({
@@ -184,6 +186,27 @@ const GEMINI: ClientRun = {
   shows: 'note',
 };
 
+// opencode with the user's own config: its model; setup adds the plugin and points the anthropic
+// provider at the proxy.
+const OPENCODE: ClientRun = {
+  key: 'opencode',
+  label: `opencode ${clientVersion('opencode')}`,
+  api: 'anthropic',
+  loopTool: 'bash',
+  recallTool: 'spillway_spillway_expand',
+  run: (command) => call('bash', { command, description: 'run it' }, 'call_run'),
+  grep: (id, grep) => call('spillway_spillway_expand', { id, grep }, 'call_grep'),
+  args: (prompt) => ['run', prompt],
+  shows: 'note',
+  prepare: (home) => {
+    mkdirSync(join(home, '.config/opencode'), { recursive: true });
+    writeFileSync(
+      join(home, '.config/opencode/opencode.json'),
+      '{\n  "$schema": "https://opencode.ai/config.json",\n  // the model I use\n  "model": "anthropic/claude-sonnet-4-5"\n}\n',
+    );
+  },
+};
+
 function clientVersion(key: ClientKey): string {
   const b = clientBinary(key);
   return 'version' in b ? b.version : '(not installed)';
@@ -214,6 +237,20 @@ function agentScript(client: ClientRun, current: () => OutputCase) {
 }
 
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+
+/** The user's config files under a home, by path, with their bytes' hashes (the clients' caches left out). */
+function snapshot(home: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const dir of ['.config', '.claude', '.codex', '.gemini']) {
+    if (!existsSync(join(home, dir))) continue;
+    for (const entry of readdirSync(join(home, dir), { recursive: true, withFileTypes: true })) {
+      const path = join(entry.parentPath, entry.name);
+      if (!entry.isFile() || !/\.(json|jsonc|toml|env)$/.test(path) || /node_modules/.test(path)) continue;
+      out[path] = sha(readFileSync(path));
+    }
+  }
+  return out;
+}
 const installed = (clients: ClientRun[]) =>
   clients.map((client) => ({ client, binary: clientBinary(client.key) }));
 const OUTPUT_RUNS = installed([
@@ -222,6 +259,7 @@ const OUTPUT_RUNS = installed([
   CODEX,
   CODEX_DEFAULT_MODEL,
   GEMINI,
+  OPENCODE,
 ]);
 
 beforeAll(() => {
@@ -242,11 +280,13 @@ describe.each(OUTPUT_RUNS)(
       return;
     }
     it('the model sees the error line, the recall id recalls the real output, undo restores the files', async () => {
-      const { bin } = PINNED_CLIENTS[client.key];
+      const { bin } = PINNED_CLIENTS[client.key] as { bin: string };
       let current = OUTPUTS[0] as OutputCase;
       const model = await startScriptedModel(agentScript(client, () => current));
       const machine = userMachine({ [bin]: binary.path });
       const proxy = await startCliProxy(machine.env, model.url);
+      client.prepare?.(machine.home);
+      const before = client.prepare ? snapshot(machine.home) : undefined;
       try {
         const setup = spawnSync('spillway', ['setup', bin, '--proxy', proxy.url], {
           env: machine.env,
@@ -285,7 +325,7 @@ describe.each(OUTPUT_RUNS)(
           // Beside the client's own cut, never in its place.
           else
             expect(ran?.text, `${output.name}: the client's own view`).toMatch(
-              /Warning: truncated output|Output too large/,
+              /Warning: truncated output|Output too large|\.\.\.output truncated\.\.\./,
             );
           expect(grepped, `${output.name}: the grep through spillway_expand`).toContain(output.needle);
           if (process.env.SPILLWAY_TEST_VERBOSE)
@@ -315,8 +355,13 @@ describe.each(OUTPUT_RUNS)(
             text = readFileSync(path, 'utf8');
           } catch {}
           expect(text, path).not.toMatch(
-            /hook (claude|codex|gemini)|mcp_servers\.spillway|"spillway"|spillway setup/,
+            /hook (claude|codex|gemini|opencode)|mcp_servers\.spillway|"spillway"|spillway setup/,
           );
+        }
+        // The user's own files are back byte for byte.
+        if (before) {
+          const after = snapshot(machine.home);
+          for (const path of Object.keys(before)) expect(after[path], path).toBe(before[path]);
         }
       } finally {
         await proxy.close();
@@ -496,7 +541,7 @@ describe.each(
   it.each(scenarios)(
     '$name',
     async (scenario) => {
-      const { bin } = PINNED_CLIENTS[client.key];
+      const { bin } = PINNED_CLIENTS[client.key] as { bin: string };
       let command = scenario.command;
       const model = await startScriptedModel((turn) => {
         if (!turn.tools.includes(client.loopTool)) return { kind: 'answer', text: 'ok' };

@@ -2,21 +2,25 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { loadClients } from '../clients/registry.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
 /**
- * The agent clients the end-to-end tests drive, each pinned: the oldest Claude Code we promise
- * to work with and the newest 2.1.x, Codex and Gemini CLI as users install them. They are not
- * dev dependencies (about 1 GB with their native binaries); `npm run clients` installs them
- * into a cache folder, and CI does that in `.ci/run`.
+ * The agent clients the end-to-end tests drive, each pinned in its spec (src/clients/KEY/), as
+ * users install them, and the oldest Claude Code we promise to work with. They are not dev
+ * dependencies (about 1 GB with their native binaries); `npm run clients` installs them into a
+ * cache folder, and CI does that in `.ci/run`.
  */
-export const PINNED_CLIENTS = {
-  claude: { pkg: '@anthropic-ai/claude-code', version: '2.1.332', bin: 'claude' },
+export const PINNED_CLIENTS: Readonly<Record<string, { pkg: string; version: string; bin: string }>> = {
+  ...Object.fromEntries(
+    (await loadClients()).map((c) => [
+      c.key,
+      { pkg: c.headless.package, version: c.headless.version, bin: c.headless.bin },
+    ]),
+  ),
   'claude-2.1.197': { pkg: '@anthropic-ai/claude-code', version: '2.1.197', bin: 'claude' },
-  codex: { pkg: '@openai/codex', version: '0.171.0', bin: 'codex' },
-  gemini: { pkg: '@google/gemini-cli', version: '0.61.0', bin: 'gemini' },
-} as const;
+};
 
 /**
  * Libraries only some tests use, as users have them (the official SDKs, a browser driver):
@@ -40,7 +44,7 @@ export const PINNED_LIBRARIES = {
   },
 } as const;
 
-export type ClientKey = keyof typeof PINNED_CLIENTS;
+export type ClientKey = string;
 export type LibraryKey = keyof typeof PINNED_LIBRARIES;
 type Pinned = { pkg: string; version: string };
 
@@ -64,6 +68,8 @@ const notInstalled = (c: Pinned) =>
  */
 export function clientBinary(key: ClientKey): { path: string; version: string } | { missing: string } {
   const c = PINNED_CLIENTS[key];
+  if (!c)
+    return { missing: `no client "${key}" is pinned; pinned: ${Object.keys(PINNED_CLIENTS).join(', ')}` };
   const path = join(folderOf(c), 'node_modules/.bin', c.bin);
   if (!existsSync(path)) return { missing: notInstalled(c) };
   const probe = spawnSync(path, ['--version'], { encoding: 'utf8', timeout: 60_000 });

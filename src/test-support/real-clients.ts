@@ -3,6 +3,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from '
 import { createServer, request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { loadClients } from '../clients/registry.js';
 import { listenOnLoopback } from './loopback.js';
 
 export { clientBinary } from './client-install.js';
@@ -54,19 +55,12 @@ export function userMachine(clients: Record<string, string>) {
 }
 
 /**
- * What each client needs to run headless against the scripted model: a key (fake; the proxy
- * forwards it), no updater or side traffic, a folder it trusts without asking.
+ * What each client needs to run headless against the scripted model (from its spec): a key
+ * (fake; the proxy forwards it), no updater or side traffic, a folder it trusts without asking.
  */
-export const HEADLESS_ENV = {
-  claude: {
-    ANTHROPIC_API_KEY: 'sk-ant-test',
-    DISABLE_AUTOUPDATER: '1',
-    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-  },
-  codex: { OPENAI_API_KEY: 'sk-test' },
-  // Headless runs in a folder the user never trusted interactively.
-  gemini: { GEMINI_API_KEY: 'AIza-test', GEMINI_CLI_TRUST_WORKSPACE: 'true' },
-} as const satisfies Record<string, NodeJS.ProcessEnv>;
+export const HEADLESS_ENV: Readonly<Record<string, Readonly<Record<string, string>>>> = Object.fromEntries(
+  (await loadClients()).map((c) => [c.headless.bin, c.headless.env]),
+);
 
 /** Builds dist/ once, so `spillway` on the PATH is this checkout. */
 export function buildCli(): void {

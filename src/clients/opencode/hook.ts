@@ -9,6 +9,9 @@ import { opencodeOutputDir } from './paths.js';
 const CUT =
   /^\.\.\.output truncated\.\.\.\n\nFull output saved to: [^\n]*\n\n([\s\S]*?)(?:\n\n<shell_metadata>\n[\s\S]*<\/shell_metadata>)?$/;
 
+/** What opencode shows when the lines it keeps from the end are none. */
+const NOTHING_SHOWN = '(no output)';
+
 /**
  * opencode's hook (its plugin calls it after a `bash` call opencode cut): opencode keeps the
  * last 2,000 lines or 50 KB of the output and saves the whole to a file. The hook reads that
@@ -25,12 +28,12 @@ export async function opencodeHook(input: HookInput, ctx: HookContext): Promise<
   const path = stringField(input, 'outputPath');
   if (input.tool !== 'bash' || shown === undefined || path === undefined) return undefined;
   const tail = CUT.exec(shown)?.[1];
-  if (!tail) return undefined;
+  if (tail === undefined) return undefined;
   const { readClientFile } = await import('../client-file.js');
-  const file = await readClientFile(path, {
-    root: opencodeOutputDir({ home: ctx.env.HOME || homedir(), env: ctx.env }),
-    tail,
-  });
+  const root = opencodeOutputDir({ home: ctx.env.HOME || homedir(), env: ctx.env });
+  // opencode keeps whole lines from the end: when the last line alone is over its limit (a
+  // 200 KB line of JSON) it shows "(no output)", and only the folder vouches for the file.
+  const file = await readClientFile(path, tail === NOTHING_SHOWN ? { root } : { root, tail });
   if ('refused' in file) throw new Error(`left the output as it was: ${file.refused}`);
   const store = await ctx.store();
   const cut = await cutNote(store, file.bytes, {
