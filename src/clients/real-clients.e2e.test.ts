@@ -529,6 +529,25 @@ const SIDE_BY_SIDE: SideBySide[] = [
       { name: 'a command that fails, --yolo', command: 'ls /nonexistent-folder; exit 3' },
     ],
   },
+  {
+    client: OPENCODE,
+    scenarios: [
+      { name: 'a small output', command: 'echo hi; echo err >&2' },
+      { name: 'a command that fails', command: 'ls /nonexistent-folder; exit 3' },
+      {
+        name: 'the user’s permission denies touch',
+        files: { '.config/opencode/opencode.json': '{ "permission": { "bash": { "touch *": "deny" } } }\n' },
+        command: 'touch made-it',
+        check: madeIt(false),
+      },
+      // Under opencode's cut (2,000 lines, 50 KB) the output reaches the model whole.
+      {
+        name: 'an output just under its cut',
+        command: `seq 1 1999`,
+        check: (seen) => expect(seen).toContain('\n1999'),
+      },
+    ],
+  },
 ];
 
 describe.each(
@@ -599,6 +618,14 @@ function rmProject(project: string): void {
 
 /** The client pointed at a model API at `url`, as a user with a gateway of their own has it. */
 function pointAt(bin: string, home: string, url: string): void {
+  if (bin === 'opencode') {
+    const path = join(home, '.config/opencode/opencode.json');
+    mkdirSync(join(path, '..'), { recursive: true });
+    const own = existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as Json) : {};
+    const provider = { anthropic: { options: { baseURL: `${url}/v1` } } };
+    writeFileSync(path, `${JSON.stringify({ ...own, model: 'anthropic/claude-sonnet-4-5', provider }, null, 2)}\n`);
+    return;
+  }
   mkdirSync(join(home, `.${bin}`), { recursive: true });
   if (bin === 'codex')
     writeFileSync(
