@@ -94,6 +94,37 @@ describe('spillway setup --mcp', () => {
     expect(gemini.mcpServers.files.args.slice(-3)).toEqual(['--', 'fs', '/srv']);
   });
 
+  it('never unwraps a server the user runs through the gateway by hand, with --mcp all or after the file changed', async () => {
+    const { mkdtempSync, writeFileSync, readFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const home = mkdtempSync(join(tmpdir(), 'spillway-setup-mine-'));
+    const mine = {
+      type: 'stdio',
+      command: 'spillway',
+      args: ['gateway', '--max-tokens', '900', '--', 'my-server'],
+    };
+    const claudeState = {
+      numStartups: 3,
+      mcpServers: { mine, docs: { type: 'stdio', command: 'docs-server', args: [] } },
+    };
+    writeFileSync(join(home, '.claude.json'), JSON.stringify(claudeState));
+    const env = { HOME: home, SPILLWAY_HOME: join(home, '.spillway') };
+    const r = await cli(['setup', 'claude', '--mcp', 'all'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    const state = JSON.parse(readFileSync(join(home, '.claude.json'), 'utf8'));
+    expect(state.mcpServers.mine).toEqual(mine);
+    expect(state.mcpServers.docs.args.slice(-3)).toEqual(['--no-expand', '--', 'docs-server']);
+    // Setting up again (no --mcp) keeps docs wrapped; Claude Code changes the file; undo.
+    expect((await cli(['setup', 'claude'], { env })).code).toBe(0);
+    const again = JSON.parse(readFileSync(join(home, '.claude.json'), 'utf8'));
+    expect(again.mcpServers.docs).toEqual(state.mcpServers.docs);
+    writeFileSync(join(home, '.claude.json'), JSON.stringify({ ...again, numStartups: 9 }));
+    expect((await cli(['setup', 'claude', '--undo'], { env })).code).toBe(0);
+    const undone = JSON.parse(readFileSync(join(home, '.claude.json'), 'utf8'));
+    expect(undone).toEqual({ ...claudeState, numStartups: 9 });
+  });
+
   it("wraps Codex's servers in config.toml in place (a multi-line args array too), and undo gives back the table", async () => {
     const { mkdtempSync, mkdirSync, writeFileSync, readFileSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');

@@ -623,7 +623,10 @@ function pointAt(bin: string, home: string, url: string): void {
     mkdirSync(join(path, '..'), { recursive: true });
     const own = existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as Json) : {};
     const provider = { anthropic: { options: { baseURL: `${url}/v1` } } };
-    writeFileSync(path, `${JSON.stringify({ ...own, model: 'anthropic/claude-sonnet-4-5', provider }, null, 2)}\n`);
+    writeFileSync(
+      path,
+      `${JSON.stringify({ ...own, model: 'anthropic/claude-sonnet-4-5', provider }, null, 2)}\n`,
+    );
     return;
   }
   mkdirSync(join(home, `.${bin}`), { recursive: true });
