@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { codexSetup } from './codex/setup.js';
-import { readToml } from './config-text.js';
+import { readJsonc, readToml } from './config-text.js';
 import { geminiSetup } from './gemini/setup.js';
+import { loadClients } from './registry.js';
 import type { FileEdit } from './setup-plan.js';
 
 const spillway = { command: '/usr/bin/node', args: ['/opt/sw/dist/cli.js'] };
@@ -123,6 +124,51 @@ describe('setup and undo on any config a user has', () => {
         expect(edit.remove(after)).toBe(text);
       }),
       { numRuns: 200 },
+    );
+  });
+});
+
+// A user's JSON settings as people keep them: comments, CRLF, numbers JavaScript cannot hold
+// (kept as written), hooks, env, servers and providers of their own, a trailing comma.
+const jsonEntry = fc.constantFrom(
+  '"model": "opus"',
+  '// mine\n  "big": 12345678901234567891',
+  '"price": 1.50',
+  '"hooks": { "PostToolUse": [{ "matcher": "Edit", "hooks": [{ "type": "command", "command": "prettier" }] }] }',
+  '"env": { "OTHER": "1" }',
+  '"mcpServers": { "docs": { "command": "docs-server", "args": [] } }',
+  '"mcp": { "docs": { "type": "local", "command": ["docs-server"] } }',
+  '"provider": { "anthropic": { "options": { "timeout": 5 } } }',
+);
+const jsonConfig = fc
+  .record({ entries: fc.uniqueArray(jsonEntry, { maxLength: 6 }), crlf: fc.boolean(), comma: fc.boolean() })
+  .map(({ entries, crlf, comma }) => {
+    const text = entries.length ? `{\n  ${entries.join(',\n  ')}${comma ? ',' : ''}\n}\n` : '{}\n';
+    return crlf ? text.replaceAll('\n', '\r\n') : text;
+  });
+
+describe.each(await loadClients())('$name: every JSON file setup edits', (spec) => {
+  it('property: setup keeps every value and comment of the user in its form; removing spillway’s entries gives back the same settings', async () => {
+    const { edits } = await spec.setup();
+    fc.assert(
+      fc.property(jsonConfig, fc.boolean(), (text, proxy) => {
+        const options = {
+          home: '/home/u',
+          env: { HOME: '/home/u' },
+          spillway,
+          ...(proxy ? { proxy: 'http://127.0.0.1:4747' } : {}),
+        };
+        for (const edit of edits(options)) {
+          if (!/\.jsonc?$/.test(edit.path) || edit.path.includes('/.spillway/')) continue;
+          const after = edit.add(text, () => '');
+          readJsonc(after, edit.path);
+          for (const token of ['12345678901234567891', '1.50', '// mine', '"prettier"', '"docs-server"'])
+            if (text.includes(token)) expect(after, token).toContain(token);
+          if (text.includes('\r\n')) expect(after.replace(/\r\n/g, '')).not.toContain('\n');
+          expect(readJsonc(edit.remove(after, text), edit.path)).toEqual(readJsonc(text, edit.path));
+        }
+      }),
+      { numRuns: 150 },
     );
   });
 });

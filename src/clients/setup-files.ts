@@ -210,7 +210,8 @@ export async function undoSetup(
       continue;
     }
     const text = current.toString('utf8');
-    const after = edit.remove(text);
+    const before = entry.backup ? readOr(entry.backup)?.toString('utf8') : entry.existed ? undefined : '';
+    const after = edit.remove(text, before);
     if (after !== text) await writeAtomic(entry.path, after, statSync(entry.path).mode & 0o777);
     done.push({ path: entry.path, how: after !== text ? 'edited' : 'unchanged' });
   }

@@ -31,7 +31,11 @@ export interface FileEdit {
   purpose: string;
   /** `planned(path)` is the text setup writes to another of the client's files (edited first). */
   add(text: string, planned: (path: string) => string): string;
-  remove(text: string): string;
+  /**
+   * `before` is the file as it was before setup (from setup's backup; '' when it did not exist),
+   * when known: a setting setup added where the user had none can then be told from theirs.
+   */
+  remove(text: string, before?: string): string;
 }
 
 /** The command lines spillway writes into a client's hooks end like this; setup finds its own by it. */

@@ -11,6 +11,7 @@ import {
   setJsonc,
   tomlString,
   withoutBlocks,
+  withoutEmpty,
 } from '../config-text.js';
 import { type FileEdit, isOwnHookGroup, keptUpstreamEdit, type SetupOptions } from '../setup-plan.js';
 import { spillwayShell } from '../spillway-command.js';
@@ -117,7 +118,7 @@ function codexHooksEdit(
       if (others.length !== list.length)
         out = setJsonc(out, ['hooks', event], others.length ? others : undefined);
     }
-    return out;
+    return withoutEmpty(out, [['hooks']]);
   };
   const edit: FileEdit = {
     path,

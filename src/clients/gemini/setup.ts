@@ -32,6 +32,13 @@ export function geminiSetup(options: SetupOptions): FileEdit[] {
       { type: 'command', name: 'spillway', command: spillwayShell(options.spillway, ['hook', 'gemini']) },
     ],
   };
+  const signInOf = (text: string) =>
+    (
+      ((readJsonc(text, settings).security as Record<string, unknown> | undefined)?.auth ?? {}) as Record<
+        string,
+        unknown
+      >
+    ).selectedType;
   const hookGroups = (text: string, event: string) =>
     ((readJsonc(text, settings).hooks ?? {}) as Record<string, unknown>)[event] as unknown;
   // An earlier spillway put a BeforeTool hook here (the command rewrite): taken out too.
@@ -49,11 +56,21 @@ export function geminiSetup(options: SetupOptions): FileEdit[] {
     {
       path: settings,
       purpose: `AfterTool hook on run_shell_command, MCP server${options.proxy ? ', API-key sign-in' : ''}${options.mcp?.length ? `; MCP servers through spillway gateway: ${options.mcp.join(', ')}` : ''}`,
-      remove: (text) => {
+      remove: (text, before) => {
         let out = withoutOwnHooks(text);
         if ((readJsonc(out, settings).mcpServers as Record<string, unknown> | undefined)?.spillway)
           out = setJsonc(out, ['mcpServers', 'spillway'], undefined);
+        // The sign-in setup chose where the user had none (known from the file before setup).
+        if (
+          before !== undefined &&
+          options.proxy !== undefined &&
+          signInOf(before) === undefined &&
+          signInOf(out) === 'gemini-api-key'
+        )
+          out = setJsonc(out, ['security', 'auth', 'selectedType'], undefined);
         return withoutEmpty(unwrapServers(out, settings, [['mcpServers']], options.mcp), [
+          ['security', 'auth'],
+          ['security'],
           ['hooks'],
           ['mcpServers'],
         ]);
