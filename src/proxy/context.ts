@@ -33,4 +33,6 @@ export interface ProxyContext {
   readonly version: string | undefined;
   /** A context window for every request instead of the model table's (`--window`). */
   readonly window: number | undefined;
+  /** The names a request's Host header may give (see siteProblem). */
+  readonly hosts: ReadonlySet<string>;
 }

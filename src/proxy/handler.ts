@@ -10,6 +10,7 @@ import { redactedTarget, sendJson } from './http.js';
 import { DEFAULT_MAX_BODY_BYTES, type ProxyOptions } from './options.js';
 import { route } from './router.js';
 import { SessionTable } from './sessions.js';
+import { allowedHosts } from './site-guard.js';
 import { newStats } from './stats.js';
 import { resolveUpstreams } from './upstreams.js';
 
@@ -70,6 +71,7 @@ export function createProxyHandler(
     mcp: options.mcp,
     version: options.version,
     window: options.window,
+    hosts: allowedHosts(options.host ?? '127.0.0.1', options.allowHosts),
   };
   return {
     ctx,

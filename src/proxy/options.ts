@@ -17,6 +17,8 @@ export interface ProxyOptions {
   pipeline: ResolvedPipeline | Promise<ResolvedPipeline>;
   store: Store;
   host?: string;
+  /** More names the Host header may give besides localhost, 127.0.0.1, ::1 and `host`. */
+  allowHosts?: readonly string[];
   port?: number;
   upstreams?: Partial<Upstreams>;
   /** Forward untouched; report what would have been saved. */

@@ -657,7 +657,10 @@ describe('proxy failure behaviour', () => {
         const answer = await new Promise<{ status: number; text: string }>((done, fail) => {
           const req = httpRequest(`${small.url}/v1/messages`, {
             method: 'POST',
-            headers: declared ? { 'content-length': body.length } : { 'transfer-encoding': 'chunked' },
+            headers: {
+              'content-type': 'application/json',
+              ...(declared ? { 'content-length': body.length } : { 'transfer-encoding': 'chunked' }),
+            },
           });
           req.on('response', async (r) => {
             let text = '';
@@ -899,7 +902,10 @@ describe('proxy failure behaviour', () => {
     try {
       const id = await stash(store, 'recalled text');
       for (const path of [`/expand?id=${id}`, '/mcp']) {
-        const res = await fetch(`${guarded.url}${path}`, { method: path === '/mcp' ? 'POST' : 'GET' });
+        const res = await fetch(`${guarded.url}${path}`, {
+          method: path === '/mcp' ? 'POST' : 'GET',
+          headers: { 'content-type': 'application/json' },
+        });
         expect(res.status, path).toBe(401);
         expect((await json(res)).error.message).toContain('your recall token (/home/me/.spillway/token)');
       }

@@ -9,6 +9,7 @@ import { mcpRoute } from './routes/mcp.js';
 import { healthRoute, isAuthorized, metricsRoute, statsRoute, unauthorized } from './routes/observe.js';
 import { rewriteRoute } from './routes/rewrite.js';
 import { isUpgrade, refuseUpgrade } from './routes/upgrade.js';
+import { siteProblem } from './site-guard.js';
 import { countRequest } from './stats.js';
 import { isOriginForm } from './upstreams.js';
 
@@ -62,6 +63,11 @@ export async function route(ctx: ProxyContext, req: IncomingMessage, res: Server
   if (!isOriginForm(req.url ?? '')) return badTarget(ctx, req, res);
   const url = new URL(req.url ?? '/', 'http://localhost');
   const path = url.pathname;
+  // Only the user's own clients: before anything is read, forwarded or stashed.
+  const refused = siteProblem(req, ctx.hosts, {
+    json: path === '/mcp' || rewrittenApi(req.method, path) !== undefined,
+  });
+  if (refused) return forbidden(ctx, req, res, path, refused);
   // spillway's own routes log one line each too (the path only: a query may hold a pattern or an id).
   const upgrade = isUpgrade(req);
   const page = req.method === 'GET' && DASHBOARD_FILES.has(path);
@@ -102,6 +108,17 @@ export async function route(ctx: ProxyContext, req: IncomingMessage, res: Server
   countRequest(ctx.stats, call?.api);
   if (call) return rewriteRoute(ctx, req, res, call, started);
   return forward(ctx, req, res, { api: undefined, body: undefined, started, logFields: {} });
+}
+
+function forbidden(
+  ctx: ProxyContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+  why: string,
+): void {
+  sendJson(res, 403, { error: { type: 'permission_error', message: `spillway: ${why}` } });
+  ctx.log({ method: req.method, path, status: 403, refused: why.slice(0, 120) });
 }
 
 function badTarget(ctx: ProxyContext, req: IncomingMessage, res: ServerResponse): void {

@@ -36,8 +36,8 @@ export const BROWSER_MISSING = !CHROMIUM
  * try { const page = await browser.newPage(); } finally { await browser.close(); }
  */
 // biome-ignore lint/suspicious/noExplicitAny: playwright-core loads from the pinned cache, without its types
-export async function launchChromium(): Promise<any> {
+export async function launchChromium(extraArgs: readonly string[] = []): Promise<any> {
   if (BROWSER_MISSING || !('module' in playwright)) throw new Error(BROWSER_MISSING);
   const chromium = playwright.module.chromium as { launch(o: object): Promise<unknown> };
-  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  return chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS, ...extraArgs] });
 }

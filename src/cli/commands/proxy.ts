@@ -13,7 +13,7 @@ import { PIPELINE_HELP, PIPELINE_OPTIONS, pipelineFromOptions } from '../pipelin
 import { STORE_HELP, STORE_OPTIONS, storeFromOptions } from '../store-option.js';
 import { version } from '../version.js';
 
-export const PROXY_HELP = `usage: spillway proxy [--port ${DEFAULT_PORT}] [--host 127.0.0.1] [--preset P] [--config FILE] [--observe]
+export const PROXY_HELP = `usage: spillway proxy [--port ${DEFAULT_PORT}] [--host 127.0.0.1] [--allow-host NAME] [--preset P] [--config FILE] [--observe]
                       [--dir D] [--anthropic-upstream URL] [--openai-upstream URL]
                       [--gemini-upstream URL] [--token T]
                       [--open-recall] [--max-rewrites N] [--max-rewrite-bytes N] [--rewrite-wait-ms N]
@@ -27,6 +27,9 @@ ${clientSetup(`http://127.0.0.1:${DEFAULT_PORT}`)}
 Options:
   --port N                   port (default ${DEFAULT_PORT}, or $SPILLWAY_PORT; 0 picks a free one)
   --host H                   address (default 127.0.0.1; anything else needs --token)
+  --allow-host NAME          also answer requests that name the proxy NAME in their Host header
+                             (repeatable; by default only localhost, 127.0.0.1, ::1 and --host:
+                             a web page cannot reach the proxy under a name of its own)
 ${PIPELINE_HELP}
   --observe                  forward everything untouched; /stats shows what would be saved
 ${STORE_HELP}
@@ -59,10 +62,33 @@ function lazyMcp(store: Store): McpHandler {
   };
 }
 
+/** The endpoints setup kept (a gateway the client was pointed at), then the flags. */
+function upstreamsOf(values: Record<string, unknown>, env: NodeJS.ProcessEnv) {
+  const flag = (name: string) => (typeof values[name] === 'string' ? (values[name] as string) : undefined);
+  const [anthropic, openai, gemini] = ['anthropic-upstream', 'openai-upstream', 'gemini-upstream'].map(flag);
+  return {
+    ...readKeptUpstreams(env),
+    ...(anthropic ? { anthropic } : {}),
+    ...(openai ? { openai } : {}),
+    ...(gemini ? { gemini } : {}),
+  };
+}
+
+function admissionOf(values: Record<string, unknown>) {
+  const option = (flag: string, min: number) =>
+    intOption(`--${flag}`, values[flag] as string | undefined, min);
+  return {
+    maxConcurrent: option('max-rewrites', 1) ?? DEFAULT_ADMISSION.maxConcurrent,
+    maxBytes: option('max-rewrite-bytes', 1) ?? DEFAULT_ADMISSION.maxBytes,
+    maxWaitMs: option('rewrite-wait-ms', 0) ?? DEFAULT_ADMISSION.maxWaitMs,
+  };
+}
+
 export async function proxyCommand(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs('proxy', argv, {
     port: { type: 'string' },
     host: { type: 'string' },
+    'allow-host': { type: 'string', multiple: true },
     observe: { type: 'boolean' },
     'anthropic-upstream': { type: 'string' },
     'openai-upstream': { type: 'string' },
@@ -96,26 +122,14 @@ export async function proxyCommand(argv: string[], io: CliIo): Promise<number> {
       pipeline: pipelineFromOptions(values),
       store,
       host: values.host ?? '127.0.0.1',
+      allowHosts: (values['allow-host'] as unknown as string[] | undefined) ?? [],
       port,
       observe: values.observe ?? false,
-      // The endpoints setup kept (a gateway the client was pointed at), then the flags.
-      upstreams: {
-        ...readKeptUpstreams(io.env),
-        ...(values['anthropic-upstream'] ? { anthropic: values['anthropic-upstream'] } : {}),
-        ...(values['openai-upstream'] ? { openai: values['openai-upstream'] } : {}),
-        ...(values['gemini-upstream'] ? { gemini: values['gemini-upstream'] } : {}),
-      },
+      upstreams: upstreamsOf(values, io.env),
       token,
       ...(recallToken ? { recallToken } : {}),
       maxBodyBytes: intOption('--max-body-bytes', values['max-body-bytes'], 1) ?? DEFAULT_MAX_BODY_BYTES,
-      admission: {
-        maxConcurrent:
-          intOption('--max-rewrites', values['max-rewrites'], 1) ?? DEFAULT_ADMISSION.maxConcurrent,
-        maxBytes:
-          intOption('--max-rewrite-bytes', values['max-rewrite-bytes'], 1) ?? DEFAULT_ADMISSION.maxBytes,
-        maxWaitMs:
-          intOption('--rewrite-wait-ms', values['rewrite-wait-ms'], 0) ?? DEFAULT_ADMISSION.maxWaitMs,
-      },
+      admission: admissionOf(values),
       ...(values.window ? { window: intOption('--window', values.window, 1024) as number } : {}),
       version: version(),
       mcp: lazyMcp(store),
