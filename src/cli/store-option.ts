@@ -36,6 +36,7 @@ export async function storeFromOptions(
         'SPILLWAY_USAGE',
         `--store takes a Redis URL such as redis://127.0.0.1:6379/0 or redis-cluster://10.0.0.1:7000,10.0.0.2:7000, got "${url.replace(/\/\/[^@/]*@/, '//***@')}"`,
       );
+    (await import('../store/redis-url.js')).checkRedisUrl(url);
     return (await import('../store/redis-store.js')).RedisStore.connect(url);
   }
   const { FileStore } = await import('../store/file-store.js');

@@ -81,3 +81,20 @@ describe.skipIf(!REDIS_CLUSTER_TOOLS)('--store redis-cluster://...', () => {
   });
 });
 if (!REDIS_CLUSTER_TOOLS) describe('--store redis-cluster', () => it.skip(REDIS_CLUSTER_MISSING, () => {}));
+
+describe('--store with a bad Redis URL', () => {
+  it('says what is wrong with the port or the database, with an example, and exits 2', async () => {
+    for (const [url, why] of [
+      ['redis://127.0.0.1:99999/0', 'port "99999" is not 1-65535'],
+      ['redis://127.0.0.1:notaport/0', 'port "notaport" is not 1-65535'],
+      ['redis://127.0.0.1:6379/abc', 'database "abc" is not a number'],
+      ['redis://:secret@127.0.0.1:0/0', 'port "0" is not 1-65535'],
+    ] as const) {
+      const r = await cli(['expand', 's/c', '--store', url]);
+      expect(r.code, url).toBe(2);
+      expect(r.stderr, url).toContain(why);
+      expect(r.stderr).toContain('e.g. redis://127.0.0.1:6379/0');
+      expect(r.stderr).not.toMatch(/TypeError|secret/);
+    }
+  });
+});

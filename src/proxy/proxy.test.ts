@@ -890,6 +890,23 @@ describe('proxy failure behaviour', () => {
     }
   });
 
+  it("the dashboard's page names the recall token where this proxy keeps it", async () => {
+    const proxy = await startProxy({
+      pipeline: resolvePipeline(),
+      store,
+      port: 0,
+      recallToken: { token: 'r'.repeat(64), file: '/srv/team home/<sw>/token' },
+      log: quiet,
+    });
+    try {
+      const page = await (await fetch(`${proxy.url}/`)).text();
+      expect(page).toContain('<code>cat /srv/team home/&#60;sw&#62;/token</code>');
+      expect(page).not.toContain('~/.spillway/token');
+    } finally {
+      await proxy.close();
+    }
+  });
+
   it('asks for the recall token on /expand and /mcp when it has one, and nowhere else', async () => {
     const guarded = await startProxy({
       pipeline: resolvePipeline(),

@@ -86,7 +86,7 @@ export async function route(ctx: ProxyContext, req: IncomingMessage, res: Server
   // Clients probe the root on start (Claude Code sends HEAD /): it answers like /healthz.
   if ((req.method === 'GET' && path === '/healthz') || (req.method === 'HEAD' && path === '/'))
     return healthRoute(ctx, res);
-  if (page) return dashboardPageRoute(res, path === '/' ? 'page' : 'script');
+  if (page) return dashboardPageRoute(res, path === '/' ? 'page' : 'script', ctx.recallTokenFile);
   // With a token set, every other route needs it, model API requests included.
   const own = GUARDED.has(path);
   if (!isAuthorized(ctx.token, req, { bearer: own })) return unauthorized(res, path);

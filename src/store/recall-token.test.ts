@@ -1,4 +1,4 @@
-import { chmodSync, chownSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -22,13 +22,19 @@ describe('the user recall token', () => {
     await expect(userRecallToken(env)).rejects.toThrow(/does not hold a spillway token; delete it/);
   });
 
-  it('makes a loose token of this user private, and refuses one that belongs to someone else', async () => {
+  it('refuses a token others could read (it may be known to them), and makes a loose folder private', async () => {
     const env = { SPILLWAY_HOME: mkdtempSync(join(tmpdir(), 'sw-token-')) };
     chmodSync(env.SPILLWAY_HOME, 0o755);
     writeFileSync(recallTokenPath(env), `${'a'.repeat(64)}\n`, { mode: 0o644 });
-    expect((await userRecallToken(env)).token).toBe('a'.repeat(64));
-    expect(statSync(recallTokenPath(env)).mode & 0o777).toBe(0o600);
+    await expect(userRecallToken(env)).rejects.toThrow(
+      /could be read by other users \(mode 644\), so it may be known to them; .*Remove it \(rm /,
+    );
+    expect(statSync(recallTokenPath(env)).mode & 0o777, 'left as it was, for the user to see').toBe(0o644);
     expect(statSync(env.SPILLWAY_HOME).mode & 0o777).toBe(0o700);
+    rmSync(recallTokenPath(env));
+    const fresh = await userRecallToken(env);
+    expect(fresh.token).not.toBe('a'.repeat(64));
+    expect(statSync(recallTokenPath(env)).mode & 0o777).toBe(0o600);
   });
 
   it.skipIf(process.getuid?.() !== 0)(

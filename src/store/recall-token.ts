@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { link, stat, unlink } from 'node:fs/promises';
+import { link, lstat, stat, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { SpillwayError } from '../errors.js';
 import { defaultBase } from './default-base.js';
@@ -32,6 +32,13 @@ async function assertOwnPrivate(
 }
 
 async function readToken(path: string): Promise<string | undefined> {
+  // A token others could read may be known to them: it is refused, never made private and used.
+  const before = await lstat(path).catch(() => undefined);
+  if (before?.isFile() && (before.mode & 0o077) !== 0)
+    throw new SpillwayError(
+      'SPILLWAY_BAD_CONFIG',
+      `the recall token ${path} could be read by other users (mode ${(before.mode & 0o777).toString(8)}), so it may be known to them; spillway will not use it. Remove it (rm ${path}) and start the proxy again: it makes a new one`,
+    );
   const handle = await openPrivateForRead(path);
   if (!handle) return undefined;
   try {

@@ -1,7 +1,7 @@
 /**
  * The dashboard's page: a shell with no data in it (the data comes from /dashboard.json, behind
  * the same tokens as /expand), its styles inline, its script from /dashboard.js. Nothing loads
- * from anywhere else.
+ * from anywhere else. TOKEN_FILE stands for the recall token's path (see dashboardPage).
  */
 export const DASHBOARD_HTML = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
@@ -40,7 +40,7 @@ mark { background: #fde68a; }
 <header><h1>spillway</h1><span id="version" class="muted"></span><span id="mode"></span>
 <span class="muted">updated <span id="updated">never</span></span><span id="error"></span></header>
 <form id="login"><p>This dashboard reads the proxy's figures and recalls outputs: it needs your recall token
-(<code>cat ~/.spillway/token</code>), or the proxy's <code>--token</code>. It stays in this tab only.</p>
+(<code>cat TOKEN_FILE</code>), or the proxy's <code>--token</code>. It stays in this tab only.</p>
 <input id="token" type="password" autocomplete="off" placeholder="token"> <button>Open</button></form>
 <main id="main" hidden>
 <div class="kpis">

@@ -86,7 +86,7 @@ function draw(data) {
   const g = s.windowGuard;
   kpi('k-guard', g.events + ' events', g.masked + ' results masked, ' + g.collapsed + ' collapsed harder, ' + (g.cleared || 0) + ' call inputs cleared, ' + g.unfit + ' could not fit');
   const cal = s.calibration;
-  kpi('k-calibration', cal.answers ? (100 * cal.meanCalibratedError).toFixed(1) + '%' : '-', cal.answers ? 'calibrated (raw ' + (100 * cal.meanRawError).toFixed(1) + '%) over ' + cal.answers + ' answers' : 'no answer with usage yet');
+  kpi('k-calibration', cal.answers ? (100 * cal.meanCalibratedError).toFixed(1) + '%' : '-', cal.answers ? 'calibrated (raw ' + (100 * cal.meanRawError).toFixed(1) + '%) over ' + cal.answers + ' answers' : 'not measured yet: checked once a request reaches a quarter of its window');
   const stash = data.stash;
   kpi('k-stash', stash.used === null ? '-' : mib(stash.used), 'of ' + mib(stash.quota) + ' (' + data.storeKind + ' store)');
   $('#k-stash .bar > div').style.width = stash.used === null ? '0' : Math.min(100, (100 * stash.used) / stash.quota) + '%';

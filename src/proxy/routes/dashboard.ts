@@ -24,15 +24,26 @@ function sendPage(res: ServerResponse, contentType: string, text: string): void 
   res.end(text);
 }
 
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** The page, naming the recall token where this proxy keeps it (SPILLWAY_HOME may be anywhere). */
+function dashboardPage(tokenFile: string | undefined): string {
+  return DASHBOARD_HTML.replace('TOKEN_FILE', escapeHtml(tokenFile ?? '~/.spillway/token'));
+}
+
 /**
  * `GET /` and `GET /dashboard.js`: the live dashboard's page and script. They hold no data (it
  * comes from /dashboard.json, behind the tokens), so a browser can load them without a header.
  *
  * @example
- * if (path === '/') return dashboardPageRoute(res, 'page');
+ * if (path === '/') return dashboardPageRoute(res, 'page', ctx.recallTokenFile);
  */
-export function dashboardPageRoute(res: ServerResponse, which: 'page' | 'script'): void {
-  if (which === 'page') sendPage(res, 'text/html; charset=utf-8', DASHBOARD_HTML);
+export function dashboardPageRoute(
+  res: ServerResponse,
+  which: 'page' | 'script',
+  tokenFile: string | undefined,
+): void {
+  if (which === 'page') sendPage(res, 'text/html; charset=utf-8', dashboardPage(tokenFile));
   else sendPage(res, 'text/javascript; charset=utf-8', DASHBOARD_JS);
 }
 
