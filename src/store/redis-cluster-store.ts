@@ -16,6 +16,7 @@ import {
   redisFailure,
   redisSettings,
 } from './redis-common.js';
+import { STORE_DEADLINE_MS, withDeadline } from './redis-deadline.js';
 import { RedisReader, RedisReadingStore } from './redis-reads.js';
 import { cutAtUtf8Boundary, entryFull, type PutResult, type Store, type StoreLimits } from './store.js';
 
@@ -95,7 +96,12 @@ export class RedisClusterStore extends RedisReadingStore implements Store {
   static async connect(url: string, options: RedisClusterStoreOptions = {}): Promise<RedisClusterStore> {
     const settings = redisSettings(options);
     const { client, redacted, typeMap } = await connectCluster(url, options.connectTimeoutMs ?? 3000);
-    return new RedisClusterStore(redacted, client, settings, options.replicaWaitMs ?? 1000, typeMap);
+    const timed = withDeadline(
+      client,
+      options.deadlineMs ?? STORE_DEADLINE_MS,
+      `the Redis Cluster at ${redacted}`,
+    );
+    return new RedisClusterStore(redacted, timed, settings, options.replicaWaitMs ?? 1000, typeMap);
   }
 
   async #eval(script: string, keys: string[], args: (string | Buffer)[]): Promise<number[]> {

@@ -13,6 +13,8 @@ export interface RedisStoreOptions extends Partial<StoreLimits> {
   activeAgeMs?: number;
   /** How long a first connection may take before the store gives up (default 3 s). */
   connectTimeoutMs?: number;
+  /** How long one command may take before it fails (default 10 s): nothing hangs on a lost node. */
+  deadlineMs?: number;
 }
 
 /** The settings a Redis store runs with, defaults filled in and the prefix checked. */

@@ -10,6 +10,7 @@ import {
   redisFailure,
   redisSettings,
 } from './redis-common.js';
+import { STORE_DEADLINE_MS, withDeadline } from './redis-deadline.js';
 import { type RedisBufferReads, RedisReader, RedisReadingStore, type RedisReads } from './redis-reads.js';
 import { DELETE_SCRIPT, PUT_SCRIPT } from './redis-scripts.js';
 import { cutAtUtf8Boundary, type PutOptions, type PutResult, type Store, type StoreLimits } from './store.js';
@@ -86,8 +87,9 @@ export class RedisStore extends RedisReadingStore implements Store {
       `Redis at ${redactUrl(url)}`,
       'is redis-server running there?',
     );
-    const buffers = client.withTypeMapping({ [redis.RESP_TYPES.BLOB_STRING]: Buffer });
-    return new RedisStore(url, client, buffers, settings);
+    const timed = withDeadline(client, options.deadlineMs ?? STORE_DEADLINE_MS, `Redis at ${redactUrl(url)}`);
+    const buffers = timed.withTypeMapping({ [redis.RESP_TYPES.BLOB_STRING]: Buffer });
+    return new RedisStore(url, timed, buffers, settings);
   }
 
   async #put(

@@ -17,6 +17,8 @@ export interface TestCluster {
   ports: number[];
   /** The port of the master serving `slot`, as the cluster says now. */
   masterOf(slot: number): number;
+  /** The ports of the replicas of the master at `port`. */
+  replicasOf(port: number): number[];
   /** Kills one node (SIGKILL), as a crash would. */
   kill(port: number): Promise<void>;
   /** Waits until every slot is served (a replica promoted) and every replica has synced. */
@@ -114,6 +116,14 @@ export async function startCluster(
         if (m) return Number(m[1]);
       }
       throw new Error(`no live master serves slot ${slot}`);
+    },
+    replicasOf(port) {
+      const live = [...children.keys()];
+      const lines = live.length ? cli(live[0] as number, 'cluster', 'nodes').split('\n') : [];
+      const master = lines.find((l) => l.includes(`127.0.0.1:${port}@`))?.split(' ')[0];
+      return lines
+        .filter((l) => / (slave|replica) /.test(` ${l} `) && l.split(' ')[3] === master)
+        .map((l) => Number(/127\.0\.0\.1:(\d+)@/.exec(l)?.[1]));
     },
     async kill(port) {
       const child = children.get(port);
