@@ -2,8 +2,9 @@ import { z } from 'zod';
 import { parseConfig, wholeNumber } from '../config-schema.js';
 import { collapseOutput, SOURCE_MAX_TOKENS } from '../pipeline/collapse-output.js';
 import type { Store } from '../store/store.js';
-import { getTokenizer } from '../text/tokenizers/index.js';
 import { callExpandTool, EXPAND_TOOL, EXPAND_TOOL_DEFINITION } from './expand-tool.js';
+import { idInHead } from './line-reader.js';
+import { collapseStrings, fitsJson, sampledToFit } from './structured-content.js';
 
 /**
  * How the gateway shortens results (the schema of its `--config FILE`): a default budget, and
@@ -31,8 +32,11 @@ export function parseGatewayConfig(value: unknown, where: string): GatewayBudget
 export interface GatewayOptions {
   store: Store;
   budgets?: GatewayBudgets;
-  /** Writes one message to the client, or to the upstream server (a line of JSON each). */
-  toClient: (line: string) => void;
+  /**
+   * Writes one message to the client, or to the upstream server (a line of JSON each). A
+   * promise from `toClient` (a slow client's full pipe) holds the upstream's next message.
+   */
+  toClient: (line: string) => unknown;
   toUpstream: (line: string) => void;
   /** One line per event worth a log (never a result's text). */
   log?: (line: Record<string, unknown>) => void;
@@ -68,6 +72,8 @@ const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null 
 export class McpGateway {
   readonly #o: GatewayOptions;
   readonly #pending = new Map<string, Pending>();
+  // Every request passed upstream and not answered yet: if the server ends, each gets an error.
+  readonly #open = new Map<string, unknown>();
   readonly #maxChars = new Map<string, number>();
   #upstreamHasExpand = false;
   // Answers to the client leave in the order the upstream sent them.
@@ -91,12 +97,13 @@ export class McpGateway {
         // Answered when ready (a grep can take seconds): the client's next messages, a
         // cancellation say, are not held behind it.
         void callExpandTool(this.#o.store, params.arguments ?? {}).then((result) =>
-          this.#enqueue(async () =>
-            this.#o.toClient(JSON.stringify({ jsonrpc: '2.0', id: message.id, result })),
-          ),
+          this.#enqueue(async () => {
+            await this.#o.toClient(JSON.stringify({ jsonrpc: '2.0', id: message.id, result }));
+          }),
         );
         return;
       }
+      this.#open.set(keyOf(message.id), message.id);
       if (message.method === 'tools/list') this.#pending.set(keyOf(message.id), { kind: 'list' });
       if (message.method === 'tools/call' && typeof params.name === 'string')
         this.#pending.set(keyOf(message.id), { kind: 'call', tool: params.name, args: params.arguments });
@@ -114,7 +121,54 @@ export class McpGateway {
         // Whatever went wrong here, the client gets the server's message as it was.
         this.#o.log?.({ event: 'rewrite_failed', error: (err as Error).message });
       }
-      this.#o.toClient(out);
+      await this.#o.toClient(out);
+    });
+  }
+
+  /**
+   * A message over the gateway's limit (`boundedLines` dropped it): the request or answer it
+   * belongs to gets a JSON-RPC error naming the limit, and the connection goes on.
+   *
+   * @example
+   * gateway.tooLong('upstream', { oversize: 600_000_000, head }, MAX_MESSAGE_BYTES);
+   */
+  tooLong(
+    from: 'client' | 'upstream',
+    dropped: { oversize: number; head: string },
+    limit: number,
+  ): Promise<void> {
+    const id = idInHead(dropped.head);
+    this.#o.log?.({ event: 'message_too_long', from, bytes: dropped.oversize, limit });
+    if (id === undefined) return Promise.resolve();
+    this.#pending.delete(keyOf(id));
+    this.#open.delete(keyOf(id));
+    const what =
+      from === 'client'
+        ? `your message is ${dropped.oversize} bytes`
+        : `the MCP server's answer is ${dropped.oversize} bytes`;
+    return this.#answerError(
+      id,
+      `${what}, over spillway gateway's limit of ${limit} bytes for one message; it was dropped (raise the limit with --max-message-bytes)`,
+    );
+  }
+
+  /**
+   * The upstream server ended (exited, or its connection closed): every request it had not
+   * answered gets a JSON-RPC error saying so, instead of waiting for ever.
+   *
+   * @example
+   * child.on('exit', (code) => gateway.upstreamEnded(`exited with code ${code}`));
+   */
+  async upstreamEnded(why: string): Promise<void> {
+    const ids = [...this.#open.values()];
+    this.#open.clear();
+    this.#pending.clear();
+    for (const id of ids) await this.#answerError(id, `the MCP server ${why} before it answered`);
+  }
+
+  #answerError(id: unknown, message: string): Promise<void> {
+    return this.#enqueue(async () => {
+      await this.#o.toClient(JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32603, message } }));
     });
   }
 
@@ -126,6 +180,7 @@ export class McpGateway {
   async #rewrite(line: string): Promise<string> {
     const message = parse(line);
     if (!isObject(message) || message.id === undefined || message.method !== undefined) return line;
+    this.#open.delete(keyOf(message.id));
     const pending = this.#pending.get(keyOf(message.id));
     if (!pending) return line;
     this.#pending.delete(keyOf(message.id));
@@ -214,62 +269,6 @@ export class McpGateway {
     if (!changed) return undefined;
     return { ...result, content, ...(structured === undefined ? {} : { structuredContent: structured }) };
   }
-}
-
-const o200k = getTokenizer('o200k');
-const fitsJson = (value: unknown, budget: number) => {
-  const json = JSON.stringify(value);
-  return json.length <= budget || o200k.countUpTo(json, budget) <= budget;
-};
-
-/** `value` with every array longer than `keep` + 1 cut to its first `keep` items and its last. */
-function sampleArrays(value: unknown, keep: number, depth = 0): unknown {
-  if (depth >= 32 || value === null || typeof value !== 'object') return value;
-  if (Array.isArray(value)) {
-    const kept = value.length > keep + 1 ? [...value.slice(0, keep), value.at(-1)] : value;
-    return kept.map((v) => sampleArrays(v, keep, depth + 1));
-  }
-  const out: Json = {};
-  for (const [k, v] of Object.entries(value)) out[k] = sampleArrays(v, keep, depth + 1);
-  return out;
-}
-
-/** `value` with its arrays sampled to the most items that fit the budget (at least one and the last). */
-function sampledToFit(value: unknown, budget: number): unknown {
-  let lo = 1;
-  let hi = 1024;
-  let best = sampleArrays(value, 1);
-  while (lo <= hi) {
-    const mid = Math.floor((lo + hi) / 2);
-    const sampled = sampleArrays(value, mid);
-    if (fitsJson(sampled, budget)) {
-      best = sampled;
-      lo = mid + 1;
-    } else hi = mid - 1;
-  }
-  return best;
-}
-
-/**
- * `value` with every string longer in characters than the budget in tokens passed through
- * `collapse`, which measures it (a shorter one would need over a token a character to be over).
- */
-async function collapseStrings(
-  value: unknown,
-  collapse: (s: string) => Promise<string>,
-  budget: number,
-  depth = 0,
-): Promise<unknown> {
-  if (typeof value === 'string') return value.length > budget ? collapse(value) : value;
-  if (depth >= 16 || value === null || typeof value !== 'object') return value;
-  if (Array.isArray(value)) {
-    const out: unknown[] = [];
-    for (const v of value) out.push(await collapseStrings(v, collapse, budget, depth + 1));
-    return out;
-  }
-  const out: Json = {};
-  for (const [k, v] of Object.entries(value)) out[k] = await collapseStrings(v, collapse, budget, depth + 1);
-  return out;
 }
 
 function parse(line: string): unknown {

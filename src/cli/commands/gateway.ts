@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import { SpillwayError } from '../../errors.js';
 import { type GatewayBudgets, McpGateway, parseGatewayConfig } from '../../mcp/gateway.js';
 import { HttpUpstream } from '../../mcp/http-upstream.js';
+import { boundedLines, MAX_MESSAGE_BYTES } from '../../mcp/line-reader.js';
 import { SOURCE_MAX_TOKENS } from '../../pipeline/collapse-output.js';
 import { intOption, parseCommandArgs } from '../args.js';
 import { forwardSignals, splitCommand, statusOf } from '../child.js';
@@ -30,11 +30,23 @@ Register it where the server was, e.g. with Claude Code:
                     (spillway setup --mcp wraps servers with this)
   --url URL         the MCP server's Streamable HTTP endpoint, instead of COMMAND
   --header 'N: V'   a header for every request to URL (repeatable; never logged)
+  --max-message-bytes N
+                    the most bytes one message may take (default ${MAX_MESSAGE_BYTES}); a longer
+                    one is dropped and its request answered with an error naming the limit
 ${STORE_HELP}
   -h, --help        show this help
 `;
 
-const VALUE_OPTIONS = new Set(['--tokens', '--tool', '--config', '--url', '--header', '--dir', '--store']);
+const VALUE_OPTIONS = new Set([
+  '--tokens',
+  '--tool',
+  '--config',
+  '--url',
+  '--header',
+  '--dir',
+  '--store',
+  '--max-message-bytes',
+]);
 
 /** `--tool NAME=N` flags as a budget table. */
 function toolBudgets(flags: readonly string[]): Record<string, number> {
@@ -60,6 +72,7 @@ export async function gatewayCommand(argv: string[], io: CliIo): Promise<number>
     header: { type: 'string', multiple: true },
     config: { type: 'string' },
     'no-expand': { type: 'boolean' },
+    'max-message-bytes': { type: 'string' },
     ...STORE_OPTIONS,
   });
   if (values.help) {
@@ -84,6 +97,7 @@ export async function gatewayCommand(argv: string[], io: CliIo): Promise<number>
       headersOf((values.header as unknown as string[] | undefined) ?? []),
       { values, budgets, expandTool: !values['no-expand'], io },
     );
+  const maxMessage = intOption('--max-message-bytes', values['max-message-bytes'], 1024) ?? MAX_MESSAGE_BYTES;
   return withStore(values, io.env, (store) => {
     const child = spawn(command[0] as string, command.slice(1), { stdio: ['pipe', 'pipe', 'inherit'] });
     const unforward = forwardSignals(child);
@@ -91,17 +105,21 @@ export async function gatewayCommand(argv: string[], io: CliIo): Promise<number>
       store,
       budgets,
       expandTool: !values['no-expand'],
-      toClient: (line) => io.stdout.write(`${line}\n`),
+      toClient: (line) => writeWaiting(io.stdout, `${line}\n`),
       toUpstream: (line) => child.stdin.write(`${line}\n`),
       log: (line) => io.stderr.write(`${JSON.stringify({ gateway: true, ...line })}\n`),
     });
     const upstreamDone = (async () => {
-      for await (const line of createInterface({ input: child.stdout, crlfDelay: Number.POSITIVE_INFINITY }))
-        if (line.trim() !== '') await gateway.fromUpstream(line);
+      for await (const item of boundedLines(child.stdout, maxMessage))
+        if ('oversize' in item) await gateway.tooLong('upstream', item, maxMessage);
+        // Half a message from a server that died: the client gets an error for it, not the half.
+        else if (item.partial && !isJson(item.line)) continue;
+        else if (item.line.trim() !== '') await gateway.fromUpstream(item.line);
     })();
     const clientDone = (async () => {
-      for await (const line of createInterface({ input: io.stdin, crlfDelay: Number.POSITIVE_INFINITY }))
-        if (line.trim() !== '') await gateway.fromClient(line);
+      for await (const item of boundedLines(io.stdin as AsyncIterable<Buffer>, maxMessage))
+        if ('oversize' in item) await gateway.tooLong('client', item, maxMessage);
+        else if (item.line.trim() !== '') await gateway.fromClient(item.line);
       // The client closed its side: so does the gateway, and the server ends as it would.
       child.stdin.end();
     })();
@@ -115,15 +133,36 @@ export async function gatewayCommand(argv: string[], io: CliIo): Promise<number>
       );
       child.on('exit', (code, signal) => {
         unforward();
-        // What the server wrote before it ended still reaches the client.
-        void Promise.race([upstreamDone, new Promise((r) => setTimeout(r, 2000))]).then(() => {
-          void clientDone.catch(() => {});
-          // Nothing is left to serve: stop reading the client, so the process can end.
-          (io.stdin as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();
-          resolve(statusOf(code, signal));
-        });
+        // What the server wrote before it ended still reaches the client; a request it never
+        // answered gets an error, not a wait for ever.
+        void Promise.race([upstreamDone, new Promise((r) => setTimeout(r, 2000))])
+          .then(() => gateway.upstreamEnded(signal ? `ended on ${signal}` : `exited with code ${code}`))
+          .then(() => {
+            void clientDone.catch(() => {});
+            // Nothing is left to serve: stop reading the client, so the process can end.
+            (io.stdin as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();
+            resolve(statusOf(code, signal));
+          });
       });
     });
+  });
+}
+
+const isJson = (line: string) => {
+  try {
+    JSON.parse(line);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** Writes to a stream and, when its buffer is full (a slow client), waits until it drains. */
+function writeWaiting(stream: NodeJS.WritableStream, text: string): Promise<void> | undefined {
+  if (stream.write(text)) return undefined;
+  return new Promise((resolve) => {
+    stream.once('drain', resolve);
+    stream.once('close', resolve);
   });
 }
 
@@ -169,15 +208,16 @@ async function serveHttpUpstream(
       store,
       budgets: o.budgets,
       expandTool: o.expandTool,
-      toClient: (line) => io.stdout.write(`${line}\n`),
+      toClient: (line) => writeWaiting(io.stdout, `${line}\n`),
       toUpstream: (line) => {
         const sent = upstream.send(line).finally(() => sending.delete(sent));
         sending.add(sent);
       },
       log,
     });
-    for await (const line of createInterface({ input: io.stdin, crlfDelay: Number.POSITIVE_INFINITY }))
-      if (line.trim() !== '') await gateway.fromClient(line);
+    for await (const item of boundedLines(io.stdin as AsyncIterable<Buffer>, MAX_MESSAGE_BYTES))
+      if ('oversize' in item) await gateway.tooLong('client', item, MAX_MESSAGE_BYTES);
+      else if (item.line.trim() !== '') await gateway.fromClient(item.line);
     await Promise.allSettled([...sending]);
     await upstream.close();
     return 0;
