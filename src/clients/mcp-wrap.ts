@@ -17,8 +17,11 @@ const strings = (v: unknown): string[] | undefined =>
  * Where `spillway gateway --` sits in a wrapped entry's arguments: after spillway's own
  * arguments (any installation's: its command may have moved since), the word `gateway`, its
  * options, and `--`. Undefined for an entry spillway did not wrap.
+ *
+ * @example
+ * wrapped({ command: '/usr/bin/node', args: ['/opt/sw/cli.js', 'gateway', '--', 'srv'] }); // { at: 2 }
  */
-function wrapped(entry: ServerEntry): { at: number } | undefined {
+export function wrapped(entry: ServerEntry): { at: number } | undefined {
   const args = strings(entry.args);
   if (typeof entry.command !== 'string' || !args) return undefined;
   const gateway = args.indexOf('gateway');

@@ -56,3 +56,20 @@ describe('reading a stashed original', () => {
     expect((await recallAll('s/c', { store })).toString()).toBe('anything');
   });
 });
+
+describe('paging a large stashed original', () => {
+  it('reads and hashes it once, not once a page, even past the cache budget', async () => {
+    const store = new MemoryStore({ maxFileBytes: 80 * 1024 * 1024 });
+    const body = Buffer.alloc(65 * 1024 * 1024, 'a');
+    const id = await stash(store, body);
+    let reads = 0;
+    const get = store.get.bind(store);
+    store.get = (key, range) => {
+      reads++;
+      return get(key, range);
+    };
+    let page = await recall(id, { store });
+    for (let i = 0; i < 3; i++) page = await recall(id, { store, offset: page.end });
+    expect(reads).toBe(1);
+  });
+});

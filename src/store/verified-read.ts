@@ -21,10 +21,11 @@ function checkedBody(store: Store, id: string): Buffer | undefined {
 }
 
 function remember(store: Store, id: string, body: Buffer): void {
-  if (body.length > MAX_CHECKED_BYTES) return;
+  // The newest stays even past the budget (a store may allow larger bodies): paging it must
+  // not read and hash the whole of it again for every page.
   checked.push({ store, id, body });
   let bytes = checked.reduce((n, c) => n + c.body.length, 0);
-  while (bytes > MAX_CHECKED_BYTES) bytes -= checked.shift()?.body.length ?? bytes;
+  while (bytes > MAX_CHECKED_BYTES && checked.length > 1) bytes -= checked.shift()?.body.length ?? 0;
 }
 
 /**

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SpillwayError } from '../../errors.js';
 import { block, COMMENTED, linesInsideStrings, readToml, tomlString, withoutBlocks } from '../config-text.js';
+import { wrapped } from '../mcp-wrap.js';
 import type { SetupOptions } from '../setup-plan.js';
 import { codexDir } from './paths.js';
 
@@ -26,10 +27,7 @@ export function codexServerNames(
     .map(([name, server]) => ({
       name,
       stdio: typeof server.command === 'string',
-      wrapped:
-        Array.isArray(server.args) &&
-        server.args.includes('gateway') &&
-        /(^|\/)(spillway|node)$/.test(String(server.command)),
+      wrapped: wrapped(server) !== undefined,
     }));
 }
 
