@@ -1,8 +1,8 @@
 import { isRecord } from '../text/json-values.js';
 import type { ToolResult } from '../text/tool-result.js';
+import { CallSlots } from './call-slots.js';
 import {
   asContent,
-  CallSlots,
   type CallTable,
   clientSessionOf,
   LatestWords,
@@ -59,6 +59,7 @@ export const anthropicAdapter: RequestAdapter = {
       apply: writeBack(slots, 'content'),
       calls: callSlots.calls,
       applyCalls: callSlots.apply,
+      readCallsFrom: (raw, parsed) => callSlots.readFrom(raw, parsed),
     };
   },
 };

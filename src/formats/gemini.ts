@@ -3,7 +3,8 @@ import { contentText } from '../text/blocks.js';
 import type { JsonEdit } from '../text/json-splice.js';
 import { isRecord } from '../text/json-values.js';
 import type { ToolResult } from '../text/tool-result.js';
-import { CallSlots, type CallTable, LatestWords, resultOf, seedOf } from './shared.js';
+import { CallSlots } from './call-slots.js';
+import { type CallTable, LatestWords, resultOf, seedOf } from './shared.js';
 import type { RequestAdapter, RequestView } from './types.js';
 
 type Rec = Record<string, unknown>;
@@ -84,6 +85,7 @@ export const geminiAdapter: RequestAdapter = {
       continuesServerState: false,
       calls: callSlots.calls,
       applyCalls: callSlots.apply,
+      readCallsFrom: (raw, parsed) => callSlots.readFrom(raw, parsed),
       apply: (changed: ReadonlyMap<number, Content>): JsonEdit[] => {
         const edits: JsonEdit[] = [];
         for (const [i, content] of changed) {

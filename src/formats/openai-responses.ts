@@ -1,8 +1,8 @@
 import { type Content, type ContentBlock, isTextBlock } from '../text/blocks.js';
 import { isRecord } from '../text/json-values.js';
 import type { ToolResult } from '../text/tool-result.js';
+import { CallSlots } from './call-slots.js';
 import {
-  CallSlots,
   type CallTable,
   callInput,
   clientSessionOf,
@@ -86,6 +86,7 @@ export const openaiResponsesAdapter: RequestAdapter = {
       apply: writeBack(slots, 'output', fromContent),
       calls: callSlots.calls,
       applyCalls: callSlots.apply,
+      readCallsFrom: (raw, parsed) => callSlots.readFrom(raw, parsed),
     };
   },
 };

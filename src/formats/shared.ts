@@ -1,7 +1,6 @@
 import type { Content, ContentBlock } from '../text/blocks.js';
 import type { JsonEdit } from '../text/json-splice.js';
 import { isRecord } from '../text/json-values.js';
-import type { ToolCallInput } from '../text/tool-call.js';
 import type { ToolResult } from '../text/tool-result.js';
 
 /**
@@ -95,56 +94,6 @@ export function writeBack(
       const value = convert(content);
       slot[field] = value;
       edits.push({ holder: slot, field, value });
-    }
-    return edits;
-  };
-}
-
-/**
- * A request's tool calls, as its adapter finds them, and where each one's arguments live: an
- * object (Anthropic `input`, Gemini `args`, written back parsed) or a string (OpenAI
- * `arguments`, a custom tool's `input`, written back as it is).
- *
- * @example
- * const calls = new CallSlots();
- * calls.add(block, 'input', { id: 'toolu_1', tool: 'Write', position: 3 });
- * calls.apply(new Map([[0, '{"file_path":"a.ts","content":"[tool input cleared: ...]"}']]));
- */
-export class CallSlots {
-  readonly calls: ToolCallInput[] = [];
-  readonly #slots: { holder: Record<string, unknown>; field: string; object: boolean }[] = [];
-
-  /** Adds the call whose arguments are `holder[field]`, unless they are neither text nor an object. */
-  add(
-    holder: Record<string, unknown>,
-    field: string,
-    call: { id: string; tool: string; position: number; freeform?: boolean },
-  ): void {
-    const value = holder[field];
-    const object = isRecord(value);
-    if (!object && typeof value !== 'string') return;
-    // Serialised only when asked for: most turns of most presets never read a call's arguments.
-    let text = object ? undefined : (value as string);
-    this.calls.push({
-      ...call,
-      freeform: call.freeform === true,
-      get text() {
-        text ??= JSON.stringify(value);
-        return text;
-      },
-    });
-    this.#slots.push({ holder, field, object });
-  }
-
-  /** The `applyCalls` of a request view. */
-  readonly apply = (inputs: ReadonlyMap<number, string>): JsonEdit[] => {
-    const edits: JsonEdit[] = [];
-    for (const [i, text] of inputs) {
-      const slot = this.#slots[i];
-      if (!slot) continue;
-      const value = slot.object ? JSON.parse(text) : text;
-      slot.holder[slot.field] = value;
-      edits.push({ holder: slot.holder, field: slot.field, value });
     }
     return edits;
   };

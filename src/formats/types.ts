@@ -36,6 +36,11 @@ export interface RequestView {
    * in the API's form (an object where the API holds one); returns the edits.
    */
   applyCalls(inputs: ReadonlyMap<number, string>): JsonEdit[];
+  /**
+   * Gives the view the body's bytes (`parsed` is `JSON.parse(raw)`): calls whose arguments are
+   * an object then read as the client wrote them, and are written back as such.
+   */
+  readCallsFrom(raw: Buffer, parsed: unknown): void;
 }
 
 /** An adapter: recognises and reads one API's request bodies. */

@@ -136,6 +136,51 @@ describe("clearing an old call's large arguments", () => {
     );
   });
 
+  it("keeps the client's bytes: big integers, 1.50, a key given twice, escapes and spacing reach the model as written; only the large strings change", async () => {
+    const big = fc
+      .tuple(fc.integer({ min: 0, max: 1000 }), fc.constantFrom('', '\ud800', 'é\n"'))
+      .map(([seed, tail]) => JSON.stringify(`${file(seed, 40)}${tail}`));
+    const space = fc.constantFrom('', ' ', '\n  ', '\t');
+    const scalar = fc.oneof(
+      fc.bigInt({ min: 10n ** 19n, max: 10n ** 25n }).map(String),
+      fc.constantFrom('1.50', '-0.0', '1e400', '1E+2', 'true', 'null', '"\\u00e9\\/x"', '"\\ud800"'),
+      trickyString(10).map((s) => JSON.stringify(s)),
+      big,
+    );
+    const key = fc.constantFrom('"content"', '"n"', '"dup"', '"__proto__"', '"\\u0063ontent"');
+    const value = fc.letrec((tie) => ({
+      node: fc.oneof(
+        { depthSize: 'small' },
+        scalar,
+        fc
+          .tuple(fc.array(tie('node'), { maxLength: 3 }), space)
+          .map(([items, s]) => `[${s}${items.join(`,${s}`)}]`),
+        tie('object'),
+      ),
+      object: fc
+        .tuple(fc.array(fc.tuple(key, tie('node')), { maxLength: 4 }), space)
+        .map(([members, s]) => `{${s}${members.map(([k, v]) => `${k}${s}:${v}`).join(`,${s}`)}${s}}`),
+    }));
+    let cleared = 0;
+    await fc.assert(
+      fc.asyncProperty(value.object, async (text) => {
+        JSON.parse(text);
+        const planned = planClear(call(text), count);
+        if (!planned) return;
+        cleared++;
+        expect(() => JSON.parse(planned.text)).not.toThrow();
+        for (const small of ['1.50', '1e400', '\\u00e9\\/x', '"\\ud800"', '\\u0063ontent'])
+          expect(planned.text.split(small).length).toBe(text.split(small).length);
+        const store = new MemoryStore();
+        await commitClear(store, undefined, call(text), planned);
+        // Every character but the cleared strings' is the client's: putting them back gives the text.
+        expect(await restoreInput(planned.text, false, recallFrom(store))).toBe(text);
+      }),
+      { numRuns: 120 },
+    );
+    expect(cleared).toBeGreaterThan(20);
+  });
+
   it('is frozen: a later turn, or another engine after a restart, replays the same bytes', async () => {
     const store = new MemoryStore();
     const text = JSON.stringify({ file_path: 'a.ts', content: file(7) });

@@ -2,6 +2,7 @@ import { SpillwayError } from '../errors.js';
 import { stashOriginal } from '../store/stash.js';
 import type { Store } from '../store/store.js';
 import { contentHash, type Original, originalOf } from '../text/content-hash.js';
+import { replaceJsonStrings } from '../text/json-strings.js';
 import { isRecord } from '../text/json-values.js';
 import { INPUT_CLEARED_PREFIX, inputClearedMarker, markerIds } from '../text/markers.js';
 import type { ToolCallInput } from '../text/tool-call.js';
@@ -27,8 +28,9 @@ export interface PlannedClear {
 /**
  * The call's arguments with every string of at least {@link MIN_CLEAR_CHARS} characters and
  * {@link MIN_CLEAR_TOKENS} tokens replaced by a marker naming the stash id of its exact text
- * (nothing is stashed here). The result is JSON of the same shape (objects stay objects, the
- * call's name, paths and small fields stay), so the call stays valid for the API; a freeform
+ * (nothing is stashed here). Only those strings' characters change: the rest of the JSON stays
+ * as the client wrote it (the call's name, paths, small fields, numbers, keys, spacing), so the
+ * call stays valid for the API and means what it meant; a freeform
  * input becomes its marker. Undefined when nothing is that large (so for a call cleared before),
  * or its JSON does not parse.
  *
@@ -64,27 +66,13 @@ export function planClear(call: ToolCallInput, count: (text: string) => number):
     return undefined;
   }
   if (!isRecord(parsed)) return undefined;
-  const cleared = withCleared(parsed, '', 0, clear);
-  return originals.length === 0 ? undefined : { text: JSON.stringify(cleared), originals, saved };
-}
-
-/** The value with its large strings replaced (a copy where anything changed). */
-function withCleared(
-  value: unknown,
-  path: string,
-  depth: number,
-  clear: (field: string, value: string) => string | undefined,
-): unknown {
-  if (typeof value === 'string') return clear(path, value) ?? value;
-  if (depth >= MAX_DEPTH || typeof value !== 'object' || value === null) return value;
-  if (Array.isArray(value)) return value.map((v, i) => withCleared(v, `${path}[${i}]`, depth + 1, clear));
-  // fromEntries defines own properties: a `__proto__` key (JSON.parse makes it one) stays a key.
-  return Object.fromEntries(
-    Object.entries(value).map(([key, v]) => [
-      key,
-      withCleared(v, path ? `${path}.${key}` : key, depth + 1, clear),
-    ]),
-  );
+  // The markers replace the strings' own characters: every other byte of the client's JSON
+  // (numbers past 2^53, `1.50`, a key given twice) reaches the model as it was written.
+  const text = replaceJsonStrings(call.text, ({ value, path }) => clear(path, value), {
+    minChars: MIN_CLEAR_CHARS,
+    maxDepth: MAX_DEPTH,
+  });
+  return originals.length === 0 ? undefined : { text, originals, saved };
 }
 
 /** The key a call's cleared input is frozen under (a result's decision is under its bare id). */
@@ -152,8 +140,9 @@ export function callsAsSent(
 
 /**
  * The arguments a cleared call stood for, from its cleared text and the stash: every marker
- * string replaced by the text its id recalls. For a JSON call the result is the original's JSON
- * as `JSON.stringify` writes it; a freeform call gives back its exact text. Throws when a
+ * string replaced by the text its id recalls, every other character as it is. A JSON call gives
+ * back the original's exact text where its cleared strings were written as `JSON.stringify`
+ * writes them (their values exactly in any case); a freeform call its exact text. Throws when a
  * marker's id recalls nothing. (For checks: a short string of the original that itself reads
  * like a marker would be taken for one.)
  *
@@ -165,19 +154,27 @@ export async function restoreInput(
   freeform: boolean,
   recall: (id: string) => Promise<string>,
 ): Promise<string> {
-  const restore = async (value: string): Promise<string> => {
-    if (!value.startsWith(INPUT_CLEARED_PREFIX)) return value;
+  const idOf = (value: string): string | undefined => {
+    if (!value.startsWith(INPUT_CLEARED_PREFIX)) return undefined;
     const id = markerIds(value)[0];
     if (id === undefined) throw new SpillwayError('SPILLWAY_NOT_FOUND', `no stash id in ${value}`);
-    return recall(id);
+    return id;
   };
-  if (freeform) return restore(text);
-  const walk = async (value: unknown): Promise<unknown> => {
-    if (typeof value === 'string') return restore(value);
-    if (Array.isArray(value)) return Promise.all(value.map(walk));
-    if (typeof value !== 'object' || value === null) return value;
-    const entries = await Promise.all(Object.entries(value).map(async ([k, v]) => [k, await walk(v)]));
-    return Object.fromEntries(entries);
-  };
-  return JSON.stringify(await walk(JSON.parse(text)));
+  if (freeform) {
+    const id = idOf(text);
+    return id === undefined ? text : recall(id);
+  }
+  JSON.parse(text);
+  const ids = new Set<string>();
+  replaceJsonStrings(text, ({ value }) => {
+    const id = idOf(value);
+    if (id !== undefined) ids.add(id);
+    return undefined;
+  });
+  const texts = new Map<string, string>();
+  for (const id of ids) texts.set(id, await recall(id));
+  return replaceJsonStrings(text, ({ value }) => {
+    const id = idOf(value);
+    return id === undefined ? undefined : texts.get(id);
+  });
 }

@@ -101,6 +101,7 @@ async function readView(
   const view = ADAPTERS[api].view(parsed);
   if (!view) return { unparseable: `not an ${api} request body` };
   withClientBytes(view, raw, parsed);
+  view.readCallsFrom(raw, parsed);
   return { parsed, view };
 }
 

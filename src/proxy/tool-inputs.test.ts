@@ -137,6 +137,38 @@ describe('old tool inputs', () => {
     });
   }
 
+  it("a cleared input keeps the client's bytes around it: big integers, 1.50, a key given twice and spacing go upstream as sent", async () => {
+    const store = new MemoryStore({ maxTotalBytes: 1 << 30, maxSessionBytes: 1 << 30 });
+    const { up, proxy } = await start('aggressive', store);
+    const turns = writeTurns(21, 60);
+    const RAW = '"seed" : 12345678901234567891, "ratio":1.50,\n "mode":"a", "mode":"b", "note":"\\u00e9"';
+    const first = turns[0]?.[0];
+    if (first) first.input = { ...(first.input as object), raw: 'RAW-HERE' };
+    const original = source(0, 60);
+    for (let t = 1; t <= turns.length; t++) {
+      const { path, body } = requestBody(
+        'anthropic',
+        { id: 'raw-inputs', model: 'claude-sonnet-4-5', turns: turns.slice(0, t) },
+        t,
+        true,
+      );
+      const text = JSON.stringify(body).replace('"raw":"RAW-HERE"', RAW);
+      const res = await fetch(`${proxy.url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-spillway-session': 'raw-inputs' },
+        body: text,
+      });
+      expect(res.status).toBe(200);
+      await res.arrayBuffer();
+    }
+    const sent = up.seen.at(-1)?.body.toString('utf8') ?? '';
+    const [args] = callArguments('anthropic', up.seen.at(-1)?.json);
+    expect(args?.content?.startsWith(INPUT_CLEARED_PREFIX)).toBe(true);
+    expect(sent).toContain(`"content":${JSON.stringify(args?.content)},${RAW}`);
+    const [id] = markerIds(args?.content ?? '');
+    expect((await recallAll(id as string, { store })).toString('utf8')).toBe(original);
+  });
+
   it('the window guard clears old inputs when they alone fill the window, and every request fits', async () => {
     const WINDOW = 20_000;
     const store = new MemoryStore({ maxTotalBytes: 1 << 30, maxSessionBytes: 1 << 30 });

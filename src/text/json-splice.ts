@@ -3,6 +3,8 @@ export interface JsonEdit {
   holder: object;
   field: string | number;
   value: unknown;
+  /** The JSON text to write, where it is not `JSON.stringify(value)` (the client's own bytes kept). */
+  json?: string;
 }
 
 const QUOTE = 0x22;
@@ -169,7 +171,7 @@ export function spliceJson(raw: Buffer, parsed: unknown, edits: readonly JsonEdi
   for (const [k, edit] of edits.entries()) {
     const found = fields[k]?.found;
     if (!found) return undefined;
-    ranges.push({ start: found.start, end: found.end, text: JSON.stringify(edit.value) });
+    ranges.push({ start: found.start, end: found.end, text: edit.json ?? JSON.stringify(edit.value) });
   }
   ranges.sort((a, b) => a.start - b.start);
   const parts: Buffer[] = [];
