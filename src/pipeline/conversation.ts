@@ -6,13 +6,15 @@ import type { ToolCallInput } from '../text/tool-call.js';
 import type { ToolResult } from '../text/tool-result.js';
 import { Calibration } from './calibration.js';
 import { callKeyOf } from './call-keys.js';
-import { commitClear, planClear, replayClearedInputs } from './clear-inputs.js';
+import { clearDueInputs } from './clear-due-inputs.js';
+import { replayClearedInputs } from './clear-inputs.js';
 import type { ResolvedPipeline } from './config.js';
 import { type FitDeps, fitWindow, type WindowFit, type WindowRequest } from './fit-window.js';
 import { FrozenDecisions } from './frozen.js';
+import { cachePrices, expectedRemaining, type RequestEconomics, SavingsBank } from './rewrite-pays.js';
 import { type PipelineRun, runPipeline } from './runner.js';
 import { type CollapseOptions, collapseBudget } from './stages/collapse/index.js';
-import { dueCount, type MaskOptions } from './stages/mask.js';
+import type { MaskOptions } from './stages/mask.js';
 import { type BudgetPins, pinnedTools, toolOverride } from './tool-overrides.js';
 
 /** Past this idle time the provider's prompt cache is assumed cold (Anthropic's default TTL). */
@@ -63,6 +65,12 @@ export interface TurnInput {
    * clears old large ones in its batches.
    */
   calls?: readonly ToolCallInput[];
+  /**
+   * The request's tokens other than tool results (messages, calls' arguments) from message
+   * `position` to its end, estimated: what a rewrite of the prefix there writes again besides
+   * the results. Default 0 (only the results are weighed).
+   */
+  otherTokensFrom?: (position: number) => number;
 }
 
 /** What one turn did: the pipeline's run, and the cache policy it ran under. */
@@ -75,6 +83,11 @@ export interface TurnOutcome extends PipelineRun {
   inputs: Map<number, string>;
   /** How many of them were cleared on this turn (the rest replay earlier turns' decisions). */
   inputsCleared: number;
+  /**
+   * Rewrites of the prefix as this conversation weighs them (see rewrite-pays.ts): what spillway
+   * has saved it so far (tokens x USD per million tokens) and the requests it expects still.
+   */
+  rewrites: { banked: number; remaining: number };
 }
 
 /**
@@ -108,6 +121,7 @@ export class ConversationEngine {
   readonly #countUpTo: (text: string, limit: number) => number;
   #boundary = 0;
   #lastSeen: number | undefined;
+  readonly #bank = new SavingsBank();
 
   constructor(options: ConversationOptions) {
     this.pipeline = options.pipeline;
@@ -181,35 +195,6 @@ export class ConversationEngine {
     return fitWindow(deps, originals, results, request);
   }
 
-  /**
-   * `mask` with `inputs`: clears the large arguments of the calls its batch rule makes due (and
-   * not cleared before), stashing and freezing each; a call whose strings cannot be stashed
-   * (over quota) keeps its arguments. Returns how many it cleared.
-   */
-  async #clearDueInputs(
-    calls: readonly ToolCallInput[],
-    inputs: Map<number, string>,
-    after: PromiseLike<unknown> | undefined,
-  ): Promise<number> {
-    const mask = this.pipeline.specs.find((s) => s.name === 'mask') as MaskOptions | undefined;
-    if (mask?.inputs !== true) return 0;
-    const due = dueCount(calls.length, mask);
-    let cleared = 0;
-    for (const [index, call] of calls.slice(0, due).entries()) {
-      if (inputs.has(index) || this.isExempt(call.tool)) continue;
-      const planned = planClear(call, this.count);
-      if (!planned) continue;
-      try {
-        await commitClear(this.#store, this.#frozen, call, planned, after);
-      } catch {
-        continue;
-      }
-      inputs.set(index, planned.text);
-      cleared++;
-    }
-    return cleared;
-  }
-
   /** Resolves when the decisions of the turns so far are in the store (or their writes failed). */
   async flush(): Promise<void> {
     await this.#frozen?.flush();
@@ -234,6 +219,15 @@ export class ConversationEngine {
     if (shrank && advance) this.#boundary = 0;
     const coldCache = this.#lastSeen === undefined || shrank || now - this.#lastSeen > this.#cacheTtlMs;
     const cachedPrefix = serverState || shrank ? 0 : this.#boundary;
+    const economics: RequestEconomics = {
+      ...cachePrices(input.model, this.pipeline.prices),
+      remaining: expectedRemaining(input.results),
+      cold: coldCache,
+      cachedPrefix,
+      otherTokensFrom: input.otherTokensFrom ?? (() => 0),
+      banked: () => this.#bank.total,
+      spend: (cost) => this.#bank.spend(cost),
+    };
     try {
       const run =
         input.results.length === 0
@@ -247,6 +241,7 @@ export class ConversationEngine {
                 statsTokenizer: this.#statsTokenizer,
                 cachedPrefix,
                 coldCache,
+                economics,
                 ...(this.#frozen ? { frozen: this.#frozen } : {}),
                 ...(input.writeDecisionsAfter ? { writeDecisionsAfter: input.writeDecisionsAfter } : {}),
                 ...windowOf(input),
@@ -255,8 +250,25 @@ export class ConversationEngine {
             );
       const calls = input.calls ?? [];
       const inputs = await replayClearedInputs(this.#frozen, calls);
-      const inputsCleared = await this.#clearDueInputs(calls, inputs, input.writeDecisionsAfter);
-      return { ...run, cachedPrefix, coldCache, inputs, inputsCleared };
+      const inputsCleared = await clearDueInputs(
+        {
+          store: this.#store,
+          frozen: this.#frozen,
+          mask: this.pipeline.specs.find((s) => s.name === 'mask') as MaskOptions | undefined,
+          isExempt: (tool) => this.isExempt(tool),
+          count: this.count,
+        },
+        { calls, inputs, economics, run, after: input.writeDecisionsAfter },
+      );
+      this.#bank.add(
+        run.outcomes.map((o, i) => ({
+          saved: o.tokensBefore - o.tokensAfter,
+          inPrefix: (input.results[i]?.position ?? 0) < cachedPrefix,
+        })),
+        economics,
+      );
+      const rewrites = { banked: this.#bank.total, remaining: economics.remaining };
+      return { ...run, cachedPrefix, coldCache, inputs, inputsCleared, rewrites };
     } finally {
       this.#lastSeen = now;
       if (advance && !serverState) this.#boundary = Math.max(this.#boundary, input.messageCount);

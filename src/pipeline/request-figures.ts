@@ -31,6 +31,12 @@ export interface RequestFigures {
   byTool: Record<string, { before: number; after: number }>;
   /** The results a stage changed in this request. */
   decisions: RecentDecision[];
+  /**
+   * The conversation's weighing of prefix rewrites after this request: old results that wait
+   * because taking them out would not pay yet, what spillway has saved it (USD, at its cache
+   * prices) that a rewrite must be covered by, and the requests it expects still.
+   */
+  rewrites: { waiting: number; bankedUsd: number; remaining: number };
 }
 
 /**
@@ -73,6 +79,14 @@ export function requestFigures(
     prefixRewritten: 0,
     byTool: Object.create(null),
     decisions: [],
+    rewrites: {
+      waiting: (['mask', 'supersede'] as const).reduce(
+        (n, stage) => n + (turn.stats[stage]?.declined.does_not_pay ?? 0),
+        0,
+      ),
+      bankedUsd: (turn.rewrites?.banked ?? 0) / 1e6,
+      remaining: turn.rewrites?.remaining ?? 0,
+    },
   };
   let firstRewrite: number | undefined;
   turn.outcomes.forEach((outcome, i) => {

@@ -3,6 +3,7 @@ import type { Content } from '../text/blocks.js';
 import type { Tokenizer } from '../text/tokenizers/tokenizer.js';
 import type { ToolResult } from '../text/tool-result.js';
 import type { FrozenDecisions } from './frozen.js';
+import type { RequestEconomics } from './rewrite-pays.js';
 
 export const PRESET_NAMES = ['off', 'safe', 'balanced', 'aggressive'] as const;
 export type PresetName = (typeof PRESET_NAMES)[number];
@@ -42,6 +43,8 @@ export const DECLINE_REASONS = [
   'json_left_to_collapse',
   'recent',
   'batch_not_full',
+  'too_small',
+  'does_not_pay',
   'not_superseded',
   'not_a_rerun',
   'mostly_changed',
@@ -115,6 +118,11 @@ export interface StageContext {
   statsTokenizer?: Tokenizer;
   /** New decisions are written to the store once this settles (default: right after the turn). */
   writeDecisionsAfter?: PromiseLike<unknown>;
+  /**
+   * What rewriting this request's cached prefix costs and earns: stages that act on the prefix
+   * (mask, supersede) act only where it pays. Absent: only results too small to matter are kept.
+   */
+  economics?: RequestEconomics;
 }
 
 /**

@@ -6,7 +6,7 @@ import { knownCountUpTo, rememberedCount } from '../text/tokenizers/memo.js';
 import type { Tokenizer } from '../text/tokenizers/tokenizer.js';
 
 /** Where each API keeps the conversation: counted item by item, so old items are counted once. */
-const CONVERSATION_KEY: Record<ApiName, string> = {
+export const CONVERSATION_KEY: Record<ApiName, string> = {
   anthropic: 'messages',
   'openai-chat': 'messages',
   'openai-responses': 'input',

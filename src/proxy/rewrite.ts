@@ -11,6 +11,7 @@ import { valueBytes } from '../text/json-splice.js';
 import { decodeUtf8 } from '../text/measure.js';
 import { bodyWith } from './body-with.js';
 import { fitRequest, type GuardReport } from './guard-request.js';
+import { otherTokensFrom } from './other-tokens.js';
 import { requestWindow } from './request-window.js';
 import { type SessionTable, sessionKey } from './sessions.js';
 
@@ -156,6 +157,7 @@ export async function rewriteRequest(
       ...(options.writeDecisionsAfter ? { writeDecisionsAfter: options.writeDecisionsAfter } : {}),
       ...(options.budgets ? { budgets: options.budgets } : {}),
       calls: view.calls,
+      otherTokensFrom: otherTokensFrom(api, raw, view.results),
     });
     const contents = new Map<number, Content>();
     turn.results.forEach((result, i) => {

@@ -122,7 +122,15 @@ describe('savings with every denominator named (/stats, /metrics)', () => {
     expect(s.cost.unpriced).toBe(0);
     expect(s.byTool.Bash.before - s.byTool.Bash.after).toBe(3 * saved);
     expect(Object.values(s.bySession)).toEqual([
-      { before: s.byTool.Bash.before, after: s.byTool.Bash.after, requests: 3 },
+      {
+        before: s.byTool.Bash.before,
+        after: s.byTool.Bash.after,
+        requests: 3,
+        // Nothing old was worth taking out; what spillway saved is what a rewrite could spend.
+        rewrites: 0,
+        waiting: 0,
+        bankedUsd: expect.closeTo(savedCost, 12),
+      },
     ]);
     expect(s.recent).toHaveLength(1);
     expect(s.recent[0]).toMatchObject({ tool: 'Bash', stages: ['collapse'] });

@@ -25,7 +25,15 @@ export interface Savings {
   /** Tool-result tokens before and after by tool, summed over requests (each request sends them again). */
   byTool: Record<string, { before: number; after: number }>;
   /** The same by session, for the sessions seen last (at most 50). */
-  bySession: Record<string, { before: number; after: number; requests: number }>;
+  /**
+   * By session: tool-result tokens before and after, requests, requests that rewrote the cached
+   * prefix, and the conversation's weighing of rewrites after its latest request (results
+   * waiting because a rewrite would not pay yet, USD saved that a rewrite must be covered by).
+   */
+  bySession: Record<
+    string,
+    { before: number; after: number; requests: number; rewrites: number; waiting: number; bankedUsd: number }
+  >;
   /** Per minute: tool-result tokens before and after, and the cost as sent and without spillway. */
   timeline: { minute: string; before: number; after: number; billed: number; withoutSpillway: number }[];
   /** The last results a stage changed, newest last (at most 30). */
@@ -109,13 +117,16 @@ export function recordRequest(savings: Savings, figures: RequestFigures, session
     before += t.before;
     after += t.after;
   }
-  const s = savings.bySession[session] ?? { before: 0, after: 0, requests: 0 };
+  const s = savings.bySession[session] ?? { before: 0, after: 0, requests: 0, rewrites: 0 };
   // Re-inserted, so the least recently seen session is the first to go.
   delete savings.bySession[session];
   savings.bySession[session] = {
     before: s.before + before,
     after: s.after + after,
     requests: s.requests + 1,
+    rewrites: s.rewrites + (figures.prefixRewritten > 0 ? 1 : 0),
+    waiting: figures.rewrites.waiting,
+    bankedUsd: figures.rewrites.bankedUsd,
   };
   const sessions = Object.keys(savings.bySession);
   if (sessions.length > MAX_SESSIONS) delete savings.bySession[sessions[0] as string];

@@ -18,12 +18,18 @@ afterEach(async () => {
   upstream = undefined;
 });
 
-async function start(preset: 'balanced' | 'aggressive', store: MemoryStore, window?: number) {
+// Cache writes priced as reads: a rewrite then always pays, so these tests see the batch rule alone.
+const FLAT = {
+  'claude-sonnet-4-5': { input: 3, cacheRead: 3, cacheWrite: 3 },
+  'gpt-4o': { input: 2.5, cacheRead: 2.5, cacheWrite: 2.5 },
+};
+
+async function start(preset: 'balanced' | 'aggressive', store: MemoryStore, window?: number, prices = FLAT) {
   upstream ??= await startUpstream();
   const up = upstream;
   up.inputTokens = (body) => Math.round(1.1 * countTokens(body.toString('utf8'), PLAIN));
   const proxy = await startProxy({
-    pipeline: resolvePipeline({ preset }),
+    pipeline: resolvePipeline({ preset, prices }),
     store,
     port: 0,
     upstreams: { anthropic: up.url, openai: up.url },
@@ -136,6 +142,17 @@ describe('old tool inputs', () => {
       expect(messagesOf(up.seen.at(-1)?.json)).toEqual(previous);
     });
   }
+
+  it("at Anthropic's cache prices, clearing ten small files' contents from the start of a short conversation does not pay: nothing is cleared", async () => {
+    const store = new MemoryStore({ maxTotalBytes: 1 << 30, maxSessionBytes: 1 << 30 });
+    const { up, proxy } = await start('aggressive', store, undefined, {} as typeof FLAT);
+    const turns = writeTurns(22, 60);
+    for (let t = 1; t <= turns.length; t++)
+      await post(proxy.url, 'anthropic', turns.slice(0, t), 'inputs-pay');
+    const args = callArguments('anthropic', up.seen.at(-1)?.json);
+    expect(args.filter((a) => a.content?.startsWith(INPUT_CLEARED_PREFIX))).toEqual([]);
+    expect(proxy.stats.inputsCleared).toBe(0);
+  });
 
   it("a cleared input keeps the client's bytes around it: big integers, 1.50, a key given twice and spacing go upstream as sent", async () => {
     const store = new MemoryStore({ maxTotalBytes: 1 << 30, maxSessionBytes: 1 << 30 });

@@ -106,33 +106,31 @@ export interface ConversationReplay extends WindowCounters, InputCounters {
  * const r = await replayConversation(conversation, { pipeline: resolvePipeline({ preset: 'balanced' }) });
  * r.prefixChanges.length; // 0
  */
+/** One engine for the transcript as the proxy keeps one per session (counts cached), its store and window. */
+function replayEngine(conversation: Conversation, options: ReplayOptions) {
+  const known = conversation.model ? lookupModelLimit(conversation.model) : undefined;
+  const store =
+    options.store ??
+    new MemoryStore({ maxTotalBytes: Number.MAX_SAFE_INTEGER, maxSessionBytes: Number.MAX_SAFE_INTEGER });
+  const session = `replay_${shortHash(conversation.id)}`;
+  const statsTokenizer = memoTokenizer(options.pipeline.tokenizer);
+  const engine = new ConversationEngine({ pipeline: options.pipeline, store, session, statsTokenizer });
+  return { engine, store, modelWindow: options.modelWindow ?? (known?.found ? known.limit : undefined) };
+}
+
 export async function replayConversation(
   conversation: Conversation,
   options: ReplayOptions,
 ): Promise<ConversationReplay> {
-  const { pipeline } = options;
-  const tokenizer = pipeline.tokenizer;
-  // maxFrac budgets and window counts use the transcript's model when the table knows it.
-  const known = conversation.model ? lookupModelLimit(conversation.model) : undefined;
-  const modelWindow = options.modelWindow ?? (known?.found ? known.limit : undefined);
-  const store =
-    options.store ??
-    new MemoryStore({ maxTotalBytes: Number.MAX_SAFE_INTEGER, maxSessionBytes: Number.MAX_SAFE_INTEGER });
-  // One engine for the transcript, as the proxy keeps one per session. Counts are cached:
-  // every turn's request repeats the results of the turns before it.
-  const engine = new ConversationEngine({
-    pipeline,
-    store,
-    session: `replay_${shortHash(conversation.id)}`,
-    statsTokenizer: memoTokenizer(tokenizer),
-  });
+  const { engine, store, modelWindow } = replayEngine(conversation, options);
   const all: ToolResult[] = conversation.turns.flat();
   const replay = emptyReplay(conversation, all.length);
   const previous: Content[] = [];
   // The window guard sees what the transcript gives: the tool results (a request's other text is
   // not in every transcript format), against the window less room for the answer.
   const limit = modelWindow ? inputLimit(modelWindow) : undefined;
-  // Tokens of the requests' other text (where the transcript records it), turn after turn.
+  // Tokens of each turn's other text (where the transcript records it), and their sum so far.
+  const otherOf: number[] = [];
   let other = 0;
   let seen = 0;
   const calls = new ReplayCalls();
@@ -140,8 +138,10 @@ export async function replayConversation(
     seen += conversation.turns[turn]?.length ?? 0;
     const input = all.slice(0, seen);
     calls.add(conversation.turns[turn] ?? []);
+    otherOf.push(engine.count(conversation.otherText?.[turn] ?? ''));
     // A transcript has no clock: the cache is cold on the first turn only.
     const run = await engine.turn({
+      otherTokensFrom: (position) => sum(otherOf.slice(Math.max(0, position))),
       results: input,
       messageCount: turn + 1,
       now: 0,
@@ -149,7 +149,7 @@ export async function replayConversation(
       calls: calls.calls,
     });
     addStats(replay.stats, run.stats);
-    other += engine.count(conversation.otherText?.[turn] ?? '');
+    other = sum(otherOf);
     learnEstimate(engine, replay, conversation, turn, run.tokensBefore + other);
     const { guarded, otherSaved, inputsFrom } = await guardWithInputs(engine, replay, calls, {
       input,
@@ -314,3 +314,5 @@ function textBlocksOf(content: Content): string[] {
 function textBlockTokens(content: Content, tokenizer: Tokenizer): number {
   return textBlocksOf(content).reduce((n, text) => n + tokenizer.count(text), 0);
 }
+
+const sum = (values: readonly number[]) => values.reduce((a, b) => a + b, 0);

@@ -4,6 +4,7 @@ import { PRESET_NAMES, resolvePipeline } from '../pipeline/config.js';
 import { CORPUS_MISSING, corpusAvailable, corpusFiles } from '../test-support/corpus.js';
 import { readTranscript } from './readers/index.js';
 import { replayConversation } from './replay-conversation.js';
+import { replayCost, requestCost } from './replay-cost.js';
 
 describe.skipIf(!corpusAvailable)('replaying every corpus transcript with every preset', () => {
   const pipelines = PRESET_NAMES.map((preset) => resolvePipeline({ preset }));
@@ -18,6 +19,14 @@ describe.skipIf(!corpusAvailable)('replaying every corpus transcript with every 
           expect(r.recallFailures, `${where}markers that do not recall their original`).toEqual([]);
           expect(r.prefixChanges, `${where}cached prefix rewritten between turns`).toEqual([]);
           expect(r.tokensAfter).toBeLessThanOrEqual(r.tokensBefore);
+          // History is rewritten only when it pays: no preset costs a conversation more than off.
+          const cost = replayCost(r);
+          expect(cost.usdWith, `${where}billed input cost with spillway`).toBeLessThanOrEqual(
+            cost.usdWithout + 1e-9,
+          );
+          expect(requestCost(r.perTurn, 'after'), `${where}cost units`).toBeLessThanOrEqual(
+            requestCost(r.perTurn, 'before') + 1e-6,
+          );
         }
       }
     });

@@ -4,6 +4,7 @@ import { textOf } from '../../text/blocks.js';
 import { MASK_PREFIX, maskPlaceholder } from '../../text/markers.js';
 import type { Stage, StageItem } from '../types.js';
 import { decideThenStash } from './per-item.js';
+import { worthRewriting } from './prefix-rewrite.js';
 
 /** mask's options. */
 export const MaskOptionsSchema = z.strictObject({
@@ -46,8 +47,11 @@ function isMasked(item: StageItem): boolean {
  * mask (observation masking): results older than the newest `keepRecent` become a one-line
  * placeholder with a recall id. Masking rewrites results inside the provider's cached
  * prefix, which makes every later token uncached once; so it masks in whole batches (see
- * {@link dueCount}). The cache is invalidated once per batch, not once per turn, and the masked
- * form is frozen so later turns replay it. With `inputs`, the engine clears old calls' large
+ * {@link dueCount}), and of a batch only results worth it: never one that saves under
+ * MIN_REWRITE_SAVING tokens, an error output never before a larger result, and only where the
+ * tokens saved over the conversation's expected remaining requests outweigh the cache writes
+ * (see rewrite-pays.ts). The cache is invalidated at most once per batch, and the masked form
+ * is frozen so later turns replay it. With `inputs`, the engine clears old calls' large
  * arguments by the same rule (see clear-inputs.ts).
  *
  * @example
@@ -63,10 +67,19 @@ export function maskStage(options: MaskOptions = {}): Stage {
       const order = [...conversation].sort((a, b) => a.result.position - b.result.position);
       const recent = new Set(order.slice(oldCount(order.length, options)));
       const due = new Set(order.slice(0, dueCount(order.length, options)));
+      const placeholder = (item: StageItem, tokens: number) =>
+        maskPlaceholder(item.result.tool, item.result.id, tokens, item.originalId());
+      const { chosen, why } = worthRewriting(
+        items.filter((item) => due.has(item) && !recent.has(item) && !isMasked(item)),
+        ctx,
+        conversation,
+        placeholder,
+      );
       return decideThenStash(items, (item) => {
         if (recent.has(item)) return { action: 'declined', reason: 'recent' };
         if (isMasked(item)) return { action: 'declined', reason: 'already_marked' };
         if (!due.has(item)) return { action: 'declined', reason: 'batch_not_full' };
+        if (!chosen.has(item)) return { action: 'declined', reason: why.get(item) ?? 'does_not_pay' };
         const text = textOf(item.content);
         const tokens = text === null ? 0 : ctx.tokenizer.count(text);
         return {

@@ -393,7 +393,7 @@ describe('linecap', () => {
 describe('mask', () => {
   const results = (n: number) =>
     Array.from({ length: n }, (_, i) =>
-      result(`output of call ${i} `.repeat(20), { id: `call_${i}`, position: i, tool: 'Bash' }),
+      result(`output of call ${i} `.repeat(200), { id: `call_${i}`, position: i, tool: 'Bash' }),
     );
 
   it('masks old results only when a full batch is waiting, then all of them at once', async () => {
@@ -409,7 +409,33 @@ describe('mask', () => {
       /^\[older tool result masked: Bash call call_0, \d+ tokens; spillway_expand id [\w-]+ recalls it\] <<sw:[\w-]+>>$/,
     );
     const id = markerIds(masked[0]?.content as string)[0] as string;
-    expect((await recallAll(id, { store: ctx.store })).toString()).toBe('output of call 0 '.repeat(20));
+    expect((await recallAll(id, { store: ctx.store })).toString()).toBe('output of call 0 '.repeat(200));
+  });
+
+  it('never masks a result too small to matter, and an error output only after the larger ones', async () => {
+    const ctx = testContext();
+    const stage = maskStage({ keepRecent: 3, batch: 4 });
+    const run = await runPipeline(
+      [
+        result('exit code 1: cannot find module x', {
+          id: 'small',
+          position: 0,
+          tool: 'Bash',
+          isError: true,
+        }),
+        ...[1, 2, 3, 4, 5, 6].map((i) =>
+          result(`output of call ${i} `.repeat(200), { id: `call_${i}`, position: i, tool: 'Bash' }),
+        ),
+      ],
+      [stage],
+      ctx,
+    );
+    expect(run.outcomes.filter((o) => o.status === 'changed').map((o) => o.id)).toEqual([
+      'call_1',
+      'call_2',
+      'call_3',
+    ]);
+    expect(run.stats.mask?.declined).toMatchObject({ too_small: 1 });
   });
 
   it("asks for a batch's originals together, and a stash that fails reverts only its own result", async () => {
@@ -420,7 +446,7 @@ describe('mask', () => {
       batches.push(entries.length);
       throw new Error('the batch was refused');
     };
-    const refused = originalOf('output of call 1 '.repeat(20)).id();
+    const refused = originalOf('output of call 1 '.repeat(200)).id();
     const putIfAbsent = store.putIfAbsent.bind(store);
     store.putIfAbsent = async (key, body) => {
       if (key.name === refused) throw new Error('no room for this one');
@@ -434,7 +460,7 @@ describe('mask', () => {
       'call_3',
     ]);
     expect(run.stats.mask?.reverted).toEqual({ threw: 1 });
-    expect(run.results[1]?.content).toBe('output of call 1 '.repeat(20));
+    expect(run.results[1]?.content).toBe('output of call 1 '.repeat(200));
   });
 });
 

@@ -6,6 +6,7 @@ import { type CallKey, callKeyOf, samePath } from '../call-keys.js';
 import type { Stage, StageItem } from '../types.js';
 import { LaterCalls } from './later-calls.js';
 import { decideThenStash } from './per-item.js';
+import { worthRewriting } from './prefix-rewrite.js';
 
 /** supersede's options. */
 export const SupersedeOptionsSchema = z.strictObject({
@@ -66,7 +67,8 @@ function isMasked(item: StageItem): boolean {
  * output until the same command runs again (a rerun test or build). Then the stale result
  * becomes a one-line placeholder that says why and recalls the original. In the tail this
  * happens at once; in the provider's cached prefix only when `batch` stale results wait, all
- * together, so the cache is rewritten once a batch; every placeholder is frozen.
+ * together, and of them only those worth a rewrite (as mask, see prefix-rewrite.ts), so the
+ * cache is rewritten at most once a batch; every placeholder is frozen.
  *
  * @example
  * const stage = supersedeStage({ batch: 5 });
@@ -82,22 +84,32 @@ export function supersedeStage(options: SupersedeOptions = {}): Stage {
     async run(items, ctx, conversation) {
       const order = [...conversation].sort((a, b) => a.result.position - b.result.position);
       const why = staleResults(order, readTools);
-      const waiting = order.filter(
-        (item) => why.has(item) && !isMasked(item) && item.result.position < ctx.cachedPrefix,
-      ).length;
-      return decideThenStash(items, (item) => {
-        const stale = why.get(item);
-        if (!stale) return { action: 'declined', reason: 'not_superseded' };
-        if (isMasked(item)) return { action: 'declined', reason: 'already_marked' };
-        if (item.result.position < ctx.cachedPrefix && waiting < batch)
-          return { action: 'declined', reason: 'batch_not_full' };
-        const content = supersededPlaceholder(
+      const placeholder = (item: StageItem) => {
+        const stale = why.get(item) as { reason: string; later: string };
+        return supersededPlaceholder(
           item.result.tool,
           item.result.id,
           stale.reason,
           stale.later,
           item.originalId(),
         );
+      };
+      const waiting = items.filter(
+        (item) => why.has(item) && !isMasked(item) && item.result.position < ctx.cachedPrefix,
+      );
+      // In the cached prefix, a full batch and only what pays (see prefix-rewrite.ts).
+      const worth =
+        waiting.length >= batch ? worthRewriting(waiting, ctx, conversation, placeholder) : undefined;
+      return decideThenStash(items, (item) => {
+        const stale = why.get(item);
+        if (!stale) return { action: 'declined', reason: 'not_superseded' };
+        if (isMasked(item)) return { action: 'declined', reason: 'already_marked' };
+        if (item.result.position < ctx.cachedPrefix) {
+          if (!worth) return { action: 'declined', reason: 'batch_not_full' };
+          if (!worth.chosen.has(item))
+            return { action: 'declined', reason: worth.why.get(item) ?? 'does_not_pay' };
+        }
+        const content = placeholder(item);
         // A placeholder longer than the result saves nothing.
         if (contentBytes(item.content) <= Buffer.byteLength(content))
           return { action: 'declined', reason: 'below_min_size' };

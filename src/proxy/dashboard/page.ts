@@ -54,7 +54,7 @@ mark { background: #fde68a; }
 </div>
 <h2>Tool-result tokens per minute <small class="muted">(grey: as they came, blue: as sent)</small></h2>
 <svg class="chart" id="chart" viewBox="0 0 600 180" preserveAspectRatio="none" role="img" aria-label="tool-result tokens per minute"></svg>
-<h2>By tool</h2><div class="scroll"><table id="tools"><thead><tr><th>tool</th><th class="num">before</th><th class="num">after</th><th class="num">saved</th></tr></thead><tbody></tbody></table></div>
+<h2>By tool</h2><div class="scroll"><table id="tools"><thead><tr><th>tool</th><th class="num">before</th><th class="num">after</th><th class="num">saved</th><th class="num" title="requests that rewrote the cached prefix (mask, supersede): each one paid for by what spillway had saved this conversation">rewrites</th><th class="num" title="old results left in place because taking them out would not pay yet at this model's cache prices">waiting</th><th class="num" title="what spillway has saved this conversation, at its cache prices: a rewrite is made only when this covers its cost were the conversation to end right after">banked</th></tr></thead><tbody></tbody></table></div>
 <h2>By session</h2><div class="scroll"><table id="sessions"><thead><tr><th>session</th><th class="num">requests</th><th class="num">before</th><th class="num">after</th><th class="num">saved</th></tr></thead><tbody></tbody></table></div>
 <h2>Recent decisions <small class="muted">(click one: what the model saw, beside the original)</small></h2>
 <div class="scroll"><table id="recent"><thead><tr><th>when</th><th>tool</th><th>stages</th><th class="num">before</th><th class="num">after</th><th>recall id</th></tr></thead><tbody></tbody></table></div>

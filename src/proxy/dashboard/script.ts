@@ -94,7 +94,7 @@ function draw(data) {
   kpi('k-source', src.outputs + ' outputs', src.outputs ? n(src.whole) + ' tokens whole \u2192 ' + n(src.shown) + ' shown (bytes/4; the client\u2019s cut and spillway\u2019s note, or its collapse), each recallable; ' + Object.entries(src.byClient).map(([k, r]) => k + ' ' + r.outputs).join(', ') : 'no output cut by a client was captured by the hooks or spillway run');
   chart(v.timeline);
   table('tools', Object.entries(v.byTool).sort((a, b) => b[1].before - a[1].before).map(([t, r]) => [t, n(r.before), n(r.after), pct(r.before, r.after)]));
-  table('sessions', Object.entries(v.bySession).reverse().slice(0, 20).map(([k, r]) => [k, String(r.requests), n(r.before), n(r.after), pct(r.before, r.after)]));
+  table('sessions', Object.entries(v.bySession).reverse().slice(0, 20).map(([k, r]) => [k, String(r.requests), n(r.before), n(r.after), pct(r.before, r.after), String(r.rewrites ?? 0), String(r.waiting ?? 0), '$' + (r.bankedUsd ?? 0).toFixed(4)]));
   if (JSON.stringify(v.recent.map((d) => d.at + d.stashId)) !== JSON.stringify(recent.map((d) => d.at + d.stashId))) {
     recent = v.recent.slice().reverse();
     const body = $('#recent tbody');
