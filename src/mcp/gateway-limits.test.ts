@@ -162,12 +162,16 @@ describe('boundedLines', () => {
 
 describe('structured content', () => {
   it('keeps a __proto__ key as a key when it collapses strings or samples arrays', async () => {
-    const { collapseStrings, sampledToFit } = await import('./structured-content.js');
-    const value = JSON.parse('{"__proto__":{"polluted":true},"log":"a long text","rows":[1,2,3,4,5]}');
-    const collapsed = (await collapseStrings(value, async () => 'short', 1)) as object;
-    expect(Object.hasOwn(collapsed, '__proto__')).toBe(true);
-    expect(Object.getPrototypeOf(collapsed)).toBe(Object.prototype);
-    const sampled = sampledToFit(value, 8) as object;
+    const { shortenStructured } = await import('./structured-content.js');
+    const value = JSON.parse(
+      `{"__proto__":{"polluted":true},"log":${JSON.stringify('a long text '.repeat(400))},"rows":${JSON.stringify(Array.from({ length: 500 }, (_, i) => i))}}`,
+    );
+    const { value: sampled } = (await shortenStructured(value, {
+      budget: 200,
+      wholeId: 'Ab3',
+      collapse: async () => 'short',
+    })) as { value: object };
+    expect(Object.getPrototypeOf(sampled)).toBe(Object.prototype);
     expect(Object.hasOwn(sampled, '__proto__')).toBe(true);
   });
 });

@@ -1,5 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { MemoryStore } from '../store/memory-store.js';
+import { recallAll } from '../store/recall.js';
+import { markerIds } from '../text/markers.js';
 import { getTokenizer } from '../text/tokenizers/index.js';
 import { McpGateway } from './gateway.js';
 
@@ -45,17 +47,23 @@ describe('the gateway router', () => {
     expect(logs).toContainEqual(expect.objectContaining({ event: 'stash_failed', tool: 'list_orders' }));
   });
 
-  it('keeps structured content in its shape: long arrays sampled (first items and the last) to fit, valid JSON', async () => {
+  it('keeps structured content in its shape: long arrays sampled (first items and the last) to fit, each cut named beside it and the whole recallable byte for byte', async () => {
     const items = Array.from({ length: 5000 }, (_, i) => ({
       id: i,
       status: i === 4999 ? 'failed' : 'settled',
       amount: i % 300,
     }));
-    const { call } = wired();
-    const result = await call({
-      content: [{ type: 'text', text: JSON.stringify({ items }) }],
-      structuredContent: { items },
-    });
+    const store = new MemoryStore();
+    const { gateway, toClient } = wired(store);
+    await gateway.fromClient(
+      '{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"list_orders","arguments":{}}}',
+    );
+    // The server's own bytes: spacing and 1.50 the way it wrote them.
+    const structuredBytes = `{ "items": ${JSON.stringify(items)}, "fee": 1.50 }`;
+    await gateway.fromUpstream(
+      `{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":${JSON.stringify(JSON.stringify({ items }))}}],"structuredContent":${structuredBytes}}}`,
+    );
+    const result = toClient.at(-1)?.result as Json;
     const structured = result.structuredContent as {
       items: { id: number; status: string; amount: number }[];
     };
@@ -64,10 +72,39 @@ describe('the gateway router', () => {
     expect(structured.items[0]).toEqual(items[0]);
     expect(structured.items.at(-1)).toEqual(items[4999]);
     for (const item of structured.items) expect(Object.keys(item)).toEqual(['id', 'status', 'amount']);
+    const texts = (result.content as { text: string }[]).map((b) => b.text);
     // The text block is collapsed as JSON by structure, with its recall id.
-    expect((result.content as { text: string }[])[0]?.text).toMatch(
-      /^\[JSON compacted: \d+ array items left out/,
+    expect(texts[0]).toMatch(/^\[JSON compacted: \d+ array items left out/);
+    // The cut is named in a note beside it, and the whole comes back as the server sent it.
+    const kept = structured.items.length;
+    expect(texts[1]).toContain(`/items ${kept} of 5000 items kept (the first ${kept - 1} and the last)`);
+    const [id] = markerIds(texts[1] ?? '');
+    expect((await recallAll(id ?? '', { store })).toString('utf8')).toBe(structuredBytes);
+  });
+
+  it('a thousand items with long strings: a handful of collapses and stash entries, not one per item, every cut named', async () => {
+    const items = Array.from({ length: 1000 }, (_, i) => ({
+      name: `job ${i}`,
+      log: `${Array.from({ length: 400 }, (_, j) => `job ${i} step ${j} ok`).join('\n')}\nERROR: job ${i} failed`,
+    }));
+    const store = new MemoryStore();
+    const { call } = wired(store);
+    const result = await call({
+      content: [{ type: 'text', text: 'see structured content' }],
+      structuredContent: { items },
+    });
+    const structured = result.structuredContent as { items: { name: string; log: string }[] };
+    expect(o200k.count(JSON.stringify(structured))).toBeLessThanOrEqual(1800);
+    expect(structured.items[0]?.name).toBe('job 0');
+    expect(structured.items.at(-1)?.name).toBe('job 999');
+    // The kept items' logs keep their error line (collapsed, not cut by ends).
+    expect(structured.items[0]?.log).toContain('ERROR: job 0 failed');
+    const note = (result.content as { text: string }[]).at(-1)?.text ?? '';
+    expect(note).toMatch(
+      /^\[structured content shortened to fit 1800 tokens: \/items \d+ of 1000 items kept/,
     );
+    expect(note).toMatch(/\d+ long strings shortened/);
+    expect((await store.list('pruned')).length).toBeLessThanOrEqual(1 + 16);
   });
 
   it('answers spillway_expand itself, and adds it to the last page of tools/list only', async () => {

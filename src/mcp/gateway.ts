@@ -4,7 +4,7 @@ import { collapseOutput, SOURCE_MAX_TOKENS } from '../pipeline/collapse-output.j
 import type { Store } from '../store/store.js';
 import { callExpandTool, EXPAND_TOOL, EXPAND_TOOL_DEFINITION } from './expand-tool.js';
 import { idInHead } from './line-reader.js';
-import { collapseStrings, fitsJson, sampledToFit } from './structured-content.js';
+import { shortenStructuredContent } from './structured-content.js';
 
 /**
  * How the gateway shortens results (the schema of its `--config FILE`): a default budget, and
@@ -186,7 +186,10 @@ export class McpGateway {
     this.#pending.delete(keyOf(message.id));
     if (!isObject(message.result)) return line;
     if (pending.kind === 'list') return this.#withExpandTool(line, message, message.result);
-    const shortened = await this.#shorten(pending, message.result);
+    const shortened = await this.#shorten(pending, message.result, {
+      raw: Buffer.from(line, 'utf8'),
+      message,
+    });
     return shortened ? JSON.stringify({ ...message, result: shortened }) : line;
   }
 
@@ -208,7 +211,11 @@ export class McpGateway {
   }
 
   /** The result with its long text blocks collapsed, or undefined when nothing changed. */
-  async #shorten(call: { tool: string; args: unknown }, result: Json): Promise<Json | undefined> {
+  async #shorten(
+    call: { tool: string; args: unknown },
+    result: Json,
+    line: { raw: Buffer; message: Json },
+  ): Promise<Json | undefined> {
     if (result.isError === true || !Array.isArray(result.content)) return undefined;
     const perTool = this.#o.budgets?.tools?.[call.tool];
     if (perTool === 0) return undefined;
@@ -216,10 +223,10 @@ export class McpGateway {
     const maxChars = this.#maxChars.get(call.tool);
     if (maxChars !== undefined) budget = Math.min(budget, Math.floor(maxChars / CHARS_PER_TOKEN));
     let changed = false;
-    const collapseOnce = async (text: string): Promise<string> => {
+    const collapseOnce = async (text: string, maxTokens: number): Promise<string> => {
       const out = await collapseOutput(Buffer.from(text, 'utf8'), {
         store: this.#o.store,
-        maxTokens: budget,
+        maxTokens,
         tool: call.tool,
         input: call.args,
       });
@@ -241,11 +248,12 @@ export class McpGateway {
     };
     // The same text in a block and in structured content (a read's, say) is collapsed once.
     const done = new Map<string, Promise<string>>();
-    const collapse = (text: string): Promise<string> => {
-      const known = done.get(text);
+    const collapse = (text: string, maxTokens = budget): Promise<string> => {
+      const key = `${maxTokens}:${text}`;
+      const known = done.get(key);
       if (known) return known;
-      const out = collapseOnce(text);
-      done.set(text, out);
+      const out = collapseOnce(text, maxTokens);
+      done.set(key, out);
       return out;
     };
     const content: unknown[] = [];
@@ -255,19 +263,22 @@ export class McpGateway {
           ? { ...block, text: await collapse(block.text) }
           : block,
       );
-    // Structured content keeps its shape (a client may check it against the tool's output
-    // schema): its long strings are collapsed, as the same text in a block is (same id), and
-    // its long arrays keep their first items and their last, as many as fit.
-    let structured =
-      result.structuredContent === undefined
-        ? undefined
-        : await collapseStrings(result.structuredContent, collapse, budget);
-    if (structured !== undefined && !fitsJson(structured, budget)) {
+    const structured = await shortenStructuredContent(result, line, {
+      budget,
+      store: this.#o.store,
+      collapse,
+      log: (event) => this.#o.log?.({ ...event, tool: call.tool }),
+    });
+    if (structured) {
       changed = true;
-      structured = sampledToFit(structured, budget);
+      content.push({ type: 'text', text: structured.note });
     }
     if (!changed) return undefined;
-    return { ...result, content, ...(structured === undefined ? {} : { structuredContent: structured }) };
+    return {
+      ...result,
+      content,
+      ...(structured ? { structuredContent: structured.value } : {}),
+    };
   }
 }
 

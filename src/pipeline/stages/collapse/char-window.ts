@@ -1,5 +1,6 @@
 import { collapseCharMarker } from '../../../text/markers.js';
 import { codePointCeil, codePointFloor, codePointLength } from '../../../text/measure.js';
+import { MAX_TOKEN_BYTES } from '../../../text/tokenizers/bpe.js';
 import type { Tokenizer } from '../../../text/tokenizers/tokenizer.js';
 import { largestFitting } from './bisect.js';
 
@@ -16,7 +17,8 @@ export const MIN_CONTENT = 64;
  * `maxTokens` by counting whole windows (each a few KB, never the input). Secant steps on
  * "tokens grow about linearly with characters" land within a few percent in 2-4 counts;
  * bisection closes the gap. The file path is named only when the marker with it still leaves
- * the floor's worth of content within budget.
+ * the floor's worth of content within budget. Each count stops at the budget, so the fit reads
+ * about the same characters whatever the input's length.
  */
 export function fitCharWindow(
   text: string,
@@ -58,7 +60,9 @@ export function fitCharWindow(
     let t = counted.get(c);
     if (t === undefined) {
       calls++;
-      t = tokenizer.count(charWindow(c)(id));
+      // Up to the budget only: a window over it is "too big" however far over, and counting
+      // one whole (a secant step can reach the whole input) would make the fit grow with it.
+      t = tokenizer.countUpTo(charWindow(c)(id), maxTokens);
       counted.set(c, t);
     }
     return t;
@@ -81,7 +85,11 @@ export function fitCharWindow(
     if (next >= bad || next === c) break;
     c = next;
   }
-  if (bad === Number.POSITIVE_INFINITY) bad = good >= most ? good : most + 1;
+  // No token is over MAX_TOKEN_BYTES bytes, nor a character under a byte: a window of more
+  // characters than that many per token of budget is over it, so the bisection's range (and its
+  // steps) never grows with the input.
+  if (bad === Number.POSITIVE_INFINITY)
+    bad = good >= most ? good : Math.min(most + 1, maxTokens * MAX_TOKEN_BYTES + 1);
   good = largestFitting(good, bad, (mid) => measure(mid) <= maxTokens);
   // A budget that leaves almost no room beside the marker (maxTokens 0 or 50) would give a
   // bare marker with no cue about what to expand: then the window is the 200-character floor.

@@ -5,7 +5,9 @@ import { recallAll } from '../../../store/recall.js';
 import { jsonLine, logLines, runOne, testContext } from '../../../test-support/pipeline.js';
 import { stashId } from '../../../text/content-hash.js';
 import { markerIds } from '../../../text/markers.js';
+import { MAX_TOKEN_BYTES } from '../../../text/tokenizers/bpe.js';
 import { getTokenizer } from '../../../text/tokenizers/index.js';
+import type { Tokenizer } from '../../../text/tokenizers/tokenizer.js';
 import { CHAR_FLOOR } from './char-window.js';
 import { collapseStage, collapseText } from './index.js';
 
@@ -503,6 +505,37 @@ describe('collapse (the seed cases)', () => {
     expect(stats?.events).toEqual({ char_window: 1 });
     const lines = await runOne(collapseStage({ maxTokens: 300 }), logLines(2000));
     expect(lines.stats?.events).toEqual({ line_window: 1 });
+  });
+
+  it('a character window reads a bounded part of a 4 MB line, not the line (20 MB of one letter took 25 s)', async () => {
+    // Characters the tokenizer is handed, a count up to a limit reading at most the limit's worth.
+    const reading = () => {
+      let read = 0;
+      const tokenizer: Tokenizer = {
+        name: o200k.name,
+        count: (text) => {
+          read += text.length;
+          return o200k.count(text);
+        },
+        countUpTo: (text, limit) => {
+          read += Math.min(text.length, (limit + 1) * MAX_TOKEN_BYTES);
+          return o200k.countUpTo(text, limit);
+        },
+      };
+      return { tokenizer, read: () => read };
+    };
+    for (const unit of ['a', 'word ', '\u4e2d']) {
+      const small = reading();
+      const large = reading();
+      const a = await collapse(unit.repeat(1e6 / unit.length), { resolvedMaxTokens: 300 }, small.tokenizer);
+      const b = await collapse(unit.repeat(4e6 / unit.length), { resolvedMaxTokens: 300 }, large.tokenizer);
+      expect(a.out.action).toBe('acted');
+      expect(o200k.count(a.out.action === 'acted' ? a.out.text : '')).toBeLessThanOrEqual(300);
+      expect(o200k.count(b.out.action === 'acted' ? b.out.text : '')).toBeLessThanOrEqual(300);
+      // Before: the whole line, once or more. Now a bounded bisection, a few steps more at most.
+      expect(large.read(), unit).toBeLessThan(4e6 / 10);
+      expect(large.read(), unit).toBeLessThan(small.read() * 3);
+    }
   });
 
   it('shortens several text blocks each in its place, fields kept, never merged', async () => {
