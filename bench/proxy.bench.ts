@@ -186,8 +186,7 @@ async function healthUnderLoadOf(upstreamUrl: string, root: string): Promise<voi
       writeFileSync(file, body([`${multiLineLog(5 * MB).text}\n${i}`], `full-${i}`));
       return file;
     });
-    // The tokenizer's tables load just after the proxy listens (one ~200 ms step): idle is
-    // measured after that, so both figures are of a proxy that is up and warm.
+    // Idle is measured after a pause, so both figures are of a proxy that is up and settled.
     await new Promise((r) => setTimeout(r, 600));
     let idleDone = false;
     setTimeout(() => {

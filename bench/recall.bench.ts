@@ -1,7 +1,8 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { expand } from '../src/store/expand.js';
 import { FileStore } from '../src/store/file-store.js';
 import { stashKey } from '../src/store/ids.js';
@@ -113,5 +114,53 @@ export async function benchRecallLongLine(): Promise<void> {
     }
   } finally {
     rmSync(root, { recursive: true, force: true });
+  }
+}
+
+const CLI = join(resolve(import.meta.dirname, '..'), 'dist/cli.js');
+
+/**
+ * The first greps of a proxy just started (the built CLI, in its own process), over a 2 MiB
+ * one-line original of numbers: the longest a /healthz polled every 5 ms waited meanwhile. Before
+ * the tokenizers' tables loaded at start, the first grep stalled it about 300 ms.
+ */
+export async function benchRecallFirstGrep(): Promise<void> {
+  console.log('\n## recall-first-grep: /healthz while a proxy just started greps a 2 MiB line');
+  const home = mkdtempSync(join(tmpdir(), 'spillway-bench-'));
+  const numbers: string[] = [];
+  for (let i = 0, n = 0; n < 2 * MB; i++) {
+    numbers.push(String((i * 7919) % 1e9));
+    n += (numbers.at(-1)?.length ?? 0) + 1;
+  }
+  const id = await stash(new FileStore({ base: join(home, 'tool-results') }), `[${numbers.join(',')}]`);
+  const proxy = spawn(process.execPath, [CLI, 'proxy', '--port', '0', '--open-recall', '--quiet'], {
+    env: { ...process.env, SPILLWAY_HOME: home },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  try {
+    const [first] = (await once(proxy.stdout, 'data')) as [Buffer];
+    const url = /listening on (http:\/\/\S+)/.exec(first.toString())?.[1];
+    if (!url) throw new Error(`the proxy did not say where it listens: ${first.toString()}`);
+    for (let round = 1; round <= 3; round++) {
+      let done = false;
+      let worst = 0;
+      const poll = (async () => {
+        while (!done) {
+          const t = performance.now();
+          await (await fetch(`${url}/healthz`)).arrayBuffer();
+          worst = Math.max(worst, performance.now() - t);
+          await new Promise((r) => setTimeout(r, 5));
+        }
+      })();
+      const t = performance.now();
+      await (await fetch(`${url}/expand?id=${id}&grep=${encodeURIComponent('\\d{10}')}`)).text();
+      const took = performance.now() - t;
+      done = true;
+      await poll;
+      console.log(`grep ${round} after start: ${ms(took)}, longest /healthz ${ms(worst)}`);
+    }
+  } finally {
+    proxy.kill();
+    rmSync(home, { recursive: true, force: true });
   }
 }

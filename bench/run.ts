@@ -5,7 +5,7 @@ import { benchHooks } from './hooks.bench.js';
 import { benchLongSession } from './long-session.bench.js';
 import { benchCollapse, benchUnsaved } from './pipeline.bench.js';
 import { benchHealth, benchProxy } from './proxy.bench.js';
-import { benchRecall, benchRecallLongLine } from './recall.bench.js';
+import { benchRecall, benchRecallFirstGrep, benchRecallLongLine } from './recall.bench.js';
 import { benchReplay } from './replay.bench.js';
 import { benchSession } from './session.bench.js';
 import { benchStart } from './start.bench.js';
@@ -26,6 +26,7 @@ const suites: Record<string, () => void | Promise<void>> = {
   health: benchHealth,
   recall: benchRecall,
   'recall-long-line': benchRecallLongLine,
+  'recall-first-grep': benchRecallFirstGrep,
   replay: benchReplay,
   session: benchSession,
   stores: benchStores,

@@ -552,6 +552,24 @@ describe('start-up', () => {
     }
   });
 
+  it('has counted with its tokenizer before it is ready, so no request after that waits on the tables loading (the first grep stalled /healthz ~300 ms)', async () => {
+    const base = resolvePipeline();
+    let counted = 0;
+    const tokenizer = {
+      ...base.tokenizer,
+      count: (text: string) => {
+        counted++;
+        return base.tokenizer.count(text);
+      },
+    };
+    const running = await startProxy({ pipeline: { ...base, tokenizer }, store, port: 0, log: quiet });
+    try {
+      expect(counted).toBeGreaterThan(0);
+    } finally {
+      await running.close();
+    }
+  });
+
   it("stops with the pipeline's error when it fails after listening, and frees the port", async () => {
     const port = await freePort();
     const failing = Promise.reject(new Error('config: unknown preset "fast"'));

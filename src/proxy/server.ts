@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SpillwayError } from '../errors.js';
 import type { ResolvedPipeline } from '../pipeline/config.js';
+import { getTokenizer, warmTokenizer } from '../text/tokenizers/index.js';
 import type { ProxyHandler } from './handler.js';
 import { isLoopback, sendJson } from './http.js';
 import { DEFAULT_PORT, type ProxyOptions } from './options.js';
@@ -59,6 +60,11 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   // them (about 100 ms) instead of being refused.
   let handler: ProxyHandler | undefined;
   const ready = Promise.all([import('./handler.js'), pipeline]).then(([m, resolved]) => {
+    // The tokenizers' tables load before the first request is handled (about half a second,
+    // blocking): loaded later, on a recall's first grep say, they would stall every request
+    // then in flight, /healthz included.
+    warmTokenizer(resolved.tokenizer);
+    warmTokenizer(getTokenizer('o200k'));
     handler = m.createProxyHandler(options, resolved, (line) =>
       process.stderr.write(`${JSON.stringify(line)}\n`),
     );
@@ -103,9 +109,6 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     throw err;
   }
   const resolved = await pipeline;
-  // The tokenizer's tables load on the first count (~300 ms): a proxy loads them right after it
-  // is ready, so a request rarely waits for them.
-  setTimeout(() => resolved.tokenizer.count('spillway'), 0).unref();
   const address = server.address() as AddressInfo;
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {
