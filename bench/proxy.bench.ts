@@ -209,7 +209,7 @@ async function healthUnderLoadOf(upstreamUrl: string, root: string): Promise<voi
     const at = (xs: number[], q: number) => xs[Math.min(xs.length - 1, Math.floor(xs.length * q))] as number;
     console.log(
       `\n(d) /healthz while 3 x 5 MB requests are rewritten with a full store (${ms(took)} for the three, ` +
-        `${proxy.stats.stages.collapse?.fallbacks.stash_failed ?? 0} unsaved): p50 ${ms(at(busy, 0.5))}, ` +
+        `${proxy.stats.stages.collapse?.declined.stash_failed ?? 0} sent whole, unsaved): p50 ${ms(at(busy, 0.5))}, ` +
         `max ${ms(at(busy, 1))} over ${busy.length} polls (idle: p50 ${ms(at(idle, 0.5))}, max ${ms(at(idle, 1))})`,
     );
   } finally {

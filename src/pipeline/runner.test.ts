@@ -52,19 +52,20 @@ describe('runner rules', () => {
     expect(run.stats.format?.reverted).toEqual({ grew: 1 });
   });
 
-  it('reverts a lossy change without a stash id, but keeps the declared stash-failed fallback', async () => {
+  it('reverts a lossy change without a stash id; a decline keeps its detail on the outcome', async () => {
     const lossy = stage('collapse', true, () => ({ action: 'acted', content: 'x' }));
     const run = await runPipeline([result('original text')], [lossy], testContext());
     expect(run.results[0]?.content).toBe('original text');
     expect(run.stats.collapse?.reverted).toEqual({ lossy_without_stash: 1 });
-    const fallback = stage('collapse', true, () => ({
-      action: 'acted',
-      content: 'x',
-      fallback: 'stash_failed',
+    const unsaved = stage('collapse', true, () => ({
+      action: 'declined',
+      reason: 'stash_failed',
+      detail: { stashError: 'disk full' },
     }));
-    const run2 = await runPipeline([result('original text')], [fallback], testContext());
-    expect(run2.results[0]?.content).toBe('x');
-    expect(run2.stats.collapse?.fallbacks).toEqual({ stash_failed: 1 });
+    const run2 = await runPipeline([result('original text')], [unsaved], testContext());
+    expect(run2.results[0]?.content).toBe('original text');
+    expect(run2.stats.collapse?.declined).toEqual({ stash_failed: 1 });
+    expect(run2.outcomes[0]?.detail).toEqual({ stashError: 'disk full' });
   });
 
   it("skips a result that is exactly spillway's own output, in lossy stages only", async () => {

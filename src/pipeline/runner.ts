@@ -147,17 +147,14 @@ function apply(stage: Stage, item: RunItem, decision: Decision | Error, s: Stage
   }
   if (decision.action === 'declined') {
     record(stage, item, s, decision.reason);
+    if (decision.detail) item.outcome.detail = decision.detail;
     return;
   }
   // Sizes are measured once per content (a 15 MB original is not re-measured by every stage).
   const beforeBytes = item.bytes();
   const afterBytes = decision.bytes ?? contentBytes(decision.content);
   const cause: RevertCause | undefined =
-    afterBytes > beforeBytes
-      ? 'grew'
-      : stage.lossy && !decision.stashId && decision.fallback !== 'stash_failed'
-        ? 'lossy_without_stash'
-        : undefined;
+    afterBytes > beforeBytes ? 'grew' : stage.lossy && !decision.stashId ? 'lossy_without_stash' : undefined;
   if (cause) {
     revert(stage, item, s, cause);
     return;
@@ -165,14 +162,13 @@ function apply(stage: Stage, item: RunItem, decision: Decision | Error, s: Stage
   s.acted++;
   s.tokensBefore += count(item.content, beforeBytes);
   s.tokensAfter += count(decision.content, afterBytes);
-  if (decision.fallback) bump(s.fallbacks, 'stash_failed');
   if (decision.detail?.window !== undefined) bump(s.events, `${decision.detail.window}_window`);
   item.setContent(decision.content, afterBytes);
   item.lossyActed ||= stage.lossy;
   item.changed = true;
   const { outcome } = item;
   outcome.actedBy.push(stage.name);
-  outcome.trail.push({ stage: stage.name, outcome: decision.fallback ? 'stash_failed' : 'acted' });
+  outcome.trail.push({ stage: stage.name, outcome: 'acted' });
   if (decision.stashId) outcome.stashId = decision.stashId;
   if (decision.detail) outcome.detail = decision.detail;
   outcome.status = 'changed';

@@ -6,8 +6,6 @@ export interface StageStats {
   acted: number;
   declined: Partial<Record<DeclineReason, number>>;
   reverted: Partial<Record<RevertCause, number>>;
-  /** Acted without a recallable original (the stash failed; the note says so). */
-  fallbacks: { stash_failed?: number };
   /** How it acted, where a stage says (collapse: `line_window`, `char_window`, `json_window`, `diff_window`, ...). */
   events: Partial<Record<string, number>>;
   tokensBefore: number;
@@ -27,7 +25,6 @@ export function emptyStats(): StageStats {
     acted: 0,
     declined: {},
     reverted: {},
-    fallbacks: {},
     events: {},
     tokensBefore: 0,
     tokensAfter: 0,
@@ -64,7 +61,6 @@ export function addStats(
     sa.tokensAfter += sb.tokensAfter;
     for (const [k, v] of Object.entries(sb.declined)) bump(sa.declined, k as DeclineReason, v ?? 0);
     for (const [k, v] of Object.entries(sb.reverted)) bump(sa.reverted, k as RevertCause, v ?? 0);
-    if (sb.fallbacks.stash_failed) bump(sa.fallbacks, 'stash_failed', sb.fallbacks.stash_failed);
     for (const [k, v] of Object.entries(sb.events ?? {})) bump(sa.events, k, v ?? 0);
   }
 }

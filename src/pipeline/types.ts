@@ -64,8 +64,6 @@ export type Decision =
       content: Content;
       /** Recall id of the stashed original, for stages that drop bytes. */
       stashId?: string;
-      /** Set when the stash failed and the stage fell back to an unrecoverable snip. */
-      fallback?: 'stash_failed';
       /** Stage-specific facts for reports (collapse: window, ids). */
       detail?: Record<string, string | number>;
       /**
@@ -74,7 +72,12 @@ export type Decision =
        */
       bytes?: number;
     }
-  | { action: 'declined'; reason: DeclineReason };
+  | {
+      action: 'declined';
+      reason: DeclineReason;
+      /** Facts for reports (collapse, when the stash failed: the store's error). */
+      detail?: Record<string, string | number>;
+    };
 
 /** What a stage sees of one result. */
 export interface StageItem {

@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADAPTERS } from '../formats/index.js';
 import { resolvePipeline } from '../pipeline/config.js';
+import { stashKey } from '../store/ids.js';
 import { clusterKeys, keySlot } from '../store/redis-cluster-keys.js';
 import { RedisClusterStore } from '../store/redis-cluster-store.js';
+import { stash } from '../store/stash.js';
 import { VALKEY_MISSING, VALKEY_SERVER } from '../test-support/redis.js';
 import {
   REDIS_CLUSTER_MISSING,
@@ -173,13 +175,64 @@ describe.each(SERVERS.filter((s) => s.present))(
         for (const proxy of proxies)
           expect(await recallOver(proxy, id), `${id} via ${proxy.url}`).toBe(original);
       // Stashing failed only while the shard had no master: new results are stashed again.
-      const fallbacks = proxies.map((p) => p.stats.stages.collapse?.fallbacks.stash_failed ?? 0);
-      // The outage was felt (results snipped, unsaved, while the ledger's shard had no master).
+      const fallbacks = proxies.map((p) => p.stats.stages.collapse?.declined.stash_failed ?? 0);
+      // The outage was felt (results sent whole, unsaved, while the ledger's shard had no master).
       expect(fallbacks.reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
       const last = await postSession(`${proxies[0]?.url}/v1/messages`, body(99, 1), 'failover-after');
       await last.arrayBuffer();
       expect(markerIds(JSON.stringify(upstream.seen.at(-1)?.json))).toHaveLength(1);
-      expect(proxies.map((p) => p.stats.stages.collapse?.fallbacks.stash_failed ?? 0)).toEqual(fallbacks);
+      expect(proxies.map((p) => p.stats.stages.collapse?.declined.stash_failed ?? 0)).toEqual(fallbacks);
     }, 120_000);
+
+    it('with a shard gone (its master and replicas killed): every request answered, its results whole, the reason logged; a recall of what the shard held fails naming the store', async () => {
+      // Originals on every shard, written while all are up.
+      const writer = await RedisClusterStore.connect(cluster.url, { connectTimeoutMs: 1000 });
+      const ids: string[] = [];
+      for (let i = 0; i < 24; i++) ids.push(await stash(writer, `an output of run ${i}`));
+      await writer.close();
+      // The ledger's shard: every stash reserves there, so with it gone no stash can succeed.
+      const lost = cluster.masterOf(keySlot(clusterKeys('spillway').ledger[0] ?? ''));
+      const held = ids.filter(
+        (id) => cluster.masterOf(keySlot(clusterKeys('spillway').body(stashKey(id)))) === lost,
+      );
+      expect(held.length).toBeGreaterThan(0);
+      for (const port of [lost, ...cluster.replicasOf(lost)]) await cluster.kill(port);
+
+      const store = await RedisClusterStore.connect(cluster.url, {
+        connectTimeoutMs: 1000,
+        deadlineMs: 2000,
+      });
+      const logs: Record<string, unknown>[] = [];
+      const proxy = await startProxy({
+        pipeline: resolvePipeline(),
+        store,
+        port: 0,
+        upstreams: { anthropic: upstream.url },
+        log: (line) => logs.push(line),
+      });
+      try {
+        for (let session = 0; session < 3; session++) {
+          const sent = body(100 + session, 2);
+          const res = await postSession(`${proxy.url}/v1/messages`, sent, `shard-gone-${session}`);
+          expect(res.status).toBe(200);
+          await res.arrayBuffer();
+          // What the client sent, whole: nothing cut that could not be recalled.
+          const seen = upstream.seen.at(-1);
+          expect(seen?.json).toEqual(sent);
+          expect(markerIds(seen?.body.toString('utf8') ?? '')).toEqual([]);
+        }
+        const line = logs.find((l) => typeof l.stashError === 'string');
+        expect(line?.sentWhole).toBeGreaterThan(0);
+        expect(String(line?.stashError)).toMatch(
+          /Redis Cluster at redis-cluster:\/\/.*(did not answer|CLUSTERDOWN)/,
+        );
+        const recall = await fetch(`${proxy.url}/expand?id=${held[0]}`);
+        expect(recall.status).toBeGreaterThanOrEqual(500);
+        expect(await recall.text()).toMatch(/Redis Cluster at redis-cluster:\/\/|CLUSTERDOWN/);
+      } finally {
+        await proxy.close();
+        await store.close();
+      }
+    }, 90_000);
   },
 );

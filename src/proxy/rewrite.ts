@@ -2,6 +2,7 @@ import { toError } from '../errors.js';
 import { ADAPTERS } from '../formats/index.js';
 import type { ApiName, RequestView } from '../formats/types.js';
 import { breatheBefore } from '../pipeline/breathe.js';
+import type { TurnOutcome } from '../pipeline/conversation.js';
 import { type RequestFigures, requestFigures } from '../pipeline/request-figures.js';
 import type { StageStats } from '../pipeline/stage-stats.js';
 import type { BudgetPins } from '../pipeline/tool-overrides.js';
@@ -42,6 +43,8 @@ export interface RewriteOutcome {
   failOpen?: Error;
   /** Set when the request's estimate was over its window. */
   guard?: GuardReport;
+  /** The store's error, when results went whole because their originals could not be stashed. */
+  stashError?: string;
   /** What its tool results came to, for the savings figures (absent when no conversation ran). */
   figures?: RequestFigures;
   /** The model the request names. */
@@ -167,12 +170,7 @@ export async function rewriteRequest(
       session: key,
       figures: requestFigures(turn, view.results, key, new Date(now)),
       ...(typeof model === 'string' ? { model } : {}),
-      tokensBefore: turn.tokensBefore,
-      tokensAfter: turn.tokensAfter,
-      stages: turn.stats,
-      frozenReplayed: turn.frozenReplayed,
-      freezeFailures: turn.freezeFailures,
-      inputsCleared: turn.inputsCleared,
+      ...turnCounts(turn),
     };
     if (deps.observe) return unchanged(base);
     // The shortened results are spliced into the original bytes: everything else goes upstream
@@ -203,4 +201,18 @@ export async function rewriteRequest(
   } catch (err) {
     return unchanged({ session: key, failOpen: toError(err) });
   }
+}
+
+/** A turn's counts for the outcome, with the first stash error of its results (each then went whole). */
+function turnCounts(turn: TurnOutcome) {
+  const error = turn.outcomes.find((o) => typeof o.detail?.stashError === 'string')?.detail?.stashError;
+  return {
+    tokensBefore: turn.tokensBefore,
+    tokensAfter: turn.tokensAfter,
+    stages: turn.stats,
+    frozenReplayed: turn.frozenReplayed,
+    freezeFailures: turn.freezeFailures,
+    inputsCleared: turn.inputsCleared,
+    ...(typeof error === 'string' ? { stashError: error.slice(0, 200) } : {}),
+  };
 }

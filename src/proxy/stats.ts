@@ -217,8 +217,8 @@ export function renderMetrics(stats: ProxyStats): string {
   );
   counter(
     'stash_failed_total',
-    'Results cut without a recallable original.',
-    stages.map(([stage, s]) => [{ stage }, s.fallbacks.stash_failed ?? 0]),
+    'Results sent whole because their original could not be stashed.',
+    stages.map(([stage, s]) => [{ stage }, s.declined.stash_failed ?? 0]),
   );
   counter('frozen_replayed_total', 'Frozen decisions replayed.', [[{}, stats.frozenReplayed]]);
   counter('fail_open_total', 'Pipeline failures; the original request was forwarded.', [

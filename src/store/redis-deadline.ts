@@ -17,7 +17,7 @@ const UNTIMED = new Set<PropertyKey>([
 
 /**
  * A Redis client (or cluster client) whose every command fails within `ms` with a
- * `SPILLWAY_IO` error naming `where`, instead of waiting for a node that is gone (node-redis
+ * `SPILLWAY_IO` error naming `where` (as does any error a command answers with), instead of waiting for a node that is gone (node-redis
  * retries a lost cluster node without end). The command itself is left to the client; the
  * caller goes on (a recall fails, a stash is not made and the result goes whole).
  *
@@ -54,5 +54,12 @@ function raced<T>(command: Promise<T>, ms: number, where: string, name: string):
     );
   });
   command.catch(() => {}); // its own failure after the deadline is nobody's
-  return Promise.race([command, late]).finally(() => clearTimeout(timer));
+  // A command's own error (CLUSTERDOWN, the client offline) names the store it came from too.
+  const named = command.catch((err: unknown) => {
+    if (SpillwayError.isInstance(err)) throw err;
+    throw new SpillwayError('SPILLWAY_IO', `${where} failed ${name}: ${(err as Error).message}`, {
+      cause: err,
+    });
+  });
+  return Promise.race([named, late]).finally(() => clearTimeout(timer));
 }

@@ -33,7 +33,7 @@ interface RedisClient extends RedisReads {
  * recalled through any other, and frozen decisions are shared. Quotas are checked and applied in
  * one Lua script (atomic across proxies); TTLs give the file store's retention; ids are
  * validated before they become keys. When Redis goes away, operations fail at once (no offline
- * queue), callers fall back (the proxy snips, counting stash_failed), and the client reconnects
+ * queue), callers fall back (the proxy sends the result whole, counting stash_failed), and the client reconnects
  * with backoff on its own.
  *
  * @example

@@ -50,7 +50,7 @@ export async function collapseCommand(argv: string[], io: CliIo): Promise<number
       tokenizer: values.tokenizer,
     }),
   );
-  const acted = out.step === 'acted' || out.step === 'stash_failed';
+  const acted = out.step === 'acted';
   if (values.json) {
     await write(
       io.stdout,
@@ -71,7 +71,7 @@ export async function collapseCommand(argv: string[], io: CliIo): Promise<number
   if (stashError !== undefined) {
     await write(
       io.stderr,
-      `spillway: the original could not be stashed (${stashError}); the output was snipped and cannot be recalled\n`,
+      `spillway: the original could not be stashed (${stashError}); the output is printed whole\n`,
     );
     return 1;
   }

@@ -173,6 +173,10 @@ async function rewriteAndForward(
       bytesUp: out.body.length,
       tokensSaved: out.tokensBefore - out.tokensAfter,
       ...(out.guard ? { windowGuard: out.guard } : {}),
+      // Results sent whole: their originals could not be stashed (the store is down, full).
+      ...(out.stashError
+        ? { sentWhole: out.stages.collapse?.declined.stash_failed ?? 0, stashError: out.stashError }
+        : {}),
       ...(out.failOpen ? { failOpen: out.failOpen.message } : {}),
       ...(out.unparseable ? { unparseable: out.unparseable } : {}),
     },

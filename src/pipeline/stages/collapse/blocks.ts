@@ -52,7 +52,7 @@ export async function collapseBlocks(
   const shares = shareBudget(tokens, budget);
   const out = [...blocks];
   let firstId: string | undefined;
-  let fallback = false;
+  let stashError: string | undefined;
   for (const [k, { i, text }] of texts.entries()) {
     const share = shares[k];
     if (share === undefined) continue;
@@ -62,16 +62,17 @@ export async function collapseBlocks(
       { tokenizer: ctx.tokenizer, id: () => stashId(text), stash: () => stash(ctx.store, text) },
     );
     if (result.action === 'declined') continue;
+    // A block whose original could not be stashed stays whole: nothing is cut unrecallably.
+    if (result.fallback) {
+      stashError ??= result.stashError;
+      continue;
+    }
     out[i] = { ...(blocks[i] as TextBlock), text: result.text };
     firstId ??= result.id;
-    fallback ||= result.fallback === 'stash_failed';
   }
-  if (firstId === undefined && !fallback) return { action: 'declined', reason: 'marker_no_win' };
-  return {
-    action: 'acted',
-    content: out,
-    ...(firstId ? { stashId: firstId } : {}),
-    ...(fallback && !firstId ? { fallback: 'stash_failed' as const } : {}),
-    detail: { window: 'blocks' },
-  };
+  if (firstId === undefined)
+    return stashError === undefined
+      ? { action: 'declined', reason: 'marker_no_win' }
+      : { action: 'declined', reason: 'stash_failed', detail: { stashError } };
+  return { action: 'acted', content: out, stashId: firstId, detail: { window: 'blocks' } };
 }

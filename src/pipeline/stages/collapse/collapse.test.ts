@@ -685,6 +685,21 @@ describe('collapse (the seed cases)', () => {
     }
   });
 
+  it('as a stage, sends a result whole when its original cannot be stashed: nothing cut that cannot be recalled', async () => {
+    const full = testContext({ store: new MemoryStore({ maxFileBytes: 1000 }) });
+    const log = logLines(3000);
+    const text = await runOne(collapseStage({ maxTokens: 500 }), log, full);
+    expect(text.content).toBe(log);
+    expect(text.stats?.declined).toEqual({ stash_failed: 1 });
+    const blocks = [
+      { type: 'text' as const, text: log },
+      { type: 'text' as const, text: logLines(2000) },
+    ];
+    const both = await runOne(collapseStage({ maxTokens: 500 }), blocks, full);
+    expect(both.content).toEqual(blocks);
+    expect(both.stats?.declined).toEqual({ stash_failed: 1 });
+  });
+
   it('writes the stash of a large text while it chooses the window, and returns once it is written', async () => {
     const log = logLines(3000);
     expect(log.length).toBeGreaterThan(64 * 1024);

@@ -67,16 +67,16 @@ export function collapseStage(options: CollapseOptions = {}): Stage {
         },
       );
       if (out.action === 'declined') return out;
+      // The original could not be stashed: the result goes whole (the client's own bytes),
+      // never cut where it could not be recalled. Only the window guard, when a request would
+      // not fit at all, cuts without a stash.
+      if (out.fallback)
+        return { action: 'declined', reason: 'stash_failed', detail: { stashError: out.stashError ?? '' } };
       return {
         action: 'acted',
         content: withText(item.content, out.text),
         ...(out.id ? { stashId: out.id } : {}),
-        ...(out.fallback ? { fallback: out.fallback } : {}),
-        detail: {
-          window: out.window,
-          tokenizerCalls: out.tokenizerCalls,
-          ...(out.stashError ? { stashError: out.stashError } : {}),
-        },
+        detail: { window: out.window, tokenizerCalls: out.tokenizerCalls },
       };
     }),
   };
