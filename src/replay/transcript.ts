@@ -33,6 +33,7 @@ export const TRANSCRIPT_FORMATS = [
   'anthropic',
   'openai-chat',
   'openai-responses',
+  'pi',
 ] as const;
 export type TranscriptFormat = (typeof TRANSCRIPT_FORMATS)[number];
 

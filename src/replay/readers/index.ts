@@ -9,6 +9,7 @@ import { geminiCliReader } from './gemini-cli.js';
 import { managedAgentsReader } from './managed-agents.js';
 import { miniSweAgentReader } from './mini-swe-agent.js';
 import { openHandsReader } from './openhands.js';
+import { piSessionReader } from './pi-session.js';
 import { quotedStart } from './quoted.js';
 import { sweAgentReader } from './swe-agent.js';
 
@@ -16,6 +17,7 @@ import { sweAgentReader } from './swe-agent.js';
 export const READERS: readonly TranscriptReader[] = [
   codexReader,
   claudeCodeReader,
+  piSessionReader,
   managedAgentsReader,
   geminiCliReader,
   blockLinesReader,
@@ -86,5 +88,6 @@ export {
   openaiChatBodyReader,
   openaiResponsesBodyReader,
   openHandsReader,
+  piSessionReader,
   sweAgentReader,
 };
