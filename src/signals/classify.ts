@@ -1,18 +1,11 @@
 import type { LineKind } from './kinds.js';
+import { messagesOf } from './prefixes.js';
 import type { SignalRule } from './rule.js';
 import { ANY_RULE, KIND_GROUPS } from './table.js';
 
 /**
- * The source a tool that merges several outputs puts before each line: docker compose and
- * foreman (`web-1  | `, `12:00:01 web.1  | `), turbo (`web:test: `), concurrently and kubectl's
- * --prefix (`[web] `).
- */
-const SOURCE_PREFIX =
-  /^(?:(?:\d\d:\d\d:\d\d\s+)?[\w.@/-]+\s*\| ?|[\w.@/-]+:[A-Za-z][\w.-]*: |\[[\w.@/:-]+\] )/;
-
-/**
  * The rule that names a line (the first that matches, see RULES), or undefined for an
- * ordinary line. Only a line's first 512 characters are looked at: a regex over a megabyte line
+ * ordinary line; a line no rule names as it is is tried without its prefixes (see prefixes.ts). Only a line's first 512 characters are looked at: a regex over a megabyte line
  * would cost time for nothing.
  *
  * @example
@@ -22,9 +15,12 @@ export function lineSignal(line: string): SignalRule | undefined {
   const start = line.length > 512 ? line.slice(0, 512) : line;
   const rule = ruleOf(start);
   if (rule) return rule;
-  // A line of merged output names its source first: its text is a line like any other.
-  const prefix = SOURCE_PREFIX.exec(start)?.[0];
-  return prefix ? ruleOf(start.slice(prefix.length)) : undefined;
+  // A line with a timestamp, a colour or its source before its message: the message's rule.
+  for (const message of messagesOf(start)) {
+    const found = ruleOf(message);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 /**

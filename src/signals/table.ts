@@ -6,6 +6,7 @@
 
 import { anyOf, anyPattern } from './any-of.js';
 import { KIND_PRECEDENCE, type LineKind } from './kinds.js';
+import { build } from './packs/build.js';
 import { c } from './packs/c.js';
 import { core } from './packs/core.js';
 import { dotnet } from './packs/dotnet.js';
@@ -30,6 +31,7 @@ import type { SignalPack, SignalRule } from './rule.js';
 export const PACKS: readonly SignalPack[] = [
   python,
   jvm,
+  build,
   go,
   rust,
   ruby,
