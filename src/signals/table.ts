@@ -8,6 +8,7 @@ import { anyOf, anyPattern } from './any-of.js';
 import { KIND_PRECEDENCE, type LineKind } from './kinds.js';
 import { build } from './packs/build.js';
 import { c } from './packs/c.js';
+import { code } from './packs/code.js';
 import { core } from './packs/core.js';
 import { dotnet } from './packs/dotnet.js';
 import { elixir } from './packs/elixir.js';
@@ -18,6 +19,7 @@ import { k8s } from './packs/k8s.js';
 import { logs } from './packs/logs.js';
 import { node } from './packs/node.js';
 import { php } from './packs/php.js';
+import { prose } from './packs/prose.js';
 import { python } from './packs/python.js';
 import { ruby } from './packs/ruby.js';
 import { rust } from './packs/rust.js';
@@ -45,6 +47,8 @@ export const PACKS: readonly SignalPack[] = [
   c,
   git,
   core,
+  code,
+  prose,
 ];
 
 /**
