@@ -50,7 +50,9 @@ export function signalLines(
   // is one they know, and a guess would only take room from its ends.
   const guess = named.length < RARITY_BELOW;
   const rare = guess && signals.rarity !== false ? rareLines(text, scan.lines) : [];
-  const asked = guess ? relevantLines(text, scan.lines, query) : [];
+  // A file read is looked at for what the call asked about, however much of it the rules name
+  // (a test file is all asserts).
+  const asked = guess || outline ? relevantLines(text, scan.lines, query) : [];
   return {
     scan,
     found: withExtraLines(named, [

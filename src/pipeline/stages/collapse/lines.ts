@@ -141,8 +141,12 @@ export function selectLines(text: string, options: LineSelectionOptions): LineSe
   // 2. The lines that matter, most important first, each with a little context.
   // They take at most a share of the budget, so the head and tail still say what ran and how
   // it ended.
+  const ranked = rankImportant(text, index, found);
   const important = addImportant(
-    rankImportant(text, index, found),
+    // A file read shows what it defines and what the call asked about before its checks and raises.
+    options.outline
+      ? [...ranked.filter(isOutlineOrAsked), ...ranked.filter((f) => !isOutlineOrAsked(f))]
+      : ranked,
     tryAdd,
     (line) => headingOf(index, line),
     () => spent,
@@ -242,3 +246,5 @@ function grownReasons(
   }
   return out;
 }
+
+const isOutlineOrAsked = (f: { kind: string }) => f.kind === 'outline' || f.kind === 'relevant';

@@ -196,6 +196,36 @@ describe('a file read over its budget', () => {
   });
 });
 
+describe('a code read full of asserts and raises', () => {
+  it('keeps its outline and the lines the call asked about before its checks', () => {
+    const file = Array.from({ length: 60 }, (_, f) => [
+      `def step_${f}(order):`,
+      ...Array.from({ length: 30 }, (_, k) =>
+        k % 3 === 0
+          ? `    assert order.lines[${k}].qty >= ${f}, "line ${k} of step ${f}"`
+          : k % 3 === 1
+            ? `        raise ValueError("step ${f} rejects line ${k}")`
+            : `    total_${k} = order.lines[${k}].qty * price_${(k * f) % 11}`,
+      ),
+      f === 41 ? '    refund_ledger(order)  # the call the agent asked about' : '    return order',
+    ]).flat();
+    const text = file.join('\n');
+    const read = selectLines(text, {
+      maxTokens: 1500,
+      headLines: 20,
+      tailLines: 20,
+      tokenizer: o200k,
+      id: 'sw_0123456789abcdef',
+      outline: true,
+      query: ['refund_ledger'],
+    });
+    const kept = (read?.text ?? '').split('\n');
+    expect(read?.tokens).toBeLessThanOrEqual(1500);
+    expect(kept).toContain('    refund_ledger(order)  # the call the agent asked about');
+    expect(kept.filter((l) => l.startsWith('def step_')).length).toBeGreaterThanOrEqual(20);
+  });
+});
+
 describe('an omitted run of lines mostly alike', () => {
   it('is described by what most of its lines look like, an example without marker tags', () => {
     // Four compile lines, then a link line: no run of one shape to fold, one shape for most.
