@@ -80,6 +80,7 @@ export const PREFIX_RULES: readonly PrefixRule[] = [
 
 const PREFIX = new RegExp(`^(?:${PREFIX_RULES.map((r) => r.pattern.source.slice(1)).join('|')})`);
 // Colour and cursor codes (CSI sequences), wherever they are in the line.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching terminal escapes is the point
 const ANSI = /\x1b\[[0-?]*[ -/]*[@-~]/g;
 // A prefix stacks on another (a timestamp before a level before a source): at most this many.
 const MAX_PREFIXES = 4;

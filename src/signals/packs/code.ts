@@ -16,7 +16,7 @@ export const code: SignalPack = {
       marks: ['raise', 'throw', '!\\(', 'fail '],
       examples: [
         '        raise ValueError(f"bad amount: {amount}")',
-        '    throw new Error(`no such order ${id}`);',
+        '    throw new Error("no such order " + id);',
         '        bail!("config has no [server] section");',
       ],
       counterExamples: ['    # we raise the limit when the queue grows', 'the throughput doubled'],
