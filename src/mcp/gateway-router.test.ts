@@ -82,6 +82,13 @@ describe('the gateway router', () => {
     expect((await recallAll(id ?? '', { store })).toString('utf8')).toBe(structuredBytes);
   });
 
+  it('leaves structured content it has nothing to cut in as it is, with no note', async () => {
+    const wide = Object.fromEntries(Array.from({ length: 3000 }, (_, i) => [`key_${i}`, i]));
+    const { call } = wired();
+    const result = await call({ content: [{ type: 'text', text: 'ok' }], structuredContent: wide });
+    expect(result).toEqual({ content: [{ type: 'text', text: 'ok' }], structuredContent: wide });
+  });
+
   it('a thousand items with long strings: a handful of collapses and stash entries, not one per item, every cut named', async () => {
     const items = Array.from({ length: 1000 }, (_, i) => ({
       name: `job ${i}`,

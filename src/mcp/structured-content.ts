@@ -208,6 +208,8 @@ export async function shortenStructuredContent(
     wholeId,
     collapse: o.collapse,
   });
+  // Nothing to cut (one object of many keys): it goes as it is, with nothing to mark.
+  if (cuts.arrays.length === 0 && cuts.strings === 0) return undefined;
   o.log?.({ event: 'structured_shortened', id: wholeId, arrays: cuts.arrays.length });
   return { value: shortened, note: structuredCutNote(cuts, o.budget, wholeId) };
 }
