@@ -4,7 +4,7 @@ import { growEnds } from './grow.js';
 import { addImportant, headingOf, signalLines } from './important.js';
 import { KeptRanges } from './kept-ranges.js';
 import { LineIndex } from './line-index.js';
-import { rankImportant } from './rank.js';
+import { rankImportant, readOrder } from './rank.js';
 import { assemble, gapMarkerTokens } from './render.js';
 
 /** What the line selection needs to know. */
@@ -141,12 +141,8 @@ export function selectLines(text: string, options: LineSelectionOptions): LineSe
   // 2. The lines that matter, most important first, each with a little context.
   // They take at most a share of the budget, so the head and tail still say what ran and how
   // it ended.
-  const ranked = rankImportant(text, index, found);
   const important = addImportant(
-    // A file read shows what it defines and what the call asked about before its checks and raises.
-    options.outline
-      ? [...ranked.filter(isOutlineOrAsked), ...ranked.filter((f) => !isOutlineOrAsked(f))]
-      : ranked,
+    readOrder(rankImportant(text, index, found), options.outline),
     tryAdd,
     (line) => headingOf(index, line),
     () => spent,
@@ -246,5 +242,3 @@ function grownReasons(
   }
   return out;
 }
-
-const isOutlineOrAsked = (f: { kind: string }) => f.kind === 'outline' || f.kind === 'relevant';

@@ -100,3 +100,23 @@ function stackTraces(
   close();
   return { inner, traceOf };
 }
+
+/**
+ * The ranked lines of a file read in the order they get room: what went wrong (errors, failures,
+ * exceptions, exit statuses, summaries) first, as in any output, then what the file defines and
+ * what the call asked about, then the rest (a source file's asserts and raises, its warnings).
+ * Any other output keeps its ranking.
+ *
+ * @example
+ * readOrder(ranked, true)[0]?.kind; // 'error' if the read file holds one, else 'outline' or 'relevant'
+ */
+export function readOrder(ranked: readonly ImportantLine[], read = false): readonly ImportantLine[] {
+  if (!read) return ranked;
+  const wrong = (f: ImportantLine) => LINE_WEIGHT[f.kind] >= LINE_WEIGHT.summary;
+  const located = (f: ImportantLine) => f.kind === 'outline' || f.kind === 'relevant';
+  return [
+    ...ranked.filter(wrong),
+    ...ranked.filter(located),
+    ...ranked.filter((f) => !wrong(f) && !located(f)),
+  ];
+}

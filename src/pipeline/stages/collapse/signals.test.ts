@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import type { ImportantLine } from '../../../signals/index.js';
 import { jsonRecords, keyValueLog, podTable } from '../../../test-support/rare-fixtures.js';
 import { getTokenizer } from '../../../text/tokenizers/index.js';
 import { selectLines } from './lines.js';
+import { readOrder } from './rank.js';
 
 const o200k = getTokenizer('o200k');
 
@@ -223,6 +225,21 @@ describe('a code read full of asserts and raises', () => {
     expect(read?.tokens).toBeLessThanOrEqual(1500);
     expect(kept).toContain('    refund_ledger(order)  # the call the agent asked about');
     expect(kept.filter((l) => l.startsWith('def step_')).length).toBeGreaterThanOrEqual(20);
+  });
+});
+
+describe('the order a file read gives room in', () => {
+  it('what went wrong first, then what the file defines and what was asked, then its checks', () => {
+    const at = (line: number, kind: ImportantLine['kind']) => ({ line, start: 0, end: 0, kind });
+    const ranked = [
+      at(1, 'error'),
+      at(2, 'diagnostic'),
+      at(3, 'warning'),
+      at(4, 'outline'),
+      at(5, 'relevant'),
+    ];
+    expect(readOrder(ranked, true).map((f) => f.line)).toEqual([1, 4, 5, 2, 3]);
+    expect(readOrder(ranked, false)).toBe(ranked);
   });
 });
 
