@@ -3,6 +3,7 @@
  * fit a budget: long arrays keep their first items and their last, long strings their ends (or
  * the lines that matter), and every cut is listed so it can be marked and recalled.
  */
+import { largestFitting } from '../pipeline/stages/collapse/bisect.js';
 import { stash } from '../store/stash.js';
 import type { Store } from '../store/store.js';
 import { valueBytes } from '../text/json-splice.js';
@@ -31,6 +32,8 @@ export interface StructuredCuts {
   strings: number;
 }
 
+// The most first items an array keeps (the budget decides how many, by bisection).
+const MAX_KEEP = 1024;
 // Deeper than this a value is kept as it is (a stack a server's JSON cannot exhaust).
 const MAX_DEPTH = 32;
 // Long strings collapsed by the engine (each its own stash); past these they are cut by ends.
@@ -59,21 +62,12 @@ function sampleArrays(value: unknown, keep: number, cuts: CutArray[], path = '',
 }
 
 /** `value` with each string `edit` returns a new text for replaced (same shape, same keys). */
-async function mapStrings(
-  value: unknown,
-  edit: (s: string) => string | undefined | Promise<string | undefined>,
-  depth = 0,
-): Promise<unknown> {
-  if (typeof value === 'string') return (await edit(value)) ?? value;
+function mapStrings(value: unknown, edit: (s: string) => string | undefined, depth = 0): unknown {
+  if (typeof value === 'string') return edit(value) ?? value;
   if (depth >= MAX_DEPTH || value === null || typeof value !== 'object') return value;
-  if (Array.isArray(value)) {
-    const out: unknown[] = [];
-    for (const v of value) out.push(await mapStrings(v, edit, depth + 1));
-    return out;
-  }
-  const entries: [string, unknown][] = [];
-  for (const [k, v] of Object.entries(value)) entries.push([k, await mapStrings(v, edit, depth + 1)]);
-  return Object.fromEntries(entries);
+  if (Array.isArray(value)) return value.map((v) => mapStrings(v, edit, depth + 1));
+  // fromEntries makes own properties: a `__proto__` key stays a key.
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, mapStrings(v, edit, depth + 1)]));
 }
 
 /** The strings of `value` longer than `chars`, each once. */
@@ -120,30 +114,21 @@ export async function shortenStructured(
   const { budget, wholeId } = options;
   const share = (n: number) => Math.max(MIN_STRING_TOKENS, Math.floor((budget * 0.75) / Math.max(1, n)));
   // The value at `keep` items per array, its long strings cut by their ends to their share.
-  const at = async (keep: number) => {
+  const at = (keep: number) => {
     const arrays: CutArray[] = [];
     const sampled = sampleArrays(value, keep, arrays);
     const long = longStrings(sampled, share(1) * 3);
     const tokens = share(long.size);
-    const cut = await mapStrings(sampled, (s) => (long.has(s) ? cutEnds(s, tokens, wholeId) : undefined));
+    const cut = mapStrings(sampled, (s) => (long.has(s) ? cutEnds(s, tokens, wholeId) : undefined));
     return { sampled, arrays, long, tokens, cut };
   };
-  let lo = 1;
-  let hi = 1024;
-  let best = await at(1);
-  while (lo <= hi) {
-    const mid = Math.floor((lo + hi) / 2);
-    const tried = await at(mid);
-    if (fitsJson(tried.cut, budget)) {
-      best = tried;
-      lo = mid + 1;
-    } else hi = mid - 1;
-  }
+  // At least one item and the last, however little fits.
+  const best = at(largestFitting(1, MAX_KEEP + 1, (keep) => fitsJson(at(keep).cut, budget)));
   // The kept items' long strings, the first few collapsed (their errors kept, not just ends).
-  const chosen = [...best.long].slice(0, MAX_COLLAPSED_STRINGS);
   const collapsed = new Map<string, string>();
-  for (const s of chosen) collapsed.set(s, await options.collapse(s, best.tokens));
-  const finer = await mapStrings(best.sampled, (s) =>
+  for (const s of [...best.long].slice(0, MAX_COLLAPSED_STRINGS))
+    collapsed.set(s, await options.collapse(s, best.tokens));
+  const finer = mapStrings(best.sampled, (s) =>
     best.long.has(s) ? (collapsed.get(s) ?? cutEnds(s, best.tokens, wholeId)) : undefined,
   );
   const cuts = { arrays: best.arrays, strings: best.long.size };
