@@ -108,15 +108,14 @@ export function lineGapMarker(
  * // '[JSON compacted: 1180 array items and the middles of 2 long strings left out; full output: spillway_expand <<sw:Ab3>>]'
  */
 export function jsonCompactedHeader(
-  omitted: { items: number; strings: number; deep?: number },
+  omitted: { items: number; keys?: number; strings: number; deep?: number },
   id: string,
   path?: string,
 ): string {
+  const keys = omitted.keys ? `, ${omitted.keys} keys of wide objects` : '';
   const strings = omitted.strings > 0 ? ` and the middles of ${omitted.strings} long strings` : '';
-  const deep = omitted.deep
-    ? `; ${omitted.deep} nested values too deep for the budget shown by their size`
-    : '';
-  return `[JSON compacted: ${omitted.items} array items${strings} left out${deep}; full output: spillway_expand ${markerTag(id)}${path ? ` or ${path}` : ''}]`;
+  const deep = omitted.deep ? `; ${omitted.deep} nested values shown by their size` : '';
+  return `[JSON compacted: ${omitted.items} array items${keys}${strings} left out${deep}; full output: spillway_expand ${markerTag(id)}${path ? ` or ${path}` : ''}]`;
 }
 
 /**
