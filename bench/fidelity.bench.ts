@@ -6,6 +6,7 @@ import {
   formatFidelity,
   METHODS,
 } from '../src/test-support/fidelity.js';
+import { LOGHUB_DIR, loghubLogs, loghubRecall } from '../src/test-support/loghub.js';
 import {
   failureLines,
   GENERATORS,
@@ -32,6 +33,7 @@ export async function benchFidelity(): Promise<void> {
   );
   await printFidelity(outputs.map((o) => o.text));
   await printHugeFailures();
+  await printLoghub();
   if (!corpusAvailable) {
     console.log('\ncorpus: skipped, ../shared/corpus is not here');
     return;
@@ -47,9 +49,27 @@ export async function benchFidelity(): Promise<void> {
     console.log(`  at ${budget} tokens:`);
     for (const r of await fidelityByKind(results, budget))
       console.log(
-        `    ${r.kind.padEnd(7)} ${String(r.outputs).padStart(3)} outputs, ${String(r.needles).padStart(4)} needles: spillway ${pct(r.spillway, r.needles)}  head+tail ${pct(r.headTail, r.needles)}  oracle ${pct(r.oracle, r.needles)}`,
+        `    ${r.kind.padEnd(7)} ${String(r.outputs).padStart(3)} outputs, ${String(r.needles).padStart(4)} needles: spillway ${pct(r.spillway, r.needles)}  head+tail ${pct(r.headTail, r.needles)}  50/50 ${pct(r.codex, r.needles)} (over budget on ${r.codexOver})  oracle ${pct(r.oracle, r.needles)}`,
       );
   }
+}
+
+/** Loghub's labelled lines (alerts, error levels, one-off events) each method keeps whole. */
+async function printLoghub(): Promise<void> {
+  const logs = loghubLogs();
+  if (logs.length === 0)
+    return void console.log(`\nloghub: skipped, no samples in ${LOGHUB_DIR} (npm run loghub fetches them)`);
+  console.log(
+    `\nloghub (${logs.length} systems' 2,000-line samples; labels by loghub's people: BGL's alerts, levels parsed as error or warning where they are a minority, events whose template occurs once), lines kept whole:`,
+  );
+  for (const kind of ['alerts', 'errors', 'rare'] as const)
+    for (const budget of [1000, 2000]) {
+      const r = await loghubRecall(logs, kind, budget);
+      const kept = Object.entries(r.kept).map(([name, n]) => `${name} ${n}`);
+      console.log(
+        `  ${kind.padEnd(6)} at ${budget}: of ${r.labelled}: ${kept.join(', ')}; oracle ${r.oracle}`,
+      );
+    }
 }
 
 async function printFidelity(texts: string[]): Promise<void> {

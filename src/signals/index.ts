@@ -16,5 +16,5 @@ export {
 } from './relevance.js';
 export type { LibraryPath, SignalPack, SignalRule } from './rule.js';
 export { IMPORTANCE_SCAN_CHARS, type ImportantLine, type LineScan, scanLines } from './scan-lines.js';
-export { shapeOf } from './shape.js';
+export { quietLevel, shapeOf, templateOf } from './shape.js';
 export { ANY_RULE, CANDIDATE, LIBRARY_FRAME, MIDDLE, MIDDLE_WORDS, PACKS, RULES } from './table.js';

@@ -149,7 +149,17 @@ const ORACLE_MARKER_TOKENS = 12;
  */
 export function oracleKept(text: string, budget: number): { needles: number; kept: number } {
   const needles = needlesOf(text);
-  const costs = needles.map((n) => o200k.count(`${n}\n`) + ORACLE_MARKER_TOKENS).sort((a, b) => a - b);
+  return { needles: needles.length, kept: mostThatFit(needles, budget) };
+}
+
+/**
+ * How many of `lines` a budget could hold at most: the cheapest first, each with a marker.
+ *
+ * @example
+ * mostThatFit(['error: a', 'error: b'], 1000); // 2
+ */
+export function mostThatFit(lines: readonly string[], budget: number): number {
+  const costs = lines.map((n) => o200k.count(`${n}\n`) + ORACLE_MARKER_TOKENS).sort((a, b) => a - b);
   let room = budget - ORACLE_MARKER_TOKENS;
   let kept = 0;
   for (const cost of costs) {
@@ -157,23 +167,27 @@ export function oracleKept(text: string, budget: number): { needles: number; kep
     room -= cost;
     kept++;
   }
-  return { needles: needles.length, kept };
+  return kept;
 }
 
-/** Needles kept per kind of tool at one budget: spillway's (with the terms asked about), head+tail's, the oracle's. */
+/** Needles kept per kind of tool at one budget: spillway's (with the terms asked about), head+tail's, Codex's 50/50, the oracle's. */
 export interface KindFidelity {
   kind: ResultKind;
   outputs: number;
   needles: number;
   spillway: number;
   headTail: number;
+  /** Codex's rule: half and half at 4 bytes a token (often over the budget by a real count). */
+  codex: number;
+  /** Outputs Codex's rule left over the budget by a real count. */
+  codexOver: number;
   oracle: number;
 }
 
 /**
  * The fidelity bench's table by kind: for each kind of tool, of the results over `budget`, the
- * needles spillway keeps (given the call's arguments and the words said before it, as the proxy is), plain head+tail keeps,
- * and the most any method could (oracleKept).
+ * needles spillway keeps (given the call's arguments and the words said before it, as the proxy
+ * is), plain head+tail keeps, Codex's 50/50 keeps, and the most any method could (oracleKept).
  *
  * @example
  * for (const row of await fidelityByKind(corpusResults(4000), 1000)) console.log(row.kind, row.spillway / row.needles);
@@ -183,7 +197,10 @@ export async function fidelityByKind(
   budget: number,
 ): Promise<KindFidelity[]> {
   const rows = new Map<ResultKind, KindFidelity>(
-    RESULT_KINDS.map((kind) => [kind, { kind, outputs: 0, needles: 0, spillway: 0, headTail: 0, oracle: 0 }]),
+    RESULT_KINDS.map((kind) => [
+      kind,
+      { kind, outputs: 0, needles: 0, spillway: 0, headTail: 0, codex: 0, codexOver: 0, oracle: 0 },
+    ]),
   );
   for (const { text, tool, input, said } of results) {
     if (o200k.countUpTo(text, budget) <= budget) continue;
@@ -203,6 +220,9 @@ export async function fidelityByKind(
     row.needles += needles.length;
     row.spillway += needlesKept(needles, out.action === 'acted' ? out.text : text);
     row.headTail += needlesKept(needles, headTail);
+    const codex = snip(text, { budget: budget * 4, unit: 'bytes' });
+    row.codex += needlesKept(needles, codex);
+    if (o200k.countUpTo(codex, budget) > budget) row.codexOver++;
     row.oracle += oracleKept(text, budget).kept;
   }
   return [...rows.values()].filter((r) => r.outputs > 0);

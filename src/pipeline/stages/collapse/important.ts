@@ -19,8 +19,10 @@ const CONTEXT_BEFORE = 1;
 const CONTEXT_AFTER = 1;
 // How far above a finding that names no file the file's path is looked for.
 const HEADING_REACH = 200;
-// The most of the budget the lines that matter (with their context) may take.
+// The most of the budget the ends leave that the lines that matter (with their context) may
+// take, and the share they take alone before their context is added.
 const IMPORTANT_SHARE = 0.6;
+const FINDINGS_SHARE = 0.3;
 // The most of the budget rare lines (no rule names them; see signals/rarity.ts) may take: they
 // are a guess, and the head and tail are not.
 const RARE_SHARE = 0.08;
@@ -84,8 +86,10 @@ function withExtraLines(
 }
 
 /**
- * Adds each line that matters with its context (and the file a linter's finding is listed
- * under) until `full`; a run of misses ends it.
+ * Adds the lines that matter, most important first: the findings alone up to FINDINGS_SHARE of
+ * the budget (a log of hundreds of faults shows more of them, not each one's neighbours), then
+ * each added finding's context (and the file a linter's finding is listed under), then further
+ * findings with their context, up to IMPORTANT_SHARE; a run of misses ends it.
  */
 export function addImportant(
   ranked: readonly ImportantLine[],
@@ -98,8 +102,22 @@ export function addImportant(
   let misses = 0;
   let rareSpent = 0;
   let outlineSpent = 0;
+  // Shares of what the ends left: where a line costs 80 tokens, the ends take most of a budget.
+  const start = spent();
+  const share = (part: number) => start + (maxTokens - start) * part;
+  const alone: ImportantLine[] = [];
+  const withContext = (found: ImportantLine) => {
+    if (spent() >= share(IMPORTANT_SHARE)) return;
+    const context = `context of ${found.line + 1}`;
+    for (let k = 1; k <= CONTEXT_BEFORE; k++) tryAdd(found.line - k, false, context);
+    for (let k = 1; k <= CONTEXT_AFTER; k++) tryAdd(found.line + k, false, context);
+    const above = heading(found.line);
+    if (above !== undefined) tryAdd(above, false, `file of ${found.line + 1}`);
+  };
   for (const found of ranked) {
-    if (spent() >= maxTokens * IMPORTANT_SHARE || misses >= MAX_MISSES) break;
+    // Once the findings alone had their share, the ones added get their context.
+    if (alone.length > 0 && spent() >= share(FINDINGS_SHARE)) for (const f of alone.splice(0)) withContext(f);
+    if (spent() >= share(IMPORTANT_SHARE) || misses >= MAX_MISSES) break;
     // A rare or relevant line is a guess: it comes alone, within a small share; an outline's
     // line comes alone too, within a share of its own.
     const outline = found.kind === 'outline';
@@ -119,12 +137,10 @@ export function addImportant(
       continue;
     }
     important++;
-    const context = `context of ${found.line + 1}`;
-    for (let k = 1; k <= CONTEXT_BEFORE; k++) tryAdd(found.line - k, false, context);
-    for (let k = 1; k <= CONTEXT_AFTER; k++) tryAdd(found.line + k, false, context);
-    const above = heading(found.line);
-    if (above !== undefined) tryAdd(above, false, `file of ${found.line + 1}`);
+    if (spent() < share(FINDINGS_SHARE)) alone.push(found);
+    else withContext(found);
   }
+  for (const f of alone) withContext(f);
   return important;
 }
 

@@ -1,9 +1,11 @@
 import { codePointCeil, codePointFloor, codePointLength } from '../../../text/measure.js';
 import type { Tokenizer } from '../../../text/tokenizers/tokenizer.js';
+import { largestFitting } from './bisect.js';
 import { growEnds } from './grow.js';
 import { addImportant, headingOf, signalLines } from './important.js';
 import { KeptRanges } from './kept-ranges.js';
 import { LineIndex } from './line-index.js';
+import { cutListingLine } from './listing.js';
 import { rankImportant, readOrder } from './rank.js';
 import { assemble, gapMarkerTokens } from './render.js';
 
@@ -45,11 +47,15 @@ export interface LineSelection {
 // Lines kept at first from each end, before anything else is chosen.
 const HEAD_FRAME = 3;
 const TAIL_FRAME = 5;
-// A text of at most this many lines, this share of them long, is a listing: its lines are cut
-// to a share of the budget, no shorter than LISTING_LINE_CHARS (see listingLimit).
+// A text of at most this many lines, this share of them longer than LISTING_LONG_CHARS, is a
+// listing: its lines are cut to a share of the budget, no shorter than LISTING_LINE_CHARS and
+// never inside an item's identifying part (see listingLimit and cutListingLine).
 const LISTING_LINES = 400;
 const LISTING_LONG_SHARE = 0.8;
-const LISTING_LINE_CHARS = 160;
+const LISTING_LONG_CHARS = 160;
+const LISTING_LINE_CHARS = 60;
+// A listing's lines, cut, take at most this share of the budget (markers take the rest).
+const LISTING_BUDGET_SHARE = 0.92;
 // A partial line is worth adding only with at least this many tokens of room.
 const MIN_PARTIAL_TOKENS = 24;
 
@@ -93,7 +99,8 @@ export function selectLines(text: string, options: LineSelectionOptions): LineSe
   const render = (line: number, lineLimit: number) => {
     let r = rendered.get(line);
     if (!r || r.limit !== lineLimit) {
-      const t = cutLongLine(index.text(line), lineLimit);
+      const cut = lineLimit < limit ? cutListingLine : cutLongLine;
+      const t = cut(index.text(line), lineLimit);
       calls++;
       r = { text: t, tokens: tokenizer.count(`${t}\n`), limit: lineLimit };
       rendered.set(line, r);
@@ -102,11 +109,11 @@ export function selectLines(text: string, options: LineSelectionOptions): LineSe
   };
   // A text that ends with a newline has one line fewer than its pieces.
   const total = text.endsWith('\n') ? lines - 1 : lines;
-  // A listing of long lines (search hits, records) shows more of its items before it drops any:
-  // its head and the growth of its ends are cut to a share of the budget each; the lines that
-  // matter and the last few keep the usual limit.
+  // A listing of long lines (search hits, records) shows every item's identifying part before it
+  // drops any: its lines are cut to a share of the budget each, after the part that names the
+  // item (title and URL, path, name); the lines that matter keep the usual limit.
   const named = new Set(found.map((f) => f.line));
-  const itemLimit = listingLimit(text, total, maxTokens, limit);
+  const itemLimit = listingLimit(text, total, maxTokens, limit, tokenizer);
   const limitOf = (line: number) => (named.has(line) ? limit : itemLimit);
   const markerTokens = gapMarkerTokens(total, options);
   calls += 2;
@@ -137,7 +144,8 @@ export function selectLines(text: string, options: LineSelectionOptions): LineSe
 
   // 1. A frame from each end.
   for (let i = 0; i < Math.min(HEAD_FRAME, options.headLines); i++) tryAdd(i, false, 'head', limitOf(i));
-  for (let i = 0; i < Math.min(TAIL_FRAME, options.tailLines); i++) tryAdd(lines - 1 - i, false, 'tail');
+  for (let i = 0; i < Math.min(TAIL_FRAME, options.tailLines); i++)
+    tryAdd(lines - 1 - i, false, 'tail', limitOf(lines - 1 - i));
   // 2. The lines that matter, most important first, each with a little context.
   // They take at most a share of the budget, so the head and tail still say what ran and how
   // it ended.
@@ -207,22 +215,26 @@ function fitWhole(s: {
 }
 
 /**
- * The length lines of a listing are cut to: a share of the budget each, when the text is a
- * listing (at most LISTING_LINES lines, most of them longer than that share, too long to show
- * whole); else the usual limit.
+ * The length lines of a listing are cut to: when the text is a listing (at most LISTING_LINES
+ * lines, most of them longer than LISTING_LONG_CHARS, too long to show whole), the longest cut
+ * (no shorter than LISTING_LINE_CHARS) at which every line fits a share of the budget, each
+ * keeping its identifying part; else the usual limit.
  */
-function listingLimit(text: string, total: number, maxTokens: number, limit: number): number {
+function listingLimit(
+  text: string,
+  total: number,
+  maxTokens: number,
+  limit: number,
+  tokenizer: Tokenizer,
+): number {
   if (total > LISTING_LINES || text.length < maxTokens * 4) return limit;
-  const share = Math.min(limit, Math.max(LISTING_LINE_CHARS, Math.floor((maxTokens * 3) / total)));
-  let long = 0;
-  let start = 0;
-  for (let i = 0; i < total; i++) {
-    const end = text.indexOf('\n', start);
-    if ((end < 0 ? text.length : end) - start > share) long++;
-    if (end < 0) break;
-    start = end + 1;
-  }
-  return long >= total * LISTING_LONG_SHARE ? share : limit;
+  const lines = text.split('\n', total);
+  const long = lines.filter((line) => line.length > LISTING_LONG_CHARS).length;
+  if (long < total * LISTING_LONG_SHARE) return limit;
+  const room = maxTokens * LISTING_BUDGET_SHARE;
+  const fits = (share: number) =>
+    tokenizer.countUpTo(lines.map((line) => cutListingLine(line, share)).join('\n'), room) <= room;
+  return largestFitting(LISTING_LINE_CHARS, limit, fits);
 }
 
 /**

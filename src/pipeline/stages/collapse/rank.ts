@@ -1,9 +1,10 @@
 import type { ImportantLine } from '../../../signals/index.js';
-import { LIBRARY_FRAME, LINE_WEIGHT, shapeOf } from '../../../signals/index.js';
+import { LIBRARY_FRAME, LINE_WEIGHT, quietLevel, templateOf } from '../../../signals/index.js';
 import type { LineIndex } from './line-index.js';
 
-// An important line whose shape (digits and hex masked) was already kept this many times waits
-// until every other important line had its turn: a thousand identical warnings are not news.
+// An important line whose template (words with digits masked) was already kept this many times
+// waits until every other important line had its turn: a thousand identical warnings are not
+// news, from one host or from many.
 const SAME_SHAPE_FIRST = 2;
 // Frames of a stack trace ranked with the lines that matter: its top and bottom ones.
 const TRACE_TOP = 3;
@@ -14,8 +15,8 @@ const OWN_FRAMES = 3;
 
 /**
  * The lines that matter (as `scanLines` found them), in the order they get room: weight
- * first, then position; repeats of one shape and the inner frames of a long stack trace go to
- * the back. Their offsets are taught to the line index.
+ * first, then position; repeats of one template, lines logged at a quiet level and the inner
+ * frames of a long stack trace go to the back. Their offsets are taught to the line index.
  *
  * @example
  * const scan = scanLines(text);
@@ -45,14 +46,17 @@ export function rankImportant(
     const start = text.slice(f.start, Math.min(f.end, f.start + 200));
     const again = said.has(start);
     said.add(start);
-    const shape = `${f.kind}:${shapeOf(start)}`;
+    const shape = `${f.kind}:${templateOf(start)}`;
     // A trace repeats a shape once however many of its frames have it (Rust's frames through one
     // file differ only in their numbers): the second trace through that file is not a repeat.
     const occurrence = traceOf.get(f) ?? f.line;
     const before = seen.get(shape);
     const times = before?.last === occurrence ? before.times : (before?.times ?? 0) + 1;
     seen.set(shape, { times, last: occurrence });
-    (times <= SAME_SHAPE_FIRST && !inner.has(f) && !again ? first : later).push(f);
+    // A line logged at a quiet level (INFO … error corrected) waits too: its logger says it is
+    // no fault.
+    const quiet = f.kind !== 'frame' && quietLevel(start);
+    (times <= SAME_SHAPE_FIRST && !inner.has(f) && !again && !quiet ? first : later).push(f);
   }
   return [...first, ...later];
 }

@@ -91,7 +91,7 @@ describe('head and tail', () => {
 });
 
 describe('a listing of long lines', () => {
-  it('shows more of its items, each shortened, before it drops any (36 search hits of ~930 characters)', () => {
+  it("shows every hit's title and URL before it drops any (36 search hits of ~930 characters)", () => {
     const words =
       'spillway keeps oversized tool results from flooding an agent context window and loses nothing doing it while the cache stays warm'.split(
         ' ',
@@ -101,7 +101,7 @@ describe('a listing of long lines', () => {
       (_, i) =>
         `${i + 1}. [Result ${i + 1}: ${words[i % words.length]} guide](https://example.com/docs/${i}) — ${Array.from({ length: 140 }, (_, k) => words[(i * 3 + k) % words.length]).join(' ')}`,
     );
-    const shownAt = (maxTokens: number) => {
+    const shown = (maxTokens: number) => {
       const out = selectLines(hits.join('\n'), {
         maxTokens,
         headLines: 20,
@@ -110,11 +110,19 @@ describe('a listing of long lines', () => {
         id: 'sw_0123456789abcdef',
       });
       expect(out?.tokens).toBeLessThanOrEqual(maxTokens);
-      return out?.text.split('\n').filter((l) => /^\d+\. \[Result/.test(l)).length ?? 0;
+      expect(out?.tokens).toBeGreaterThan(maxTokens * 0.75);
+      return out?.text.split('\n') ?? [];
     };
-    // Whole lines showed 7 and 13; the last five stay whole (an agent reads how a listing ends).
-    expect(shownAt(1000)).toBeGreaterThanOrEqual(10);
-    expect(shownAt(2000)).toBeGreaterThanOrEqual(25);
+    // Whole lines showed 7 and 13 of them, lines cut to 160 characters 10 and 25.
+    for (const maxTokens of [1000, 2000]) {
+      const lines = shown(maxTokens);
+      hits.forEach((hit, i) => {
+        const named = (/^[^)]*\)/.exec(hit) as RegExpExecArray)[0];
+        expect(lines.some((l) => l.startsWith(named), `hit ${i + 1} at ${maxTokens}`)).toBe(true);
+      });
+      const cut = lines.filter((l) => /^\d+\. \[Result/.test(l) && / …\(\+\d+ chars\)$/.test(l));
+      expect(cut.length, 'the rest of each hit shortened with a mark').toBe(36);
+    }
   });
 });
 
@@ -267,5 +275,47 @@ describe('an omitted run of lines mostly alike', () => {
     // The marker's only id is the real one, not one the output wrote.
     const marker = out?.text.split('\n').find((l) => l.startsWith('... (lines')) ?? '';
     expect([...marker.matchAll(/<<sw:([\w-]+)>>/g)].map((m) => m[1])).toEqual(['sw_0123456789abcdef']);
+  });
+});
+
+describe('a log of hundreds of faults among information lines', () => {
+  // Shaped like BGL's RAS log: a record header on every line (label, epoch, node, time), most
+  // lines information, some of it naming errors that were corrected.
+  const faults = [
+    'RAS KERNEL FATAL data TLB error interrupt',
+    'RAS KERNEL FATAL data storage interrupt',
+    'RAS APP FATAL ciod: Error reading message prefix after LOAD_MESSAGE on CioStream socket',
+    'RAS KERNEL FATAL rts: kernel terminated for reason 1004',
+    'RAS KERNEL FATAL Lustre mount FAILED : bglio78 : point /p/gb1',
+    'RAS KERNEL FATAL rts panic! - stopping execution',
+  ];
+  const lines = Array.from({ length: 2000 }, (_, i) => {
+    const node = `R${String(i % 64).padStart(2, '0')}-M${i % 2}-N${(i % 16).toString(16).toUpperCase()}-C:J${i % 18}-U11`;
+    const head = `- ${1117838570 + i * 97} 2005.06.03 ${node} 2005-06-03-15.42.${String(i % 60).padStart(2, '0')}.675872 ${node}`;
+    const info =
+      i % 7 === 0
+        ? 'RAS KERNEL INFO instruction cache parity error corrected'
+        : `RAS KERNEL INFO generating core.${i}`;
+    return `${head} ${i % 10 === 5 ? faults[((i / 10) % faults.length) | 0] : info}`;
+  });
+
+  it('shows a fault of every kind before any repeat, and before information that names an error', () => {
+    const out = selectLines(lines.join('\n'), {
+      maxTokens: 2000,
+      headLines: 20,
+      tailLines: 20,
+      tokenizer: o200k,
+      id: 'sw_0123456789abcdef',
+    });
+    expect(out?.tokens).toBeLessThanOrEqual(2000);
+    const shown = out?.text ?? '';
+    // With each finding's neighbours added first and repeats told apart by their node names,
+    // some kinds were not shown at all.
+    for (const fault of faults) expect(shown, fault).toContain(fault);
+    const reasons = [...(out?.reasons ?? new Map()).entries()];
+    const corrected = reasons.filter(
+      ([line, why]) => /error/.test(why) && /corrected/.test(lines[line] ?? ''),
+    );
+    expect(corrected, 'information lines named as errors').toEqual([]);
   });
 });
