@@ -17,6 +17,8 @@ const PLAN_CHARS_PER_TOKEN = 16;
 // Once the longest prefix of the plan that fits is found, this many later steps (those whose
 // container is shown) are tried one by one: a step too large may be followed by small ones.
 const FILL_TRIES = 24;
+// Filled this far, later steps are not tried: what they could add is not worth their counts.
+const FULL_ENOUGH = 0.95;
 
 /** Whether `text` may be an object or an array collapse compacts (at most 4 MiB; not parsed). */
 function mayCompactAsJson(text: string): boolean {
@@ -86,13 +88,17 @@ export function compactJson(
     maxChars: o.maxTokens * PLAN_CHARS_PER_TOKEN,
   });
   let calls = 0;
+  let tokens = 0;
   const attempt = (taken: readonly Step[]) => {
     const omitted: JsonOmitted = { items: 0, keys: 0, strings: 0, deep: 0 };
     const body = JSON.stringify(renderJson(value, taken, omitted));
     const out = `${jsonCompactedHeader(omitted, o.id, o.path)}\n${body}`;
     calls++;
-    const shortened = omitted.items + omitted.keys + omitted.deep + omitted.strings > 0;
-    return shortened && o.tokenizer.countUpTo(out, o.maxTokens) <= o.maxTokens ? out : undefined;
+    if (omitted.items + omitted.keys + omitted.deep + omitted.strings === 0) return undefined;
+    const count = o.tokenizer.countUpTo(out, o.maxTokens);
+    if (count > o.maxTokens) return undefined;
+    tokens = count;
+    return out;
   };
   let best = attempt(steps.slice(0, 1));
   if (!best) return undefined;
@@ -109,7 +115,7 @@ export function compactJson(
   let tries = 0;
   for (const step of steps.slice(taken.length)) {
     if (step.after && !has.has(step.after)) continue;
-    if (tries++ >= FILL_TRIES) break;
+    if (tries++ >= FILL_TRIES || tokens >= o.maxTokens * FULL_ENOUGH) break;
     const out = attempt([...taken, step]);
     if (!out) continue;
     best = out;
