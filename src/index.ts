@@ -1,6 +1,6 @@
 /**
  * spillway: keeps oversized tool results from flooding an LLM agent's context, and loses
- * nothing doing it. The root export holds what a library user needs: snip and token counting,
+ * nothing doing it. The root export holds what a library user needs: collapse, snip and token counting,
  * model windows, the stores with cap/recall/stash, the pipeline and its conversation engine,
  * content blocks and sessions, and the proxy. Each layer has its own subpath with the rest:
  * `spillway/text`, `spillway/store`, `spillway/formats`, `spillway/pipeline`,
@@ -13,8 +13,11 @@
  */
 export { SpillwayError, type SpillwayErrorCode } from './errors.js';
 export {
+  type CollapseCall,
+  type Collapsed,
   ConversationEngine,
   type ConversationOptions,
+  collapse,
   FrozenDecisions,
   type PipelineConfig,
   PRESETS,

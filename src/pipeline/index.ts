@@ -1,5 +1,6 @@
 export { Calibration, type CalibrationSample } from './calibration.js';
 export { type CallKey, callKeyOf, READ_TOOLS } from './call-keys.js';
+export { type CollapseCall, type Collapsed, collapse } from './collapse.js';
 export {
   buildStage,
   type PipelineConfig,

@@ -1,0 +1,82 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { expand } from '../store/expand.js';
+import { stashKey } from '../store/ids.js';
+import { MemoryStore } from '../store/memory-store.js';
+import { getTokenizer } from '../text/tokenizers/index.js';
+import { collapse } from './collapse.js';
+
+const o200k = getTokenizer('o200k');
+
+/** A 650 KB build log, its one error in the middle. */
+function buildLog(): { text: string; error: string } {
+  const lines = Array.from(
+    { length: 9000 },
+    (_, i) =>
+      `[${String(i).padStart(5, '0')}] CC src/module_${i % 97}/file_${i}.c -O2 -Wall -fPIC -o build/obj/${i}.o`,
+  );
+  const error = "src/module_42/file_4500.c:88:13: error: use of undeclared identifier 'buffer_len'";
+  lines[4500] = error;
+  return { text: lines.join('\n'), error };
+}
+
+describe('collapse (the root export)', () => {
+  it('keeps the error of a 650 KB build log within budget, and the whole comes back exactly', async () => {
+    const { text, error } = buildLog();
+    expect(text.length).toBeGreaterThan(650_000);
+    const store = new MemoryStore();
+    const out = await collapse(text, { tokens: 2000, store });
+    expect(out.collapsed).toBe(true);
+    if (!out.collapsed) return;
+    expect(o200k.count(out.text)).toBeLessThanOrEqual(2000);
+    expect(out.text).toContain(error);
+    expect(out.text).toContain(`<<sw:${out.id}>>`);
+    expect((await store.get(stashKey(out.id)))?.toString('utf8')).toBe(text);
+    expect(await expand(store, { id: out.id, grep: 'undeclared' })).toContain(error);
+  });
+
+  it('gives a text within budget back as it is, and stashes nothing', async () => {
+    const store = new MemoryStore();
+    expect(await collapse('ok\n', { tokens: 10, store })).toEqual({ collapsed: false, text: 'ok\n' });
+    expect(await store.list()).toEqual([]);
+  });
+
+  it('refuses a budget below one token, and cuts nothing it could not stash', async () => {
+    const store = new MemoryStore();
+    await expect(collapse('x', { tokens: 0, store })).rejects.toMatchObject({ code: 'SPILLWAY_BAD_INPUT' });
+    const full = new MemoryStore({ maxFileBytes: 1000 });
+    await expect(collapse(buildLog().text, { tokens: 500, store: full })).rejects.toMatchObject({
+      code: 'SPILLWAY_IO',
+    });
+  });
+
+  it('property: never over budget; what it cut is stashed byte for byte', async () => {
+    const line = fc.oneof(
+      fc.constantFrom(
+        'ok',
+        'error: disk full',
+        'Traceback (most recent call last):',
+        '',
+        '  at f (a.js:1:2)',
+      ),
+      fc.string({ maxLength: 120 }),
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(line, { maxLength: 400 }),
+        fc.integer({ min: 20, max: 600 }),
+        async (lines, tokens) => {
+          const text = lines.join('\n');
+          const store = new MemoryStore();
+          const out = await collapse(text, { tokens, store });
+          expect(o200k.count(out.text)).toBeLessThanOrEqual(
+            Math.max(tokens, out.collapsed ? 0 : o200k.count(text)),
+          );
+          if (out.collapsed) expect((await store.get(stashKey(out.id)))?.toString('utf8')).toBe(text);
+          else expect(out.text).toBe(text);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+});
