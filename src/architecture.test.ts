@@ -15,6 +15,8 @@ const LAYERS: readonly (readonly string[])[] = [
   ['session'],
   ['replay'],
   ['proxy', 'mcp', 'clients'],
+  // The framework integrations: the engine inside an agent's own process (the MCP tool's definition).
+  ['integrations'],
   ['cli', 'index'],
 ];
 
@@ -123,8 +125,14 @@ describe('architecture', () => {
     const pkg = JSON.parse(readFileSync(join(SRC, '../package.json'), 'utf8')) as {
       exports: Record<string, string | { import: string }>;
     };
+    // The framework integrations are subpaths of their own, one file each.
+    const integrations = Object.entries(pkg.exports).filter(([path]) => path === './ai-sdk');
+    for (const [path, target] of integrations)
+      expect(typeof target === 'string' ? target : target.import).toBe(
+        `./dist/integrations/${path.slice(2)}.js`,
+      );
     const subpaths = Object.entries(pkg.exports).filter(
-      ([path]) => path !== '.' && path !== './package.json',
+      ([path]) => path !== '.' && path !== './package.json' && !integrations.some(([p]) => p === path),
     );
     expect(subpaths.map(([path]) => path).sort()).toEqual(
       ['formats', 'mcp', 'pipeline', 'proxy', 'replay', 'session', 'signals', 'store', 'text'].map(
@@ -137,5 +145,27 @@ describe('architecture', () => {
       const layer = await import(`./${path.slice(2)}/index.ts`);
       expect(Object.keys(layer).length, path).toBeGreaterThan(0);
     }
+  });
+});
+
+describe('the framework integrations', () => {
+  it('load no proxy, no HTTP server, no CLI: only the engine, the store and the recall tool', () => {
+    const loaded = new Set<string>();
+    const visit = (file: string) => {
+      if (loaded.has(file)) return;
+      loaded.add(file);
+      for (const target of graph.get(file) ?? []) visit(target);
+    };
+    visit(join(SRC, 'integrations/ai-sdk.ts'));
+    const units = new Set([...loaded].map(unitOf));
+    for (const surface of ['proxy', 'cli', 'clients', 'replay', 'session'])
+      expect(units, surface).not.toContain(surface);
+    expect([...loaded].filter((f) => unitOf(f) === 'mcp').map((f) => relative(SRC, f))).toEqual([
+      'mcp/expand-tool.ts',
+    ]);
+    const servers = [...loaded].filter((f) =>
+      /from 'node:(http|https|http2)'|from 'undici'/.test(readFileSync(f, 'utf8')),
+    );
+    expect(servers.map((f) => relative(SRC, f))).toEqual([]);
   });
 });

@@ -3,22 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { expand } from '../store/expand.js';
 import { stashKey } from '../store/ids.js';
 import { MemoryStore } from '../store/memory-store.js';
+import { buildLog } from '../test-support/build-log.js';
 import { getTokenizer } from '../text/tokenizers/index.js';
 import { collapse } from './collapse.js';
 
 const o200k = getTokenizer('o200k');
-
-/** A 650 KB build log, its one error in the middle. */
-function buildLog(): { text: string; error: string } {
-  const lines = Array.from(
-    { length: 9000 },
-    (_, i) =>
-      `[${String(i).padStart(5, '0')}] CC src/module_${i % 97}/file_${i}.c -O2 -Wall -fPIC -o build/obj/${i}.o`,
-  );
-  const error = "src/module_42/file_4500.c:88:13: error: use of undeclared identifier 'buffer_len'";
-  lines[4500] = error;
-  return { text: lines.join('\n'), error };
-}
 
 describe('collapse (the root export)', () => {
   it('keeps the error of a 650 KB build log within budget, and the whole comes back exactly', async () => {

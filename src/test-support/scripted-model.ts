@@ -256,8 +256,28 @@ function responsesEvents(step: ModelStep, n: number): string[] {
       total_tokens: 110,
     },
   });
+  // A message streams as the API sends it (added, its text as a delta, done): the AI SDK builds
+  // the text from the delta.
+  const text =
+    step.kind === 'answer'
+      ? [
+          sse('response.output_item.added', {
+            type: 'response.output_item.added',
+            output_index: 0,
+            item: { ...item, status: 'in_progress', content: [] },
+          }),
+          sse('response.output_text.delta', {
+            type: 'response.output_text.delta',
+            item_id: item.id,
+            output_index: 0,
+            content_index: 0,
+            delta: step.text,
+          }),
+        ]
+      : [];
   return [
     sse('response.created', { type: 'response.created', response: response('in_progress', []) }),
+    ...text,
     sse('response.output_item.done', { type: 'response.output_item.done', output_index: 0, item }),
     sse('response.completed', { type: 'response.completed', response: response('completed', [item]) }),
   ];

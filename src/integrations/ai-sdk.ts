@@ -1,0 +1,149 @@
+/**
+ * spillway inside the Vercel AI SDK (`ai` 6): a language-model middleware that collapses
+ * oversized tool results in the prompt before each call, and the `spillway_expand` tool the
+ * model recalls them with. Types only are imported from the SDK: this module loads no proxy,
+ * no HTTP server and no CLI.
+ */
+import type {
+  LanguageModelV3CallOptions,
+  LanguageModelV3Middleware,
+  LanguageModelV3Prompt,
+  LanguageModelV3ToolResultOutput,
+} from '@ai-sdk/provider';
+import { z } from 'zod';
+import { callExpandTool, EXPAND_TOOL_DEFINITION } from '../mcp/expand-tool.js';
+import { type Collapsed, collapse } from '../pipeline/index.js';
+import { MemoryStore, type Store } from '../store/index.js';
+import { contentDigest } from '../text/content-hash.js';
+
+/** What the middleware takes. */
+export interface SpillwayMiddlewareOptions {
+  /** The most tokens one tool result may take in the prompt (default 2,000). */
+  tokens?: number;
+  /** Where originals are stashed for recall (default: one MemoryStore per middleware). */
+  store?: Store;
+  /** The tokenizer that counts the budget (default o200k). */
+  tokenizer?: string;
+}
+
+type Output = LanguageModelV3ToolResultOutput;
+// Collapses made, by the text's digest and budget: each step sends the whole conversation again,
+// and a result is collapsed once. Bounded: the oldest are forgotten (and made again, the same).
+const MEMO_ENTRIES = 512;
+const DEFAULT_TOKENS = 2000;
+
+/**
+ * The middleware and its store: tool results over `tokens` are collapsed with the engine's
+ * collapse (their ends and the lines that matter, the whole stashed and named by a recall id).
+ * A result is collapsed the same way at every step, so the prompt's prefix stays byte for byte
+ * what the provider cached.
+ *
+ * @example
+ * import { generateText, wrapLanguageModel, stepCountIs } from 'ai';
+ * const sw = spillway({ tokens: 2000 });
+ * const model = wrapLanguageModel({ model: openai('gpt-5'), middleware: sw });
+ * await generateText({ model, tools: { build, spillway_expand: spillwayExpand(sw.store) }, stopWhen: stepCountIs(8), prompt });
+ */
+export function spillway(
+  options: SpillwayMiddlewareOptions = {},
+): LanguageModelV3Middleware & { store: Store } {
+  const store = options.store ?? new MemoryStore();
+  const tokens = options.tokens ?? DEFAULT_TOKENS;
+  const memo = new Map<string, Promise<Collapsed>>();
+  const collapsed = (text: string): Promise<Collapsed> => {
+    const key = contentDigest(text).toString('base64url');
+    let out = memo.get(key);
+    if (!out) {
+      out = collapse(text, { tokens, store, ...(options.tokenizer ? { tokenizer: options.tokenizer } : {}) });
+      // A failed collapse (the store refused the original) is not remembered: the next step tries again.
+      out.catch(() => memo.delete(key));
+      memo.set(key, out);
+      if (memo.size > MEMO_ENTRIES) memo.delete(memo.keys().next().value as string);
+    }
+    return out;
+  };
+  return {
+    specificationVersion: 'v3',
+    store,
+    transformParams: async ({ params }): Promise<LanguageModelV3CallOptions> => ({
+      ...params,
+      prompt: await collapsePrompt(params.prompt, collapsed),
+    }),
+  };
+}
+
+/** The prompt with every tool result's text collapsed; parts and messages otherwise as they were. */
+async function collapsePrompt(
+  prompt: LanguageModelV3Prompt,
+  collapsed: (text: string) => Promise<Collapsed>,
+): Promise<LanguageModelV3Prompt> {
+  return Promise.all(
+    prompt.map(async (message) => {
+      if (message.role !== 'tool' && message.role !== 'assistant') return message;
+      const content = await Promise.all(
+        message.content.map(async (part) =>
+          part.type === 'tool-result'
+            ? { ...part, output: await collapseOutput(part.output, collapsed) }
+            : part,
+        ),
+      );
+      return { ...message, content } as typeof message;
+    }),
+  );
+}
+
+async function collapseOutput(
+  output: Output,
+  collapsed: (text: string) => Promise<Collapsed>,
+): Promise<Output> {
+  switch (output.type) {
+    case 'text':
+    case 'error-text': {
+      const out = await collapsed(output.value);
+      return out.collapsed ? { ...output, value: out.text } : output;
+    }
+    case 'json':
+    case 'error-json': {
+      // Collapsed JSON keeps its structure but carries a header line: it goes as text.
+      const out = await collapsed(JSON.stringify(output.value));
+      if (!out.collapsed) return output;
+      return { type: output.type === 'json' ? 'text' : 'error-text', value: out.text };
+    }
+    case 'content': {
+      const value = await Promise.all(
+        output.value.map(async (item) => {
+          if (item.type !== 'text') return item;
+          const out = await collapsed(item.text);
+          return out.collapsed ? { ...item, text: out.text } : item;
+        }),
+      );
+      return { ...output, value };
+    }
+    default:
+      return output;
+  }
+}
+
+// The tool's input as every surface offers it (MCP's definition), for the SDK to validate.
+const ExpandInput = z.fromJSONSchema(
+  // A deep copy: the definition is frozen in type (readonly), the converter takes a plain schema.
+  structuredClone(EXPAND_TOOL_DEFINITION.inputSchema) as unknown as Parameters<typeof z.fromJSONSchema>[0],
+);
+
+/**
+ * The `spillway_expand` tool for an AI SDK agent: the model recalls what a marker left out, by
+ * grep, by a line range or by pages. Give it the middleware's store.
+ *
+ * @example
+ * const sw = spillway();
+ * const tools = { build, spillway_expand: spillwayExpand(sw.store) };
+ */
+export function spillwayExpand(store: Store) {
+  return {
+    description: EXPAND_TOOL_DEFINITION.description,
+    inputSchema: ExpandInput,
+    // An unknown id or a bad pattern is an answer the model reads, as from the MCP tool.
+    execute: async (input: unknown): Promise<string> =>
+      (await callExpandTool(store, input)).content.map((c) => c.text).join('\n'),
+  };
+}

@@ -1,0 +1,34 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type ScriptedModel, startScriptedModel } from '../test-support/scripted-model.js';
+
+const ROOT = join(import.meta.dirname, '../..');
+const BUILT = existsSync(join(ROOT, 'dist/integrations/ai-sdk.js'));
+if (!BUILT) console.warn('skipping the examples/ test: dist/ is not built (npm run build)');
+
+let model: ScriptedModel | undefined;
+afterEach(async () => {
+  await model?.close();
+  model = undefined;
+});
+
+describe.skipIf(!BUILT)('examples/ai-sdk.ts', () => {
+  it('runs as a user runs it (spillway/ai-sdk from the package), the model seeing the error', async () => {
+    model = await startScriptedModel((turn) => {
+      if (!turn.lastOutput) return { kind: 'call', callId: 'call_build', name: 'build', input: {} };
+      const hasError = turn.lastOutput.text.includes("undeclared identifier 'buffer_len'");
+      return { kind: 'answer', text: hasError ? 'buffer_len is undeclared' : 'no error seen' };
+    });
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', join(ROOT, 'examples/ai-sdk.ts')],
+      { cwd: ROOT, env: { ...process.env, OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${model.url}/v1` } },
+    );
+    expect(stdout.trim()).toBe('buffer_len is undeclared');
+    const output = model.seen.at(-1)?.body.toString('utf8') ?? '';
+    expect(output.length).toBeLessThan(20_000);
+  }, 60_000);
+});
