@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { parseConfig, wholeNumber } from '../config-schema.js';
-import { collapseOutput, SOURCE_MAX_TOKENS } from '../pipeline/collapse-output.js';
+import { SOURCE_MAX_TOKENS } from '../pipeline/collapse-output.js';
 import type { Store } from '../store/store.js';
 import { callExpandTool, EXPAND_TOOL, EXPAND_TOOL_DEFINITION } from './expand-tool.js';
 import { idInHead } from './line-reader.js';
-import { shortenStructuredContent } from './structured-content.js';
+import { shortenToolResult } from './shorten-result.js';
 
 /**
  * How the gateway shortens results (the schema of its `--config FILE`): a default budget, and
@@ -216,69 +216,19 @@ export class McpGateway {
     result: Json,
     line: { raw: Buffer; message: Json },
   ): Promise<Json | undefined> {
-    if (result.isError === true || !Array.isArray(result.content)) return undefined;
     const perTool = this.#o.budgets?.tools?.[call.tool];
     if (perTool === 0) return undefined;
     let budget = perTool ?? this.#o.budgets?.maxTokens ?? SOURCE_MAX_TOKENS;
     const maxChars = this.#maxChars.get(call.tool);
     if (maxChars !== undefined) budget = Math.min(budget, Math.floor(maxChars / CHARS_PER_TOKEN));
-    let changed = false;
-    const collapseOnce = async (text: string, maxTokens: number): Promise<string> => {
-      const out = await collapseOutput(Buffer.from(text, 'utf8'), {
-        store: this.#o.store,
-        maxTokens,
-        tool: call.tool,
-        input: call.args,
-      });
-      if (out.stashError !== undefined) {
-        // Nothing lost: without a stash the model gets the whole text.
-        this.#o.log?.({ event: 'stash_failed', tool: call.tool, error: out.stashError });
-        return text;
-      }
-      if (out.step !== 'acted') return text;
-      changed = true;
-      this.#o.log?.({
-        event: 'collapsed',
-        tool: call.tool,
-        id: out.id,
-        tokensBefore: out.tokensBefore,
-        tokensAfter: out.tokensAfter,
-      });
-      return out.text;
-    };
-    // The same text in a block and in structured content (a read's, say) is collapsed once.
-    const done = new Map<string, Promise<string>>();
-    const collapse = (text: string, maxTokens = budget): Promise<string> => {
-      const key = `${maxTokens}:${text}`;
-      const known = done.get(key);
-      if (known) return known;
-      const out = collapseOnce(text, maxTokens);
-      done.set(key, out);
-      return out;
-    };
-    const content: unknown[] = [];
-    for (const block of result.content)
-      content.push(
-        isObject(block) && block.type === 'text' && typeof block.text === 'string'
-          ? { ...block, text: await collapse(block.text) }
-          : block,
-      );
-    const structured = await shortenStructuredContent(result, line, {
+    return shortenToolResult(result, {
+      tool: call.tool,
+      args: call.args,
       budget,
       store: this.#o.store,
-      collapse,
-      log: (event) => this.#o.log?.({ ...event, tool: call.tool }),
+      line,
+      ...(this.#o.log ? { log: this.#o.log } : {}),
     });
-    if (structured) {
-      changed = true;
-      content.push({ type: 'text', text: structured.note });
-    }
-    if (!changed) return undefined;
-    return {
-      ...result,
-      content,
-      ...(structured ? { structuredContent: structured.value } : {}),
-    };
   }
 }
 

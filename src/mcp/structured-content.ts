@@ -162,7 +162,8 @@ function structuredCutNote(
  * against the tool's output schema): the whole stashed (the server's own bytes, so a recall
  * gives back its numbers and spacing exactly), its arrays and long strings cut to fit, and a
  * note naming each cut and the whole's id to put beside it. Undefined when it fits, or when it
- * cannot be stashed (logged: then it goes through whole and nothing is lost).
+ * cannot be stashed (logged: then it goes through whole and nothing is lost). Without the line
+ * it came in (a result in process), the value's JSON is stashed.
  *
  * @example
  * const out = await shortenStructuredContent(result, { raw, message }, { budget: 1800, store, collapse });
@@ -170,7 +171,7 @@ function structuredCutNote(
  */
 export async function shortenStructuredContent(
   result: Record<string, unknown>,
-  line: { raw: Buffer; message: unknown },
+  line: { raw: Buffer; message: unknown } | undefined,
   o: {
     budget: number;
     store: Store;
@@ -182,7 +183,9 @@ export async function shortenStructuredContent(
   if (value === undefined || fitsJson(value, o.budget)) return undefined;
   let wholeId: string;
   try {
-    const [bytes] = valueBytes(line.raw, line.message, [{ holder: result, field: 'structuredContent' }]);
+    const [bytes] = line
+      ? valueBytes(line.raw, line.message, [{ holder: result, field: 'structuredContent' }])
+      : [];
     wholeId = await stash(o.store, bytes ?? JSON.stringify(value));
   } catch (err) {
     o.log?.({ event: 'stash_failed', error: (err as Error).message });
