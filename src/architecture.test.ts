@@ -126,7 +126,9 @@ describe('architecture', () => {
       exports: Record<string, string | { import: string }>;
     };
     // The framework integrations are subpaths of their own, one file each.
-    const integrations = Object.entries(pkg.exports).filter(([path]) => path === './ai-sdk');
+    const integrations = Object.entries(pkg.exports).filter(([path]) =>
+      ['./ai-sdk', './mcp-client'].includes(path),
+    );
     for (const [path, target] of integrations)
       expect(typeof target === 'string' ? target : target.import).toBe(
         `./dist/integrations/${path.slice(2)}.js`,
@@ -149,23 +151,24 @@ describe('architecture', () => {
 });
 
 describe('the framework integrations', () => {
-  it('load no proxy, no HTTP server, no CLI: only the engine, the store and the recall tool', () => {
-    const loaded = new Set<string>();
-    const visit = (file: string) => {
-      if (loaded.has(file)) return;
-      loaded.add(file);
-      for (const target of graph.get(file) ?? []) visit(target);
-    };
-    visit(join(SRC, 'integrations/ai-sdk.ts'));
-    const units = new Set([...loaded].map(unitOf));
-    for (const surface of ['proxy', 'cli', 'clients', 'replay', 'session'])
-      expect(units, surface).not.toContain(surface);
-    expect([...loaded].filter((f) => unitOf(f) === 'mcp').map((f) => relative(SRC, f))).toEqual([
-      'mcp/expand-tool.ts',
-    ]);
-    const servers = [...loaded].filter((f) =>
-      /from 'node:(http|https|http2)'|from 'undici'/.test(readFileSync(f, 'utf8')),
-    );
-    expect(servers.map((f) => relative(SRC, f))).toEqual([]);
-  });
+  for (const integration of ['ai-sdk', 'mcp-client'])
+    it(`${integration} loads no proxy, no HTTP server, no CLI: the engine, the store, the recall tool`, () => {
+      const loaded = new Set<string>();
+      const visit = (file: string) => {
+        if (loaded.has(file)) return;
+        loaded.add(file);
+        for (const target of graph.get(file) ?? []) visit(target);
+      };
+      visit(join(SRC, `integrations/${integration}.ts`));
+      const units = new Set([...loaded].map(unitOf));
+      for (const surface of ['proxy', 'cli', 'clients', 'replay', 'session'])
+        expect(units, surface).not.toContain(surface);
+      const mcp = [...loaded].filter((f) => unitOf(f) === 'mcp').map((f) => relative(SRC, f));
+      for (const file of mcp)
+        expect(['mcp/expand-tool.ts', 'mcp/shorten-result.ts', 'mcp/structured-content.ts']).toContain(file);
+      const servers = [...loaded].filter((f) =>
+        /from 'node:(http|https|http2)'|from 'undici'/.test(readFileSync(f, 'utf8')),
+      );
+      expect(servers.map((f) => relative(SRC, f))).toEqual([]);
+    });
 });

@@ -26,10 +26,10 @@ function script(turn: ModelTurn): ModelStep {
       kind: 'call',
       callId: 'call_recall',
       name: 'spillway_expand',
-      input: { id, grep: 'undeclared' },
+      input: { id, grep: 'amount' },
     };
   }
-  return { kind: 'answer', text: 'the build failed on buffer_len' };
+  return { kind: 'answer', text: 'the build failed on amount' };
 }
 
 let model: ScriptedModel | undefined;
@@ -65,7 +65,7 @@ describe('the AI SDK middleware (ai 6, real providers against a scripted model)'
         prompt: 'Build the project and fix it.',
       };
       const text = provider === 'openai' ? await streamText(call).text : (await generateText(call)).text;
-      expect(text).toBe('the build failed on buffer_len');
+      expect(text).toBe('the build failed on amount');
 
       const requests = model.seen.filter((r) => r.method === 'POST').map((r) => r.json);
       expect(requests).toHaveLength(3);

@@ -32,3 +32,28 @@ describe.skipIf(!BUILT)('examples/ai-sdk.ts', () => {
     expect(output.length).toBeLessThan(20_000);
   }, 60_000);
 });
+
+describe.skipIf(!BUILT)('examples/mcp-client.ts', () => {
+  it("caps a real stdio server's 650 KB result and greps its error back", async () => {
+    const fixture = join(ROOT, 'src/test-support/mcp-fixture-server.ts');
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        join(ROOT, 'examples/mcp-client.ts'),
+        'build_log',
+        '--',
+        process.execPath,
+        '--import',
+        'tsx',
+        fixture,
+      ],
+      { cwd: ROOT, maxBuffer: 4 * 1024 * 1024 },
+    );
+    const [shown, recalled] = stdout.split('--- spillway_expand grep error|fail:');
+    expect(shown?.length).toBeLessThan(12_000);
+    expect(shown).toContain("error: 'amount' undeclared");
+    expect(recalled).toContain("error: 'amount' undeclared");
+  }, 60_000);
+});

@@ -1,17 +1,16 @@
 /**
- * A 650 KB build log (9,000 compiler lines) whose one error is in its middle: the integrations'
- * and the root collapse's common case.
+ * A 650 KB build log (6,000 compiler lines) with one error at line 3,100: what the MCP fixture's
+ * build_log tool returns, and the integrations' and the root collapse's common case.
  *
  * @example
  * const { text, error } = buildLog(); // text.length > 650_000; text.includes(error)
  */
 export function buildLog(): { text: string; error: string } {
-  const lines = Array.from(
-    { length: 9000 },
-    (_, i) =>
-      `[${String(i).padStart(5, '0')}] CC src/module_${i % 97}/file_${i}.c -O2 -Wall -fPIC -o build/obj/${i}.o`,
-  );
-  const error = "src/module_42/file_4500.c:88:13: error: use of undeclared identifier 'buffer_len'";
-  lines[4500] = error;
-  return { text: lines.join('\n'), error };
+  const error = "src/pay.c:88:3: error: 'amount' undeclared (first use in this function)";
+  const text = Array.from({ length: 6000 }, (_, i) =>
+    i === 3099
+      ? error
+      : `[${String(i).padStart(4, '0')}] cc -O2 -c src/module_${i}.c -o build/module_${i}.o ${'·'.repeat(60)}`,
+  ).join('\n');
+  return { text, error };
 }

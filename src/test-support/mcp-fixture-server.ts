@@ -5,14 +5,11 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { z } from 'zod';
+import { buildLog } from './build-log.js';
 
 /** A 650 KB build log with one error at line 3,100: what the fixture's build_log tool returns. */
 export function fixtureBuildLog(): string {
-  return Array.from({ length: 6000 }, (_, i) =>
-    i === 3099
-      ? "src/pay.c:88:3: error: 'amount' undeclared (first use in this function)"
-      : `[${String(i).padStart(4, '0')}] cc -O2 -c src/module_${i}.c -o build/module_${i}.o ${'·'.repeat(60)}`,
-  ).join('\n');
+  return buildLog().text;
 }
 
 /**
