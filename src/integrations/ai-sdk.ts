@@ -12,9 +12,9 @@ import type {
 } from '@ai-sdk/provider';
 import { z } from 'zod';
 import { callExpandTool, EXPAND_TOOL_DEFINITION } from '../mcp/expand-tool.js';
-import { type Collapsed, collapse } from '../pipeline/index.js';
-import { MemoryStore, type Store } from '../store/index.js';
-import { contentDigest } from '../text/content-hash.js';
+import type { Collapsed } from '../pipeline/index.js';
+import type { Store } from '../store/index.js';
+import { resultCollapser } from './result-collapser.js';
 
 /** What the middleware takes. */
 export interface SpillwayMiddlewareOptions {
@@ -27,10 +27,6 @@ export interface SpillwayMiddlewareOptions {
 }
 
 type Output = LanguageModelV3ToolResultOutput;
-// Collapses made, by the text's digest and budget: each step sends the whole conversation again,
-// and a result is collapsed once. Bounded: the oldest are forgotten (and made again, the same).
-const MEMO_ENTRIES = 512;
-const DEFAULT_TOKENS = 2000;
 
 /**
  * The middleware and its store: tool results over `tokens` are collapsed with the engine's
@@ -47,21 +43,7 @@ const DEFAULT_TOKENS = 2000;
 export function spillway(
   options: SpillwayMiddlewareOptions = {},
 ): LanguageModelV3Middleware & { store: Store } {
-  const store = options.store ?? new MemoryStore();
-  const tokens = options.tokens ?? DEFAULT_TOKENS;
-  const memo = new Map<string, Promise<Collapsed>>();
-  const collapsed = (text: string): Promise<Collapsed> => {
-    const key = contentDigest(text).toString('base64url');
-    let out = memo.get(key);
-    if (!out) {
-      out = collapse(text, { tokens, store, ...(options.tokenizer ? { tokenizer: options.tokenizer } : {}) });
-      // A failed collapse (the store refused the original) is not remembered: the next step tries again.
-      out.catch(() => memo.delete(key));
-      memo.set(key, out);
-      if (memo.size > MEMO_ENTRIES) memo.delete(memo.keys().next().value as string);
-    }
-    return out;
-  };
+  const { store, collapsed } = resultCollapser(options);
   return {
     specificationVersion: 'v3',
     store,

@@ -1,0 +1,47 @@
+import { type Collapsed, collapse } from '../pipeline/index.js';
+import { MemoryStore, type Store } from '../store/index.js';
+import { contentDigest } from '../text/content-hash.js';
+
+// Collapses made, by the text's digest: an agent sends the whole conversation again each turn,
+// and a result is collapsed once. Bounded: the oldest are forgotten (and made again, the same).
+const MEMO_ENTRIES = 512;
+const DEFAULT_TOKENS = 2000;
+
+/** How an integration collapses the tool results of a conversation, turn after turn. */
+export interface ResultCollapser {
+  store: Store;
+  /** The text collapsed to the budget, or as it is when it fits. */
+  text(text: string): Promise<string>;
+  /** What the engine's collapse made of the text. */
+  collapsed(text: string): Promise<Collapsed>;
+}
+
+/**
+ * One budget and one store for a conversation's tool results: each text is collapsed by the
+ * engine's collapse once and the same way at every turn (so the provider's cached prefix holds),
+ * its whole stashed for recall. A collapse that failed (the store refused the original) throws
+ * and is tried again next time.
+ *
+ * @example
+ * const c = resultCollapser({ tokens: 2000 });
+ * await c.text(hugeLog); // within 2,000 tokens, its error kept, the whole in c.store
+ */
+export function resultCollapser(
+  o: { tokens?: number; store?: Store; tokenizer?: string } = {},
+): ResultCollapser {
+  const store = o.store ?? new MemoryStore();
+  const tokens = o.tokens ?? DEFAULT_TOKENS;
+  const memo = new Map<string, Promise<Collapsed>>();
+  const collapsed = (text: string): Promise<Collapsed> => {
+    const key = contentDigest(text).toString('base64url');
+    let out = memo.get(key);
+    if (!out) {
+      out = collapse(text, { tokens, store, ...(o.tokenizer ? { tokenizer: o.tokenizer } : {}) });
+      out.catch(() => memo.delete(key));
+      memo.set(key, out);
+      if (memo.size > MEMO_ENTRIES) memo.delete(memo.keys().next().value as string);
+    }
+    return out;
+  };
+  return { store, collapsed, text: async (text) => (await collapsed(text)).text };
+}
