@@ -127,7 +127,7 @@ describe('architecture', () => {
     };
     // The framework integrations are subpaths of their own, one file each.
     const integrations = Object.entries(pkg.exports).filter(([path]) =>
-      ['./ai-sdk', './mcp-client', './openai-agents'].includes(path),
+      ['./ai-sdk', './langchain', './mcp-client', './openai-agents'].includes(path),
     );
     for (const [path, target] of integrations)
       expect(typeof target === 'string' ? target : target.import).toBe(
@@ -151,7 +151,7 @@ describe('architecture', () => {
 });
 
 describe('the framework integrations', () => {
-  for (const integration of ['ai-sdk', 'mcp-client', 'openai-agents'])
+  for (const integration of ['ai-sdk', 'langchain', 'mcp-client', 'openai-agents'])
     it(`${integration} loads no proxy, no HTTP server, no CLI: the engine, the store, the recall tool`, () => {
       const loaded = new Set<string>();
       const visit = (file: string) => {

@@ -10,10 +10,9 @@ import type {
   LanguageModelV3Prompt,
   LanguageModelV3ToolResultOutput,
 } from '@ai-sdk/provider';
-import { z } from 'zod';
-import { callExpandTool, EXPAND_TOOL_DEFINITION } from '../mcp/expand-tool.js';
 import type { Collapsed } from '../pipeline/index.js';
 import type { Store } from '../store/index.js';
+import { EXPAND, EXPAND_INPUT, expandAnswer } from './expand-tool.js';
 import { resultCollapser } from './result-collapser.js';
 
 /** What the middleware takes. */
@@ -106,12 +105,6 @@ async function collapseOutput(
   }
 }
 
-// The tool's input as every surface offers it (MCP's definition), for the SDK to validate.
-const ExpandInput = z.fromJSONSchema(
-  // A deep copy: the definition is frozen in type (readonly), the converter takes a plain schema.
-  structuredClone(EXPAND_TOOL_DEFINITION.inputSchema) as unknown as Parameters<typeof z.fromJSONSchema>[0],
-);
-
 /**
  * The `spillway_expand` tool for an AI SDK agent: the model recalls what a marker left out, by
  * grep, by a line range or by pages. Give it the middleware's store.
@@ -122,10 +115,8 @@ const ExpandInput = z.fromJSONSchema(
  */
 export function spillwayExpand(store: Store) {
   return {
-    description: EXPAND_TOOL_DEFINITION.description,
-    inputSchema: ExpandInput,
-    // An unknown id or a bad pattern is an answer the model reads, as from the MCP tool.
-    execute: async (input: unknown): Promise<string> =>
-      (await callExpandTool(store, input)).content.map((c) => c.text).join('\n'),
+    description: EXPAND.description,
+    inputSchema: EXPAND_INPUT,
+    execute: (input: unknown): Promise<string> => expandAnswer(store, input),
   };
 }

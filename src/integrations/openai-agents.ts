@@ -4,8 +4,8 @@
  * module loads no proxy, no HTTP server and no CLI.
  */
 import { type CallModelInputFilter, type FunctionTool, tool } from '@openai/agents';
-import { callExpandTool, EXPAND_TOOL, EXPAND_TOOL_DEFINITION } from '../mcp/expand-tool.js';
 import type { Store } from '../store/index.js';
+import { EXPAND, expandAnswer, expandJsonSchema } from './expand-tool.js';
 import { type ResultCollapser, resultCollapser } from './result-collapser.js';
 
 type Item = Parameters<CallModelInputFilter>[0]['modelData']['input'][number];
@@ -65,20 +65,16 @@ async function collapseItem(item: Item, collapser: ResultCollapser): Promise<Ite
  * const agent = new Agent({ name: 'builder', tools: [build, spillwayExpandTool(filter.store)] });
  */
 export function spillwayExpandTool(store: Store): FunctionTool {
-  // Optional arguments: not a strict schema (strict mode requires every property).
-  const parameters = structuredClone(EXPAND_TOOL_DEFINITION.inputSchema) as unknown as {
-    type: 'object';
-    properties: Record<string, never>;
-    required: string[];
-    additionalProperties: true;
-  };
   return tool({
-    name: EXPAND_TOOL,
-    description: EXPAND_TOOL_DEFINITION.description,
-    parameters,
+    ...EXPAND,
+    // Optional arguments: not a strict schema (strict mode requires every property).
+    parameters: expandJsonSchema() as unknown as {
+      type: 'object';
+      properties: Record<string, never>;
+      required: string[];
+      additionalProperties: true;
+    },
     strict: false,
-    // An unknown id or a bad pattern is an answer the model reads, as from the MCP tool.
-    execute: async (input: unknown) =>
-      (await callExpandTool(store, input)).content.map((c) => c.text).join('\n'),
+    execute: (input: unknown) => expandAnswer(store, input),
   }) as unknown as FunctionTool;
 }

@@ -157,12 +157,12 @@ function responsesTurn(body: Json): ModelTurn {
   };
 }
 
-function anthropicEvents(any: ModelStep, model: string): string[] {
+function anthropicEvents(any: ModelStep, model: string, n: number): string[] {
   const step = plainStep(any);
   const start = {
     type: 'message_start',
     message: {
-      id: 'msg_scripted',
+      id: `msg_scripted_${n}`,
       type: 'message',
       role: 'assistant',
       model,
@@ -194,10 +194,10 @@ function anthropicEvents(any: ModelStep, model: string): string[] {
   ];
 }
 
-function anthropicMessage(any: ModelStep, model: string): Json {
+function anthropicMessage(any: ModelStep, model: string, n: number): Json {
   const step = plainStep(any);
   return {
-    id: 'msg_scripted',
+    id: `msg_scripted_${n}`,
     type: 'message',
     role: 'assistant',
     model,
@@ -315,8 +315,8 @@ export async function startScriptedModel(script: (turn: ModelTurn) => ModelStep)
       const step = script(anthropicTurn(json));
       const name = String(json.model ?? 'claude-sonnet-4-5');
       if (json.stream !== true)
-        return send(200, 'application/json', JSON.stringify(anthropicMessage(step, name)));
-      return send(200, 'text/event-stream', anthropicEvents(step, name).join(''));
+        return send(200, 'application/json', JSON.stringify(anthropicMessage(step, name, ++responses)));
+      return send(200, 'text/event-stream', anthropicEvents(step, name, ++responses).join(''));
     }
     if (path === '/v1/responses')
       return send(
