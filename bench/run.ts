@@ -2,6 +2,7 @@ import { benchFidelity } from './fidelity.bench.js';
 import { benchFleet } from './fleet.bench.js';
 import { benchGateway } from './gateway.bench.js';
 import { benchHooks } from './hooks.bench.js';
+import { benchIntegrations } from './integrations.bench.js';
 import { benchLongSession } from './long-session.bench.js';
 import { benchCollapse, benchUnsaved } from './pipeline.bench.js';
 import { benchHealth, benchProxy } from './proxy.bench.js';
@@ -33,6 +34,7 @@ const suites: Record<string, () => void | Promise<void>> = {
   start: benchStart,
   gateway: benchGateway,
   hooks: benchHooks,
+  integrations: benchIntegrations,
   fleet: benchFleet,
 };
 const wanted = process.argv.slice(2);

@@ -12,6 +12,7 @@ import { openai } from '@ai-sdk/openai';
 import { stepCountIs, streamText, tool, wrapLanguageModel } from 'ai';
 import { spillway, spillwayExpand } from 'spillway/ai-sdk';
 import { z } from 'zod';
+import { buildOutput } from './build-output.js';
 
 const sw = spillway({ tokens: 2000 });
 const model = wrapLanguageModel({
@@ -22,13 +23,7 @@ const model = wrapLanguageModel({
 const build = tool({
   description: 'Runs the build and returns its output',
   inputSchema: z.object({}),
-  // A build log of 9,000 lines with one error in the middle.
-  execute: async () =>
-    Array.from({ length: 9000 }, (_, i) =>
-      i === 4500
-        ? "src/net/buffer.c:88:13: error: use of undeclared identifier 'buffer_len'"
-        : `[${i}] CC src/module_${i % 97}/file_${i}.c -O2 -Wall -o build/obj/${i}.o`,
-    ).join('\n'),
+  execute: async () => buildOutput(),
 });
 
 const result = streamText({

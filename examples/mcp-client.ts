@@ -26,6 +26,6 @@ for (const block of result.content as { type: string; text?: string }[])
 const id = /<<sw:([\w-]+)>>/.exec(JSON.stringify(result.content))?.[1];
 if (id) {
   const hits = await client.callTool({ name: 'spillway_expand', arguments: { id, grep: 'error|fail' } });
-  console.log('\n--- spillway_expand grep error|fail:\n' + (hits.content as { text: string }[])[0]?.text);
+  console.log(`\n--- spillway_expand grep error|fail:\n${(hits.content as { text: string }[])[0]?.text}`);
 }
 await client.close();

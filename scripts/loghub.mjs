@@ -12,14 +12,30 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const SYSTEMS = [
-  'Android', 'Apache', 'BGL', 'HDFS', 'HPC', 'Hadoop', 'HealthApp', 'Linux',
-  'Mac', 'OpenSSH', 'OpenStack', 'Proxifier', 'Spark', 'Thunderbird', 'Windows', 'Zookeeper',
+  'Android',
+  'Apache',
+  'BGL',
+  'HDFS',
+  'HPC',
+  'Hadoop',
+  'HealthApp',
+  'Linux',
+  'Mac',
+  'OpenSSH',
+  'OpenStack',
+  'Proxifier',
+  'Spark',
+  'Thunderbird',
+  'Windows',
+  'Zookeeper',
 ];
 const RAW = 'https://raw.githubusercontent.com/logpai/loghub/master';
 
 const args = process.argv.slice(2);
 if (args.includes('--help') || args.includes('-h')) {
-  console.log('usage: npm run loghub [-- --from DIR]\n\nFetches loghub\'s *_2k.log samples and their structured CSVs into .cache/loghub.\n--from DIR   copy from a loghub checkout or bare clone instead of the network\n             (also $SPILLWAY_LOGHUB_FROM)');
+  console.log(
+    "usage: npm run loghub [-- --from DIR]\n\nFetches loghub's *_2k.log samples and their structured CSVs into .cache/loghub.\n--from DIR   copy from a loghub checkout or bare clone instead of the network\n             (also $SPILLWAY_LOGHUB_FROM)",
+  );
   process.exit(0);
 }
 const fromAt = args.indexOf('--from');
@@ -36,10 +52,14 @@ mkdirSync(dir, { recursive: true });
 async function read(path) {
   if (from) {
     if (existsSync(join(from, path))) return readFileSync(join(from, path), 'utf8');
-    return execFileSync('git', ['--git-dir', existsSync(join(from, '.git')) ? join(from, '.git') : from, 'show', `HEAD:${path}`], {
-      encoding: 'utf8',
-      maxBuffer: 64 * 1024 * 1024,
-    });
+    return execFileSync(
+      'git',
+      ['--git-dir', existsSync(join(from, '.git')) ? join(from, '.git') : from, 'show', `HEAD:${path}`],
+      {
+        encoding: 'utf8',
+        maxBuffer: 64 * 1024 * 1024,
+      },
+    );
   }
   const response = await fetch(`${RAW}/${path}`, { signal: AbortSignal.timeout(60_000) });
   if (!response.ok) throw new Error(`${RAW}/${path} answered ${response.status}`);
@@ -63,7 +83,9 @@ for (const system of SYSTEMS) {
     got++;
     console.log(`loghub: ${system} ready`);
   } catch (error) {
-    console.error(`loghub: ${system} not fetched: ${error instanceof Error ? error.message.split('\n')[0] : error}`);
+    console.error(
+      `loghub: ${system} not fetched: ${error instanceof Error ? error.message.split('\n')[0] : error}`,
+    );
   }
 }
 console.log(`loghub: ${got} of ${SYSTEMS.length} samples in ${dir}`);

@@ -15,22 +15,37 @@ afterEach(async () => {
   model = undefined;
 });
 
-describe.skipIf(!BUILT)('examples/ai-sdk.ts', () => {
-  it('runs as a user runs it (spillway/ai-sdk from the package), the model seeing the error', async () => {
-    model = await startScriptedModel((turn) => {
-      if (!turn.lastOutput) return { kind: 'call', callId: 'call_build', name: 'build', input: {} };
-      const hasError = turn.lastOutput.text.includes("undeclared identifier 'buffer_len'");
-      return { kind: 'answer', text: hasError ? 'buffer_len is undeclared' : 'no error seen' };
-    });
-    const { stdout } = await promisify(execFile)(
-      process.execPath,
-      ['--import', 'tsx', join(ROOT, 'examples/ai-sdk.ts')],
-      { cwd: ROOT, env: { ...process.env, OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${model.url}/v1` } },
-    );
-    expect(stdout.trim()).toBe('buffer_len is undeclared');
-    const output = model.seen.at(-1)?.body.toString('utf8') ?? '';
-    expect(output.length).toBeLessThan(20_000);
-  }, 60_000);
+// Each agent example, run as a user runs it, against the scripted model through the endpoint
+// variable its provider reads.
+const AGENTS = [
+  { file: 'ai-sdk.ts', env: (url: string) => ({ OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${url}/v1` }) },
+  {
+    file: 'openai-agents.ts',
+    env: (url: string) => ({ OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${url}/v1` }),
+  },
+  {
+    file: 'langchain.ts',
+    env: (url: string) => ({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_API_URL: url }),
+  },
+];
+
+describe.skipIf(!BUILT)('the agent examples', () => {
+  for (const example of AGENTS)
+    it(`examples/${example.file} runs with spillway from the package, the model seeing the error`, async () => {
+      model = await startScriptedModel((turn) => {
+        if (!turn.lastOutput) return { kind: 'call', callId: 'call_build', name: 'build', input: {} };
+        const hasError = turn.lastOutput.text.includes("undeclared identifier 'buffer_len'");
+        return { kind: 'answer', text: hasError ? 'buffer_len is undeclared' : 'no error seen' };
+      });
+      const { stdout } = await promisify(execFile)(
+        process.execPath,
+        ['--import', 'tsx', join(ROOT, 'examples', example.file)],
+        { cwd: ROOT, env: { ...process.env, ...example.env(model.url) } },
+      );
+      expect(stdout.trim()).toBe('buffer_len is undeclared');
+      const sent = model.seen.at(-1)?.body.toString('utf8') ?? '';
+      expect(sent.length).toBeLessThan(20_000);
+    }, 60_000);
 });
 
 describe.skipIf(!BUILT)('examples/mcp-client.ts', () => {

@@ -3,27 +3,9 @@ import { tool } from '@langchain/core/tools';
 import { createReactAgent } from '@langchain/langgraph/prebuilt';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { buildLog } from '../test-support/build-log.js';
-import {
-  type ModelStep,
-  type ModelTurn,
-  type ScriptedModel,
-  startScriptedModel,
-} from '../test-support/scripted-model.js';
-import { getTokenizer } from '../text/tokenizers/index.js';
+import { AGENT_ANSWER, AGENT_LOG, buildAndRecall, expectBuildAndRecall } from '../test-support/agent-loop.js';
+import { type ScriptedModel, startScriptedModel } from '../test-support/scripted-model.js';
 import { spillwayExpandTool, spillwayPreModelHook } from './langchain.js';
-
-const o200k = getTokenizer('o200k');
-const { text: log, error } = buildLog();
-
-function script(turn: ModelTurn): ModelStep {
-  if (!turn.lastOutput) return { kind: 'call', callId: 'toolu_build', name: 'build', input: {} };
-  if (turn.lastOutput.callId === 'toolu_build') {
-    const id = /<<sw:([\w-]+)>>/.exec(turn.lastOutput.text)?.[1] ?? 'none';
-    return { kind: 'call', callId: 'toolu_recall', name: 'spillway_expand', input: { id, grep: 'amount' } };
-  }
-  return { kind: 'answer', text: 'amount is undeclared' };
-}
 
 let model: ScriptedModel | undefined;
 afterEach(async () => {
@@ -33,9 +15,9 @@ afterEach(async () => {
 
 describe("LangGraph's createReactAgent with the pre-model hook (@langchain/anthropic against a scripted model)", () => {
   it('the error of a 650 KB build log reaches the model within budget, recall returns it, the prefix holds; the state keeps the whole', async () => {
-    model = await startScriptedModel(script);
+    model = await startScriptedModel(buildAndRecall('toolu_'));
     const hook = spillwayPreModelHook({ tokens: 2000 });
-    const build = tool(async () => log, {
+    const build = tool(async () => AGENT_LOG.text, {
       name: 'build',
       description: 'Runs the build',
       schema: z.object({}),
@@ -54,20 +36,12 @@ describe("LangGraph's createReactAgent with the pre-model hook (@langchain/anthr
     const state = await agent.invoke({
       messages: [{ role: 'user', content: 'Build the project and fix it.' }],
     });
-    expect(String(state.messages.at(-1)?.content)).toBe('amount is undeclared');
+    expect(String(state.messages.at(-1)?.content)).toBe(AGENT_ANSWER);
     // The graph's state still holds the build's whole output.
-    expect(state.messages.some((m) => m.content === log)).toBe(true);
-
+    expect(state.messages.some((m) => m.content === AGENT_LOG.text)).toBe(true);
     const requests = model.seen
       .filter((r) => r.url.startsWith('/v1/messages'))
-      .map((r) => r.json as { messages: unknown[] });
-    expect(requests).toHaveLength(3);
-    const [, second, third] = requests as [unknown, { messages: unknown[] }, { messages: unknown[] }];
-    const shown = JSON.stringify(second.messages.at(-1));
-    expect(shown).toContain(JSON.stringify(error).slice(1, -1));
-    expect(o200k.count(shown)).toBeLessThanOrEqual(2200);
-    expect(JSON.stringify(third.messages.at(-1))).toContain(JSON.stringify(error).slice(1, -1));
-    const before = second.messages.map((m) => JSON.stringify(m));
-    expect(third.messages.slice(0, before.length).map((m) => JSON.stringify(m))).toEqual(before);
+      .map((r) => (r.json as { messages: unknown[] }).messages);
+    expectBuildAndRecall(requests, 2000);
   });
 });

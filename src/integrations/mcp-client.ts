@@ -6,7 +6,8 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { callExpandTool, EXPAND_TOOL, EXPAND_TOOL_DEFINITION } from '../mcp/expand-tool.js';
 import { shortenToolResult } from '../mcp/shorten-result.js';
 import { SOURCE_MAX_TOKENS } from '../pipeline/collapse-output.js';
-import { MemoryStore, type Store } from '../store/index.js';
+import { MemoryStore } from '../store/memory-store.js';
+import type { Store } from '../store/store.js';
 
 /** What the wrapper takes. */
 export interface McpClientCapOptions {

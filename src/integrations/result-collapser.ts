@@ -1,5 +1,6 @@
-import { type Collapsed, collapse } from '../pipeline/index.js';
-import { MemoryStore, type Store } from '../store/index.js';
+import { type Collapsed, collapse } from '../pipeline/collapse.js';
+import { MemoryStore } from '../store/memory-store.js';
+import type { Store } from '../store/store.js';
 import { contentDigest } from '../text/content-hash.js';
 
 // Collapses made, by the text's digest: an agent sends the whole conversation again each turn,
