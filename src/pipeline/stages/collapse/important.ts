@@ -1,5 +1,6 @@
 import {
   type ImportantLine,
+  LINE_WEIGHT,
   type LineScan,
   outlineLines,
   rareLines,
@@ -86,8 +87,9 @@ function withExtraLines(
 }
 
 /**
- * Adds the lines that matter, most important first: the findings alone up to FINDINGS_SHARE of
- * the budget (a log of hundreds of faults shows more of them, not each one's neighbours), then
+ * Adds the lines that matter, most important first: errors and failures alone up to
+ * FINDINGS_SHARE of what the ends left (a log of hundreds of faults shows more of them, not each
+ * one's neighbours), then
  * each added finding's context (and the file a linter's finding is listed under), then further
  * findings with their context, up to IMPORTANT_SHARE; a run of misses ends it.
  */
@@ -137,7 +139,8 @@ export function addImportant(
       continue;
     }
     important++;
-    if (spent() < share(FINDINGS_SHARE)) alone.push(found);
+    // Faults come alone first; warnings and the rest with their context at once.
+    if (LINE_WEIGHT[found.kind] >= LINE_WEIGHT.error && spent() < share(FINDINGS_SHARE)) alone.push(found);
     else withContext(found);
   }
   for (const f of alone) withContext(f);
