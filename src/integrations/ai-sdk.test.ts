@@ -1,23 +1,24 @@
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
 import { generateText, stepCountIs, streamText, wrapLanguageModel } from 'ai';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { MemoryStore } from '../store/memory-store.js';
-import { AGENT_ANSWER, AGENT_LOG, buildAndRecall, expectBuildAndRecall } from '../test-support/agent-loop.js';
-import { type ScriptedModel, startScriptedModel } from '../test-support/scripted-model.js';
+import {
+  AGENT_ANSWER,
+  AGENT_LOG,
+  buildAndRecall,
+  expectBuildAndRecall,
+  scriptedModelPerTest,
+} from '../test-support/agent-loop.js';
 import { spillway, spillwayExpand } from './ai-sdk.js';
 
-let model: ScriptedModel | undefined;
-afterEach(async () => {
-  await model?.close();
-  model = undefined;
-});
+const models = scriptedModelPerTest();
 
 describe('the AI SDK middleware (ai 6, real providers against a scripted model)', () => {
   for (const provider of ['openai', 'anthropic'] as const)
     it(`${provider}: the error of a 650 KB build log reaches the model within budget, recall returns it, the prefix holds`, async () => {
-      model = await startScriptedModel(buildAndRecall(provider === 'openai' ? 'call_' : 'toolu_'));
+      const model = await models.start(buildAndRecall(provider === 'openai' ? 'call_' : 'toolu_'));
       const sw = spillway({ tokens: 2000, store: new MemoryStore() });
       const base =
         provider === 'openai'

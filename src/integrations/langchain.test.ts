@@ -1,21 +1,22 @@
 import { ChatAnthropic } from '@langchain/anthropic';
 import { tool } from '@langchain/core/tools';
 import { createReactAgent } from '@langchain/langgraph/prebuilt';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { AGENT_ANSWER, AGENT_LOG, buildAndRecall, expectBuildAndRecall } from '../test-support/agent-loop.js';
-import { type ScriptedModel, startScriptedModel } from '../test-support/scripted-model.js';
+import {
+  AGENT_ANSWER,
+  AGENT_LOG,
+  buildAndRecall,
+  expectBuildAndRecall,
+  scriptedModelPerTest,
+} from '../test-support/agent-loop.js';
 import { spillwayExpandTool, spillwayPreModelHook } from './langchain.js';
 
-let model: ScriptedModel | undefined;
-afterEach(async () => {
-  await model?.close();
-  model = undefined;
-});
+const models = scriptedModelPerTest();
 
 describe("LangGraph's createReactAgent with the pre-model hook (@langchain/anthropic against a scripted model)", () => {
   it('the error of a 650 KB build log reaches the model within budget, recall returns it, the prefix holds; the state keeps the whole', async () => {
-    model = await startScriptedModel(buildAndRecall('toolu_'));
+    const model = await models.start(buildAndRecall('toolu_'));
     const hook = spillwayPreModelHook({ tokens: 2000 });
     const build = tool(async () => AGENT_LOG.text, {
       name: 'build',

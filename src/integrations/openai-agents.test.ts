@@ -1,21 +1,22 @@
 import { Agent, OpenAIProvider, Runner, setTracingDisabled, tool } from '@openai/agents';
 import OpenAI from 'openai';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { AGENT_ANSWER, AGENT_LOG, buildAndRecall, expectBuildAndRecall } from '../test-support/agent-loop.js';
-import { type ScriptedModel, startScriptedModel } from '../test-support/scripted-model.js';
+import {
+  AGENT_ANSWER,
+  AGENT_LOG,
+  buildAndRecall,
+  expectBuildAndRecall,
+  scriptedModelPerTest,
+} from '../test-support/agent-loop.js';
 import { spillwayExpandTool, spillwayInputFilter } from './openai-agents.js';
 
 setTracingDisabled(true);
-let model: ScriptedModel | undefined;
-afterEach(async () => {
-  await model?.close();
-  model = undefined;
-});
+const models = scriptedModelPerTest();
 
 describe('the OpenAI Agents SDK filter (@openai/agents against a scripted model)', () => {
   it('the error of a 650 KB build log reaches the model within budget, recall returns it, the prefix holds', async () => {
-    model = await startScriptedModel(buildAndRecall('call_'));
+    const model = await models.start(buildAndRecall('call_'));
     const filter = spillwayInputFilter({ tokens: 2000 });
     const build = tool({
       name: 'build',

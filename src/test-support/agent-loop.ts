@@ -1,7 +1,7 @@
-import { expect } from 'vitest';
+import { afterEach, expect } from 'vitest';
 import { getTokenizer } from '../text/tokenizers/index.js';
 import { buildLog } from './build-log.js';
-import type { ModelStep, ModelTurn } from './scripted-model.js';
+import { type ModelStep, type ModelTurn, type ScriptedModel, startScriptedModel } from './scripted-model.js';
 
 /** The build log every integration test's agent runs into, and the line the model must see. */
 export const AGENT_LOG = buildLog();
@@ -50,4 +50,27 @@ export function expectBuildAndRecall(items: readonly unknown[][], tokens: number
   expect(JSON.stringify(third.at(-1))).toContain(error);
   const before = second.map((i) => JSON.stringify(i));
   expect(third.slice(0, before.length).map((i) => JSON.stringify(i))).toEqual(before);
+}
+
+/**
+ * The scripted model of each test of a file, started by `start` and closed after the test.
+ *
+ * @example
+ * const models = scriptedModelPerTest();
+ * const model = await models.start(buildAndRecall('call_'));
+ */
+export function scriptedModelPerTest(): {
+  start: (script: (turn: ModelTurn) => ModelStep) => Promise<ScriptedModel>;
+} {
+  let model: ScriptedModel | undefined;
+  afterEach(async () => {
+    await model?.close();
+    model = undefined;
+  });
+  return {
+    start: async (script) => {
+      model = await startScriptedModel(script);
+      return model;
+    },
+  };
 }

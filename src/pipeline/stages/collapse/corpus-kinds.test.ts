@@ -14,7 +14,6 @@ describe.skipIf(!corpusAvailable)('the corpus by kind of tool (needles: the line
       expect(rows.length).toBeGreaterThan(3);
       for (const row of rows) {
         expect(row.spillway, `${row.kind}: spillway against head+tail`).toBeGreaterThanOrEqual(row.headTail);
-        expect(row.spillway, `${row.kind}: at most what fits`).toBeLessThanOrEqual(row.needles);
         // Where Codex's cut stayed within the budget on every output, it is no better either.
         if (row.codexOver === 0)
           expect(row.spillway, `${row.kind}: against 50/50`).toBeGreaterThanOrEqual(row.codex);

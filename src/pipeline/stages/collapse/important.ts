@@ -20,8 +20,8 @@ const CONTEXT_BEFORE = 1;
 const CONTEXT_AFTER = 1;
 // How far above a finding that names no file the file's path is looked for.
 const HEADING_REACH = 200;
-// The most of the budget the ends leave that the lines that matter (with their context) may
-// take, and the share they take alone before their context is added.
+// The most of what the ends leave that the lines that matter (with their context) may take, and
+// the share errors and failures take alone before their context is added.
 const IMPORTANT_SHARE = 0.6;
 const FINDINGS_SHARE = 0.3;
 // The most of the budget rare lines (no rule names them; see signals/rarity.ts) may take: they
@@ -89,9 +89,8 @@ function withExtraLines(
 /**
  * Adds the lines that matter, most important first: errors and failures alone up to
  * FINDINGS_SHARE of what the ends left (a log of hundreds of faults shows more of them, not each
- * one's neighbours), then
- * each added finding's context (and the file a linter's finding is listed under), then further
- * findings with their context, up to IMPORTANT_SHARE; a run of misses ends it.
+ * one's neighbours), then their context (and the file a linter's finding is listed under), then
+ * further findings with their context, up to IMPORTANT_SHARE; a run of misses ends it.
  */
 export function addImportant(
   ranked: readonly ImportantLine[],

@@ -6,6 +6,8 @@
  * any budget fills it, and the last leaf of a tree is always among the first things shown.
  */
 
+import { stringCutMark } from '../../../text/cut-marks.js';
+
 /** A parsed JSON value. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type Container = Json[] | { [key: string]: Json };
@@ -222,7 +224,7 @@ export function renderJson(root: Container, steps: readonly Step[], omitted: Jso
 function render(value: Json, shown: Shown, omitted: JsonOmitted, whole: boolean): Json {
   if (typeof value === 'string' && value.length > LONG_STRING) {
     omitted.strings++;
-    return `${value.slice(0, LONG_STRING / 2)}… (${value.length - LONG_STRING} characters omitted) …${value.slice(-LONG_STRING / 4)}`;
+    return `${value.slice(0, LONG_STRING / 2)}${stringCutMark(value.length - LONG_STRING)}${value.slice(-LONG_STRING / 4)}`;
   }
   if (!isContainer(value)) return value;
   const all = whole || shown.whole.has(value);

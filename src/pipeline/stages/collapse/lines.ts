@@ -1,3 +1,4 @@
+import { lineCutMark } from '../../../text/cut-marks.js';
 import { codePointCeil, codePointFloor, codePointLength } from '../../../text/measure.js';
 import type { Tokenizer } from '../../../text/tokenizers/tokenizer.js';
 import { largestFitting } from './bisect.js';
@@ -69,7 +70,7 @@ function cutLongLine(line: string, limit: number): string {
   const headEnd = codePointFloor(line, Math.floor(limit * 0.6));
   const tailStart = codePointCeil(line, line.length - Math.floor(limit * 0.3));
   const omitted = codePointLength(line.slice(headEnd, tailStart));
-  return `${line.slice(0, headEnd)} … (${omitted} characters of this line omitted) … ${line.slice(tailStart)}`;
+  return `${line.slice(0, headEnd)}${lineCutMark(omitted)}${line.slice(tailStart)}`;
 }
 
 /**

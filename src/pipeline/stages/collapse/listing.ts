@@ -3,6 +3,7 @@
  * reader needs of every item before any item is dropped. Named rules with examples, tried in
  * order; each gives where the identifying part of a line ends.
  */
+import { listingCutMark } from '../../../text/cut-marks.js';
 import { codePointFloor, codePointLength } from '../../../text/measure.js';
 
 /** A rule that finds where a listing line's identifying part ends. */
@@ -88,5 +89,5 @@ export function identifyingEnd(line: string): number {
 export function cutListingLine(line: string, limit: number): string {
   const keep = codePointFloor(line, Math.max(limit, identifyingEnd(line)));
   if (keep >= line.length) return line;
-  return `${line.slice(0, keep)} …(+${codePointLength(line.slice(keep))} chars)`;
+  return `${line.slice(0, keep)}${listingCutMark(codePointLength(line.slice(keep)))}`;
 }

@@ -5,7 +5,7 @@ import type { LineIndex } from './line-index.js';
 // An important line whose template (words with digits masked) was already kept this many times
 // waits until every other important line had its turn: a thousand identical warnings are not
 // news, from one host or from many.
-const SAME_SHAPE_FIRST = 2;
+const SAME_TEMPLATE_FIRST = 2;
 // Frames of a stack trace ranked with the lines that matter: its top and bottom ones.
 const TRACE_TOP = 3;
 const TRACE_BOTTOM = 2;
@@ -56,7 +56,7 @@ export function rankImportant(
     // A line logged at a quiet level (INFO … error corrected) waits too: its logger says it is
     // no fault.
     const quiet = f.kind !== 'frame' && quietLevel(start);
-    (times <= SAME_SHAPE_FIRST && !inner.has(f) && !again && !quiet ? first : later).push(f);
+    (times <= SAME_TEMPLATE_FIRST && !inner.has(f) && !again && !quiet ? first : later).push(f);
   }
   return [...first, ...later];
 }
