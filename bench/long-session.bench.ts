@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConversationEngine } from '../src/pipeline/conversation.js';
-import { resolvePipeline } from '../src/pipeline/index.js';
+import { ConversationEngine } from '../src/engine/conversation.js';
+import { resolvePipeline } from '../src/engine/index.js';
 import { MemoryStore } from '../src/store/memory-store.js';
 import type { ToolResult } from '../src/text/tool-result.js';
 import { median, ms, ratio } from './measure.js';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { collapseText } from '../src/pipeline/stages/collapse/index.js';
+import { collapseText } from '../src/collapse/index.js';
 import { FileStore } from '../src/store/file-store.js';
 import { stashKey } from '../src/store/ids.js';
 import { MemoryStore } from '../src/store/memory-store.js';

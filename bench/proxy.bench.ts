@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
-import { resolvePipeline } from '../src/pipeline/config.js';
+import { resolvePipeline } from '../src/engine/config.js';
 import { startProxy } from '../src/proxy/server.js';
 import { FileStore } from '../src/store/file-store.js';
 import { MB, multiLineLog, oneLineJson } from './inputs.js';

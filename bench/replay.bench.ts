@@ -1,5 +1,5 @@
 import { readFileSync, statSync } from 'node:fs';
-import { resolvePipeline } from '../src/pipeline/config.js';
+import { resolvePipeline } from '../src/engine/config.js';
 import { readTranscript } from '../src/replay/readers/index.js';
 import { replayConversation } from '../src/replay/replay-conversation.js';
 import { corpusAvailable, corpusFiles } from '../src/test-support/corpus.js';

@@ -11,7 +11,9 @@ const LAYERS: readonly (readonly string[])[] = [
   ['text'],
   ['store'],
   ['formats'],
-  ['pipeline'],
+  // The collapse of one text (the algorithm), then the engine that runs stages over a conversation.
+  ['collapse'],
+  ['engine'],
   ['session'],
   ['replay'],
   ['proxy', 'mcp', 'clients'],
@@ -133,11 +135,14 @@ describe('architecture', () => {
       expect(typeof target === 'string' ? target : target.import).toBe(
         `./dist/integrations/${path.slice(2)}.js`,
       );
+    // `spillway/pipeline` is the engine's name before it had its own folder, kept for users' imports.
+    expect(pkg.exports['./pipeline']).toEqual(pkg.exports['./engine']);
     const subpaths = Object.entries(pkg.exports).filter(
-      ([path]) => path !== '.' && path !== './package.json' && !integrations.some(([p]) => p === path),
+      ([path]) =>
+        !['.', './package.json', './pipeline'].includes(path) && !integrations.some(([p]) => p === path),
     );
     expect(subpaths.map(([path]) => path).sort()).toEqual(
-      ['formats', 'mcp', 'pipeline', 'proxy', 'replay', 'session', 'signals', 'store', 'text'].map(
+      ['collapse', 'engine', 'formats', 'mcp', 'proxy', 'replay', 'session', 'signals', 'store', 'text'].map(
         (l) => `./${l}`,
       ),
     );

@@ -1,9 +1,9 @@
 /**
  * spillway: keeps oversized tool results from flooding an LLM agent's context, and loses
  * nothing doing it. The root export holds what a library user needs: collapse, snip and token counting,
- * model windows, the stores with cap/recall/stash, the pipeline and its conversation engine,
+ * model windows, the stores with cap/recall/stash, the engine with its stages,
  * content blocks and sessions, and the proxy. Each layer has its own subpath with the rest:
- * `spillway/text`, `spillway/store`, `spillway/formats`, `spillway/pipeline`,
+ * `spillway/text`, `spillway/store`, `spillway/formats`, `spillway/collapse`, `spillway/engine`,
  * `spillway/session`, `spillway/replay`, `spillway/proxy`, `spillway/mcp`.
  *
  * @example
@@ -11,13 +11,11 @@
  * const short = snip(hugeLog, { budget: 2000, unit: 'tokens' });
  * getTokenizer('o200k').count(short) <= 2000; // true
  */
-export { SpillwayError, type SpillwayErrorCode } from './errors.js';
+
+export { type CollapseCall, type Collapsed, collapse } from './collapse/index.js';
 export {
-  type CollapseCall,
-  type Collapsed,
   ConversationEngine,
   type ConversationOptions,
-  collapse,
   FrozenDecisions,
   type PipelineConfig,
   PRESETS,
@@ -27,7 +25,8 @@ export {
   runPipeline,
   type TurnInput,
   type TurnOutcome,
-} from './pipeline/index.js';
+} from './engine/index.js';
+export { SpillwayError, type SpillwayErrorCode } from './errors.js';
 export { type ProxyOptions, type RunningProxy, startProxy } from './proxy/index.js';
 export {
   collapsePruner,

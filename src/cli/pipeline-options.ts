@@ -1,6 +1,6 @@
+import type { PipelineConfig, ResolvedPipeline } from '../engine/config.js';
+import { PRESET_NAMES } from '../engine/types.js';
 import { SpillwayError } from '../errors.js';
-import type { PipelineConfig, ResolvedPipeline } from '../pipeline/config.js';
-import { PRESET_NAMES } from '../pipeline/types.js';
 import { readConfigFile } from './io.js';
 
 export const PIPELINE_OPTIONS = { preset: { type: 'string' }, config: { type: 'string' } } as const;
@@ -27,7 +27,7 @@ export async function pipelineFromOptions(values: {
     if ('stages' in config && values.preset !== undefined) delete config.stages;
   }
   // The stages and their schemas load here, not with the CLI: the proxy listens before this.
-  const { resolvePipeline } = await import('../pipeline/config.js');
+  const { resolvePipeline } = await import('../engine/config.js');
   try {
     return resolvePipeline(config as PipelineConfig);
   } catch (err) {

@@ -21,7 +21,7 @@ export async function cutNote(
   options: { budget: number; tool: string; input?: unknown },
 ): Promise<{ note: string; id: string } | undefined> {
   const [{ collapseWithin }, { clientCutNote }] = await Promise.all([
-    import('../pipeline/collapse-output.js'),
+    import('../engine/collapse-output.js'),
     import('../text/markers.js'),
   ]);
   const frame = clientCutNote({ collapse: '', id: 'x'.repeat(22) }).length;

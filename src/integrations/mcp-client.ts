@@ -3,9 +3,9 @@
  * tool results capped in process, as `spillway gateway` caps them, without a second process.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SOURCE_MAX_TOKENS } from '../engine/collapse-output.js';
 import { callExpandTool, EXPAND_TOOL, EXPAND_TOOL_DEFINITION } from '../mcp/expand-tool.js';
 import { shortenToolResult } from '../mcp/shorten-result.js';
-import { SOURCE_MAX_TOKENS } from '../pipeline/collapse-output.js';
 import { MemoryStore } from '../store/memory-store.js';
 import type { Store } from '../store/store.js';
 

@@ -1,4 +1,4 @@
-import { type Collapsed, collapse } from '../pipeline/collapse.js';
+import { type Collapsed, collapse } from '../collapse/collapse.js';
 import { MemoryStore } from '../store/memory-store.js';
 import type { Store } from '../store/store.js';
 import { contentDigest } from '../text/content-hash.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { parseConfig, wholeNumber } from '../config-schema.js';
-import { SOURCE_MAX_TOKENS } from '../pipeline/collapse-output.js';
+import { SOURCE_MAX_TOKENS } from '../engine/collapse-output.js';
 import type { Store } from '../store/store.js';
 import { callExpandTool, EXPAND_TOOL, EXPAND_TOOL_DEFINITION } from './expand-tool.js';
 import { idInHead } from './line-reader.js';

@@ -1,4 +1,4 @@
-import { collapseOutput } from '../pipeline/collapse-output.js';
+import { collapseOutput } from '../engine/collapse-output.js';
 import type { Store } from '../store/store.js';
 import { shortenStructuredContent } from './structured-content.js';
 

@@ -3,7 +3,7 @@
  * fit a budget: long arrays keep their first items and their last, long strings their ends (or
  * the lines that matter), and every cut is listed so it can be marked and recalled.
  */
-import { largestFitting } from '../pipeline/stages/collapse/bisect.js';
+import { largestFitting } from '../collapse/bisect.js';
 import { stash } from '../store/stash.js';
 import type { Store } from '../store/store.js';
 import { valueBytes } from '../text/json-splice.js';

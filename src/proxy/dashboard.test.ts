@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolvePipeline } from '../pipeline/config.js';
+import { resolvePipeline } from '../engine/config.js';
 import { MemoryStore } from '../store/memory-store.js';
 import { BROWSER_MISSING, launchChromium } from '../test-support/chromium.js';
 import { startUpstream, type TestUpstream } from '../test-support/upstream.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resolvePipeline } from '../engine/config.js';
 import { ADAPTERS } from '../formats/index.js';
-import { resolvePipeline } from '../pipeline/config.js';
 import { stashKey } from '../store/ids.js';
 import { clusterKeys, keySlot } from '../store/redis-cluster-keys.js';
 import { RedisClusterStore } from '../store/redis-cluster-store.js';

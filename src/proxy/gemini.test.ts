@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolvePipeline } from '../pipeline/config.js';
+import { resolvePipeline } from '../engine/config.js';
 import { FileStore } from '../store/file-store.js';
 import { recallAll } from '../store/recall.js';
 import { startUpstream, type TestUpstream } from '../test-support/upstream.js';

@@ -1,8 +1,8 @@
+import type { CalibrationSample } from '../engine/calibration.js';
+import { callsAsSent } from '../engine/clear-inputs.js';
+import type { ConversationEngine } from '../engine/conversation.js';
+import { windowCap } from '../engine/window-guard.js';
 import type { RequestView } from '../formats/types.js';
-import type { CalibrationSample } from '../pipeline/calibration.js';
-import { callsAsSent } from '../pipeline/clear-inputs.js';
-import type { ConversationEngine } from '../pipeline/conversation.js';
-import { windowCap } from '../pipeline/window-guard.js';
 import type { Content } from '../text/blocks.js';
 import { getTokenizer } from '../text/tokenizers/index.js';
 import type { ToolResult } from '../text/tool-result.js';

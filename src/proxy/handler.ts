@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Agent } from 'undici';
-import { Calibration } from '../pipeline/calibration.js';
-import type { ResolvedPipeline } from '../pipeline/config.js';
+import { Calibration } from '../engine/calibration.js';
+import type { ResolvedPipeline } from '../engine/config.js';
 import { DiscardStore } from '../store/discard-store.js';
 import { heuristicTokenizer } from '../text/tokenizers/heuristic.js';
 import { Admission } from './admission.js';

@@ -1,4 +1,4 @@
-import type { ResolvedPipeline } from '../pipeline/config.js';
+import type { ResolvedPipeline } from '../engine/config.js';
 import type { Store } from '../store/store.js';
 import type { AdmissionLimits } from './admission.js';
 import type { LogLine, McpHandler } from './context.js';

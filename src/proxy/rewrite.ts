@@ -1,12 +1,12 @@
+import { breatheBefore } from '../collapse/breathe.js';
+import type { TurnOutcome } from '../engine/conversation.js';
+import { type RequestFigures, requestFigures } from '../engine/request-figures.js';
+import type { StageStats } from '../engine/stage-stats.js';
+import type { BudgetPins } from '../engine/tool-overrides.js';
+import type { StageName } from '../engine/types.js';
 import { toError } from '../errors.js';
 import { ADAPTERS } from '../formats/index.js';
 import type { ApiName, RequestView } from '../formats/types.js';
-import { breatheBefore } from '../pipeline/breathe.js';
-import type { TurnOutcome } from '../pipeline/conversation.js';
-import { type RequestFigures, requestFigures } from '../pipeline/request-figures.js';
-import type { StageStats } from '../pipeline/stage-stats.js';
-import type { BudgetPins } from '../pipeline/tool-overrides.js';
-import type { StageName } from '../pipeline/types.js';
 import type { Content } from '../text/blocks.js';
 import { valueBytes } from '../text/json-splice.js';
 import { decodeUtf8 } from '../text/measure.js';

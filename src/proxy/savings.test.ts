@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolvePipeline } from '../pipeline/config.js';
+import { resolvePipeline } from '../engine/config.js';
 import { MemoryStore } from '../store/memory-store.js';
 import { listenOnLoopback } from '../test-support/loopback.js';
 import { heuristicTokenizer } from '../text/tokenizers/heuristic.js';

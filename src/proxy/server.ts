@@ -1,8 +1,8 @@
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { ResolvedPipeline } from '../engine/config.js';
 import { SpillwayError } from '../errors.js';
-import type { ResolvedPipeline } from '../pipeline/config.js';
 import { getTokenizer, warmTokenizer } from '../text/tokenizers/index.js';
 import type { ProxyHandler } from './handler.js';
 import { isLoopback, sendJson } from './http.js';

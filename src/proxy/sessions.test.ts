@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resolvePipeline } from '../pipeline/config.js';
+import { resolvePipeline } from '../engine/config.js';
 import { MemoryStore } from '../store/memory-store.js';
 import { SessionTable, sessionKey } from './sessions.js';
 

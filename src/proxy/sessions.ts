@@ -1,5 +1,5 @@
+import { ConversationEngine, type ConversationOptions } from '../engine/conversation.js';
 import type { Prices } from '../formats/prices.js';
-import { ConversationEngine, type ConversationOptions } from '../pipeline/conversation.js';
 import { idPartProblem } from '../store/ids.js';
 import { shortHash } from '../text/content-hash.js';
 

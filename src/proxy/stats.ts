@@ -1,6 +1,6 @@
+import { addStats, type StageStats } from '../engine/stage-stats.js';
+import type { StageName } from '../engine/types.js';
 import type { ApiName } from '../formats/types.js';
-import { addStats, type StageStats } from '../pipeline/stage-stats.js';
-import type { StageName } from '../pipeline/types.js';
 import type { RewriteOutcome } from './rewrite.js';
 import { newSavings, type Savings, savingsMetrics } from './savings.js';
 

@@ -1,6 +1,6 @@
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { afterEach, describe, expect, it } from 'vitest';
-import { resolvePipeline } from '../pipeline/config.js';
+import { resolvePipeline } from '../engine/config.js';
 import { MemoryStore } from '../store/memory-store.js';
 import { recallAll } from '../store/recall.js';
 import { type BodyApi, messagesOf, postSession, requestBody } from '../test-support/request-bodies.js';

@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { resolvePipeline } from '../pipeline/config.js';
+import { resolvePipeline } from '../engine/config.js';
 import { BROWSER_MISSING, launchChromium } from '../test-support/chromium.js';
 import { cli } from '../test-support/cli.js';
 import { CORPUS_MISSING, corpusAvailable, corpusFiles } from '../test-support/corpus.js';

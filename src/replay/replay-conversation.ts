@@ -1,10 +1,10 @@
+import type { ResolvedPipeline } from '../engine/config.js';
+import { ConversationEngine, type TurnOutcome } from '../engine/conversation.js';
+import { requestFigures } from '../engine/request-figures.js';
+import type { ResultOutcome } from '../engine/run-item.js';
+import { addStats, type StageStats } from '../engine/stage-stats.js';
+import type { StageName } from '../engine/types.js';
 import type { InputUsage } from '../formats/usage.js';
-import type { ResolvedPipeline } from '../pipeline/config.js';
-import { ConversationEngine, type TurnOutcome } from '../pipeline/conversation.js';
-import { requestFigures } from '../pipeline/request-figures.js';
-import type { ResultOutcome } from '../pipeline/run-item.js';
-import { addStats, type StageStats } from '../pipeline/stage-stats.js';
-import type { StageName } from '../pipeline/types.js';
 import { MemoryStore } from '../store/memory-store.js';
 import { recallAll } from '../store/recall.js';
 import type { Store } from '../store/store.js';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { PRESET_NAMES, resolvePipeline } from '../pipeline/config.js';
+import { PRESET_NAMES, resolvePipeline } from '../engine/config.js';
 import { CORPUS_MISSING, corpusAvailable, corpusFiles } from '../test-support/corpus.js';
 import { readTranscript } from './readers/index.js';
 import { replayConversation } from './replay-conversation.js';

@@ -1,5 +1,5 @@
-import { callsAsSent, restoreInput } from '../pipeline/clear-inputs.js';
-import type { ConversationEngine, TurnOutcome } from '../pipeline/conversation.js';
+import { callsAsSent, restoreInput } from '../engine/clear-inputs.js';
+import type { ConversationEngine, TurnOutcome } from '../engine/conversation.js';
 import { recallAll } from '../store/recall.js';
 import type { Store } from '../store/store.js';
 import type { ToolCallInput } from '../text/tool-call.js';

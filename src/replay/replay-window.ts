@@ -1,4 +1,4 @@
-import type { ConversationEngine } from '../pipeline/conversation.js';
+import type { ConversationEngine } from '../engine/conversation.js';
 import { contentText } from '../text/blocks.js';
 import type { ToolCallInput } from '../text/tool-call.js';
 import type { ToolResult } from '../text/tool-result.js';

@@ -1,6 +1,6 @@
+import { addStats, type StageStats } from '../engine/stage-stats.js';
+import type { StageName } from '../engine/types.js';
 import type { Prices } from '../formats/prices.js';
-import { addStats, type StageStats } from '../pipeline/stage-stats.js';
-import type { StageName } from '../pipeline/types.js';
 import type { ConversationReplay, ResultRecord } from './replay-conversation.js';
 
 import {

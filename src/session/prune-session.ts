@@ -3,7 +3,7 @@ import {
   ConversationEngine,
   type ResolvedPipeline,
   resolvePipeline,
-} from '../pipeline/index.js';
+} from '../engine/index.js';
 import { StashBatch, stash } from '../store/stash.js';
 import type { Store } from '../store/store.js';
 import type { Content } from '../text/blocks.js';

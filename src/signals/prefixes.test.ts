@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { collapseText } from '../pipeline/stages/collapse/index.js';
+import { collapseText } from '../collapse/index.js';
 import { MemoryStore } from '../store/memory-store.js';
 import { stashId } from '../text/content-hash.js';
 import { getTokenizer } from '../text/tokenizers/index.js';

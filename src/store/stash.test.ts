@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { collapseText } from '../pipeline/stages/collapse/text.js';
+import { collapseText } from '../collapse/text.js';
 import { originalOf } from '../text/content-hash.js';
 import { getTokenizer } from '../text/tokenizers/index.js';
 import { expand } from './expand.js';

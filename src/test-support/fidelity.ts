@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { callKeyOf } from '../pipeline/call-keys.js';
-import { collapseText } from '../pipeline/stages/collapse/index.js';
+import { collapseText } from '../collapse/index.js';
+import { callKeyOf } from '../engine/call-keys.js';
 import { needlesKept, needlesOf } from '../replay/needles.js';
 import { readTranscript } from '../replay/readers/index.js';
 import { askedTerms } from '../signals/index.js';

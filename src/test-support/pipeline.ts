@@ -1,5 +1,5 @@
-import { runPipeline } from '../pipeline/runner.js';
-import type { Stage, StageContext } from '../pipeline/types.js';
+import { runPipeline } from '../engine/runner.js';
+import type { Stage, StageContext } from '../engine/types.js';
 import { MemoryStore } from '../store/memory-store.js';
 import type { Content } from '../text/blocks.js';
 import { getTokenizer } from '../text/tokenizers/index.js';

@@ -1,6 +1,6 @@
+import { DEFAULT_COLLAPSE_MAX_TOKENS, DEFAULT_WINDOW_LINES } from '../../collapse/index.js';
+import { collapseOutput } from '../../engine/collapse-output.js';
 import { SpillwayError } from '../../errors.js';
-import { collapseOutput } from '../../pipeline/collapse-output.js';
-import { DEFAULT_COLLAPSE_MAX_TOKENS, DEFAULT_WINDOW_LINES } from '../../pipeline/stages/collapse/index.js';
 import { intOption, parseCommandArgs } from '../args.js';
 import { type CliIo, readInputBytes, write } from '../io.js';
 import { STORE_HELP, STORE_OPTIONS, withStore } from '../store-option.js';

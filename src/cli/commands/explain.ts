@@ -1,11 +1,11 @@
-import { SpillwayError } from '../../errors.js';
-import { RARITY_BELOW } from '../../pipeline/stages/collapse/important.js';
+import { RARITY_BELOW } from '../../collapse/important.js';
 import {
   type CollapseExplanation,
   DEFAULT_COLLAPSE_MAX_TOKENS,
   DEFAULT_WINDOW_LINES,
   explainCollapse,
-} from '../../pipeline/stages/collapse/index.js';
+} from '../../collapse/index.js';
+import { SpillwayError } from '../../errors.js';
 import { askedTerms } from '../../signals/index.js';
 import { getTokenizer } from '../../text/tokenizers/index.js';
 import { intOption, parseCommandArgs } from '../args.js';

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { collapseWithin, SOURCE_MAX_TOKENS } from '../../engine/collapse-output.js';
 import { SpillwayError } from '../../errors.js';
-import { collapseWithin, SOURCE_MAX_TOKENS } from '../../pipeline/collapse-output.js';
 import { recordAtSource } from '../../store/source-log.js';
 import { MAX_CAPTURE_BYTES } from '../../store/store.js';
 import { OutputCapture } from '../../text/output-capture.js';

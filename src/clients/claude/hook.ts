@@ -31,8 +31,8 @@ export async function claudeHook(input: HookInput, ctx: HookContext): Promise<ob
   if ('refused' in file) return { systemMessage: `spillway left this output as it was: ${file.refused}` };
   // The collapse is loaded only for an output Claude Code saved: every other call stays quick.
   const [{ collapseOutput, SOURCE_MAX_TOKENS }, { recordOwnOutput }] = await Promise.all([
-    import('../../pipeline/collapse-output.js'),
-    import('../../pipeline/own-outputs.js'),
+    import('../../engine/collapse-output.js'),
+    import('../../engine/own-outputs.js'),
   ]);
   const store = await ctx.store();
   const out = await collapseOutput(file.bytes, {

@@ -1,0 +1,20 @@
+export { breathe, breatheBefore, SLICE_BYTES } from './breathe.js';
+export { CHAR_FLOOR } from './char-window.js';
+export { type CollapseCall, type Collapsed, collapse } from './collapse.js';
+export { type CollapseExplanation, explainCollapse } from './explain.js';
+export { isCompactableJson } from './json.js';
+export {
+  type CollapseOptions,
+  CollapseOptionsSchema,
+  collapseBudget,
+  DEFAULT_COLLAPSE_MAX_TOKENS,
+  DEFAULT_READ_MAX_TOKENS,
+  DEFAULT_WINDOW_LINES,
+} from './options.js';
+export {
+  type CollapseDecline,
+  type CollapseOutcome,
+  type CollapseTextOptions,
+  type CollapseWindow,
+  collapseText,
+} from './text.js';

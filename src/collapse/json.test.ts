@@ -1,0 +1,209 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { getTokenizer } from '../text/tokenizers/index.js';
+import { compactJson } from './json.js';
+import type { Json } from './json-tree.js';
+
+const o200k = getTokenizer('o200k');
+const ID = 'sw_0123456789abcdef';
+const GAP_ITEMS = /^… (\d+) more items like these …$/;
+const GAP_KEYS = /^… (\d+) more keys …$/;
+const STUB = /^… (\d+) (items|keys) …$/;
+const SHORTENED = /^([\s\S]*)… \((\d+) characters omitted\) …([\s\S]*)$/;
+
+/**
+ * Throws unless `shown` is `whole` abridged as collapse promises: every value shown verbatim,
+ * a long string by its ends, a container by its size, or by its entries in order with the first
+ * and the last (objects: every key unless wide), each gap counted exactly where it was.
+ */
+function expectAbridged(whole: Json, shown: Json, path = '$'): void {
+  if (typeof shown === 'string' && typeof whole !== 'string') {
+    const stub = STUB.exec(shown);
+    expect(stub, `${path}: a container's stub`).not.toBeNull();
+    const n = Array.isArray(whole) ? whole.length : Object.keys(whole as object).length;
+    expect(Number(stub?.[1]), `${path}: its size`).toBe(n);
+    return;
+  }
+  if (typeof whole === 'string' && shown !== whole) {
+    const cut = SHORTENED.exec(shown as string);
+    expect(cut, `${path}: a long string's ends`).not.toBeNull();
+    expect(whole.startsWith(cut?.[1] ?? '\0') && whole.endsWith(cut?.[3] ?? '\0')).toBe(true);
+    return;
+  }
+  if (whole === null || typeof whole !== 'object') return void expect(shown, path).toEqual(whole);
+  const entries: [string, Json][] = Array.isArray(whole)
+    ? whole.map((v, i) => [String(i), v])
+    : Object.entries(whole);
+  const kept: [string, Json][] = Array.isArray(shown)
+    ? shown.map((v, i) => [String(i), v])
+    : Object.entries(shown as object);
+  let at = 0;
+  for (const [key, value] of kept) {
+    const gap = (Array.isArray(whole) ? GAP_ITEMS.exec(String(value)) : GAP_KEYS.exec(key)) ?? undefined;
+    if (gap && (Array.isArray(whole) ? typeof value === 'string' : value === null)) {
+      expect(at, `${path}: a gap after the first entry`).toBeGreaterThan(0);
+      at += Number(gap[1]);
+      continue;
+    }
+    const [wholeKey, wholeValue] = entries[at] as [string, Json];
+    if (!Array.isArray(whole)) expect(key, `${path}: keys in order`).toBe(wholeKey);
+    expectAbridged(wholeValue, value, `${path}/${wholeKey}`);
+    at++;
+  }
+  expect(at, `${path}: every entry shown or counted, the last shown`).toBe(entries.length);
+  if (entries.length > 0) expect(kept.length).toBeGreaterThan(0);
+}
+
+/** The value at the end of the last path: the last entry of the last entry of … */
+function lastLeaf(value: Json): Json {
+  while (value !== null && typeof value === 'object') {
+    const entries = Object.values(value);
+    if (entries.length === 0) return value;
+    value = entries.at(-1) as Json;
+  }
+  return value;
+}
+
+function compact(value: Json, maxTokens: number) {
+  const out = compactJson(JSON.stringify(value), { maxTokens, tokenizer: o200k, id: ID });
+  if (!out) return undefined;
+  const [header, ...body] = out.text.split('\n');
+  return {
+    header: header as string,
+    value: JSON.parse(body.join('\n')) as Json,
+    tokens: o200k.count(out.text),
+  };
+}
+
+// A design tool's node tree (get_node_tree over MCP): frames of frames, an odd value at the last leaf.
+const node = (depth: number, path: string, width: number): Json => ({
+  id: path,
+  name: `Frame ${path}`,
+  type: depth === 0 ? 'TEXT' : 'FRAME',
+  visible: true,
+  bounds: { x: depth * 8, y: depth * 16, width: 320, height: 48 },
+  ...(depth === 0
+    ? { characters: path.endsWith(`:${width - 1}`.repeat(3)) ? 'Checkout failed: card declined' : 'Label' }
+    : { children: Array.from({ length: width }, (_, i) => node(depth - 1, `${path}:${i}`, width)) }),
+});
+
+const SHAPES: Record<string, Json> = {
+  'node tree, 6 levels of 3': { document: node(5, '1', 3) },
+  'node tree, 8 levels of 4': { document: node(7, '1', 4) },
+  'node tree, 12 levels of 2': { document: node(11, '1', 2) },
+  'records of an API answer': {
+    items: Array.from({ length: 2000 }, (_, i) => ({
+      id: i,
+      name: `user${i}`,
+      active: i % 3 === 0,
+      tags: ['a'],
+    })),
+  },
+  'records with long text': Array.from({ length: 300 }, (_, i) => ({
+    id: i,
+    body: 'lorem ipsum '.repeat(30),
+    meta: { a: 1, b: [1, 2, 3], c: { d: 'x'.repeat(100) } },
+  })),
+  'groups of records': {
+    groups: Array.from({ length: 40 }, (_, g) => ({
+      name: `g${g}`,
+      items: Array.from({ length: 100 }, (_, i) => ({ i, v: `val ${g}-${i}` })),
+    })),
+  },
+  'GeoJSON polygons': {
+    type: 'FeatureCollection',
+    features: Array.from({ length: 50 }, (_, f) => ({
+      type: 'Feature',
+      properties: { name: `f${f}` },
+      geometry: { type: 'Polygon', coordinates: [Array.from({ length: 200 }, (_, i) => [i + f, i * 2])] },
+    })),
+  },
+  'a lockfile': {
+    lockfileVersion: 3,
+    packages: Object.fromEntries(
+      Array.from({ length: 800 }, (_, i) => [
+        `node_modules/pkg-${i}`,
+        { version: `1.${i}.0`, resolved: `https://registry.npmjs.org/pkg-${i}/-/pkg-${i}-1.${i}.0.tgz` },
+      ]),
+    ),
+  },
+  'a wide flat object': Object.fromEntries(Array.from({ length: 3000 }, (_, i) => [`key_${i}`, i])),
+  'a matrix': Array.from({ length: 300 }, (_, r) => Array.from({ length: 300 }, (_, c) => r * c)),
+};
+
+describe('JSON compaction', () => {
+  for (const [name, value] of Object.entries(SHAPES)) {
+    it(`${name}: fills 85% of any budget from 500 tokens, abridged, every omission counted`, () => {
+      for (const maxTokens of [500, 1000, 2000, 4000]) {
+        const out = compact(value, maxTokens);
+        expect(out, `at ${maxTokens}`).toBeDefined();
+        expect(out?.header).toContain(`spillway_expand <<sw:${ID}>>`);
+        expect(out?.tokens).toBeLessThanOrEqual(maxTokens);
+        expect(out?.tokens, `filled at ${maxTokens}`).toBeGreaterThanOrEqual(maxTokens * 0.85);
+        expectAbridged(value, out?.value as Json);
+      }
+    });
+  }
+
+  it("keeps a tree's last leaf verbatim at every budget its path fits", () => {
+    for (const [name, maxTokens] of [
+      ['node tree, 6 levels of 3', 500],
+      ['node tree, 8 levels of 4', 1000],
+      ['node tree, 12 levels of 2', 1000],
+    ] as const) {
+      const value = SHAPES[name] as Json;
+      const out = compact(value, maxTokens);
+      expect(lastLeaf(out?.value as Json), `${name} at ${maxTokens}`).toBe(lastLeaf(value));
+    }
+    expect(lastLeaf(SHAPES['node tree, 6 levels of 3'] as Json)).toBe('Checkout failed: card declined');
+  });
+
+  it('shows odd items out of a long array early, past its first 4,096 items too', () => {
+    const items: Json[] = Array.from({ length: 10_000 }, (_, i) => ({ id: i, status: 'ok' }));
+    items[9000] = { id: 9000, status: 'failed: card declined' };
+    const out = compact({ items }, 1000);
+    expect(JSON.stringify(out?.value)).toContain('"id":9000,"status":"failed: card declined"');
+  });
+
+  it('keeps a "__proto__" key a key', () => {
+    const text = `{"__proto__":{"polluted":1},"items":[${Array.from({ length: 3000 }, (_, i) => i).join(',')}]}`;
+    const out = compactJson(text, { maxTokens: 500, tokenizer: o200k, id: ID });
+    expect(out?.text).toContain('"__proto__":{"polluted":1}');
+  });
+
+  it('property: within budget, abridged with every omission counted, the root shown, at least 85% full', () => {
+    const leaf = fc.oneof(
+      fc.integer(),
+      fc.constantFrom('ok', 'shipped', 'payment failed', 'x'.repeat(450), null, true),
+      fc.record({ id: fc.integer(), status: fc.constantFrom('ok', 'error: declined') }),
+    );
+    const { value } = fc.letrec<{ value: Json }>((tie) => ({
+      value: fc.oneof(
+        { depthSize: 'small', withCrossShrink: true },
+        leaf,
+        fc.array(tie('value'), { maxLength: 40 }),
+        fc.dictionary(fc.string({ maxLength: 6 }), tie('value'), { maxKeys: 8 }),
+      ),
+    }));
+    const root = fc
+      .array(value, { minLength: 1, maxLength: 400 })
+      .map((items): Json => ({ items, end: 'last' }));
+    fc.assert(
+      fc.property(root, fc.integer({ min: 500, max: 3000 }), (tree, maxTokens) => {
+        const out = compact(tree, maxTokens);
+        if (!out) return;
+        expect(out.tokens).toBeLessThanOrEqual(maxTokens);
+        expectAbridged(tree, out.value);
+        expect(Object.keys(out.value as object)).toEqual(['items', 'end']);
+        // Full only where the whole, its long strings by their ends, is over the budget.
+        const ends = (_: string, v: Json) =>
+          typeof v === 'string' && v.length > 400
+            ? `${v.slice(0, 200)}… (${v.length - 400} characters omitted) …`
+            : v;
+        if (o200k.count(JSON.stringify(tree, ends)) > maxTokens)
+          expect(out.tokens).toBeGreaterThanOrEqual(maxTokens * 0.85);
+      }),
+      { numRuns: 100 },
+    );
+  });
+});

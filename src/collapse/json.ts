@@ -1,0 +1,126 @@
+import { jsonCompactedHeader } from '../text/markers.js';
+import type { Tokenizer } from '../text/tokenizers/tokenizer.js';
+import { largestFitting } from './bisect.js';
+import { type Json, type JsonOmitted, planJson, renderJson, type Step } from './json-tree.js';
+
+// Larger texts are not parsed here (the line and character windows handle them).
+const MAX_JSON_CHARS = 4 * 1024 * 1024;
+// Deeper values are left to the text windows: showing a value walks it recursively, and a
+// result of nested brackets (JSON.parse takes any depth) would overflow the stack, so the
+// result would go out whole.
+const MAX_DEPTH = 128;
+// A container of at most this many characters per token of the budget is shown whole at once
+// (a record of an API answer), a larger one entry by entry.
+const SMALL_CHARS_PER_TOKEN = 0.2;
+// A plan stops past this many characters per token of the budget: more than JSON holds.
+const PLAN_CHARS_PER_TOKEN = 16;
+// Once the longest prefix of the plan that fits is found, this many later steps (those whose
+// container is shown) are tried one by one: a step too large may be followed by small ones.
+const FILL_TRIES = 24;
+// Filled this far, later steps are not tried: what they could add is not worth their counts.
+const FULL_ENOUGH = 0.95;
+
+/** Whether `text` may be an object or an array collapse compacts (at most 4 MiB; not parsed). */
+function mayCompactAsJson(text: string): boolean {
+  const first = text.trimStart()[0];
+  return (first === '{' || first === '[') && text.length <= MAX_JSON_CHARS;
+}
+
+/** `text` parsed, when it is a value collapse compacts: not nested deeper than MAX_DEPTH. */
+function parseCompactable(text: string): Json | undefined {
+  let value: Json;
+  try {
+    value = JSON.parse(text) as Json;
+  } catch {
+    return undefined;
+  }
+  // Walked without recursion, so the check itself takes any depth; only objects and arrays are
+  // held (a million numbers cost no allocation).
+  const nodes: Json[] = [value];
+  const depths = [1];
+  for (let node = nodes.pop(); node !== undefined; node = nodes.pop()) {
+    const depth = depths.pop() as number;
+    if (node === null || typeof node !== 'object') continue;
+    if (depth > MAX_DEPTH) return undefined;
+    for (const child of Array.isArray(node) ? node : Object.values(node)) {
+      if (child === null || typeof child !== 'object') continue;
+      nodes.push(child);
+      depths.push(depth + 1);
+    }
+  }
+  return value;
+}
+
+/**
+ * Whether collapse compacts `text` by its JSON structure: one object or array of at most 4 MiB
+ * that parses, nested at most 128 deep (JSON Lines, or a log that starts with a bracket, does
+ * not). Parses only what starts and ends like one.
+ *
+ * @example
+ * isCompactableJson('{"items":[1,2,3]}'); // true
+ * isCompactableJson('{"a":1}\n{"a":2}'); // false: two documents
+ */
+export function isCompactableJson(text: string): boolean {
+  const last = text.trimEnd().at(-1);
+  if (!mayCompactAsJson(text) || (last !== '}' && last !== ']')) return false;
+  return parseCompactable(text) !== undefined;
+}
+
+/**
+ * JSON compacted to a budget: the root's keys, both ends of the tree (the first and the last
+ * entry of every level, down to the last leaf) verbatim, then as much of the rest as fits,
+ * shallow and early entries first, odd items out (unlike the first in shape, or error-like)
+ * early; a marker counts what is left out where it was, and a header names the recall id.
+ * Undefined when the text is not JSON, needs nothing left out, or not even its root fits.
+ *
+ * @example
+ * compactJson(hugeApiAnswer, { maxTokens: 2000, tokenizer, id })?.text;
+ */
+export function compactJson(
+  text: string,
+  o: { maxTokens: number; tokenizer: Tokenizer; id: string; path?: string | undefined },
+): { text: string; calls: number } | undefined {
+  if (!mayCompactAsJson(text)) return undefined;
+  const value = parseCompactable(text);
+  if (value === null || typeof value !== 'object') return undefined;
+  const steps = planJson(value, {
+    smallChars: o.maxTokens * SMALL_CHARS_PER_TOKEN,
+    maxChars: o.maxTokens * PLAN_CHARS_PER_TOKEN,
+  });
+  let calls = 0;
+  let tokens = 0;
+  const attempt = (taken: readonly Step[]) => {
+    const omitted: JsonOmitted = { items: 0, keys: 0, strings: 0, deep: 0 };
+    const body = JSON.stringify(renderJson(value, taken, omitted));
+    const out = `${jsonCompactedHeader(omitted, o.id, o.path)}\n${body}`;
+    calls++;
+    if (omitted.items + omitted.keys + omitted.deep + omitted.strings === 0) return undefined;
+    const count = o.tokenizer.countUpTo(out, o.maxTokens);
+    if (count > o.maxTokens) return undefined;
+    tokens = count;
+    return out;
+  };
+  let best = attempt(steps.slice(0, 1));
+  if (!best) return undefined;
+  // Bisection finds larger fits only after smaller ones: the last output that fit is the longest.
+  const taken = steps.slice(
+    0,
+    largestFitting(1, steps.length + 1, (n) => {
+      const out = attempt(steps.slice(0, n));
+      if (out) best = out;
+      return out !== undefined;
+    }),
+  );
+  const has = new Set(taken);
+  let tries = 0;
+  for (const step of steps.slice(taken.length)) {
+    if (step.after && !has.has(step.after)) continue;
+    if (tries++ >= FILL_TRIES || tokens >= o.maxTokens * FULL_ENOUGH) break;
+    const out = attempt([...taken, step]);
+    if (!out) continue;
+    best = out;
+    taken.push(step);
+    has.add(step);
+  }
+  return { text: best, calls };
+}

@@ -1,0 +1,62 @@
+export {
+  type CollapseCall,
+  type Collapsed,
+  type CollapseOptions,
+  CollapseOptionsSchema,
+  collapse,
+  collapseBudget,
+  collapseText,
+  DEFAULT_COLLAPSE_MAX_TOKENS,
+} from '../collapse/index.js';
+export { Calibration, type CalibrationSample } from './calibration.js';
+export { type CallKey, callKeyOf, READ_TOOLS } from './call-keys.js';
+export {
+  buildStage,
+  type PipelineConfig,
+  PipelineConfigSchema,
+  PRESET_NAMES,
+  PRESETS,
+  type PresetName,
+  type ResolvedPipeline,
+  resolvePipeline,
+  type StageSpec,
+  StageSpecSchema,
+} from './config.js';
+export {
+  CACHE_TTL_MS,
+  ConversationEngine,
+  type ConversationOptions,
+  type TurnInput,
+  type TurnOutcome,
+} from './conversation.js';
+export {
+  DEFAULT_PROTECT_RECENT,
+  fitWindow,
+  type WindowFit,
+  type WindowRequest,
+} from './fit-window.js';
+export { FrozenDecisions, type FrozenEntry } from './frozen.js';
+export type { ResultOutcome } from './run-item.js';
+export { type PipelineRun, type RunOptions, runPipeline } from './runner.js';
+export { addStats, type StageStats } from './stage-stats.js';
+export {
+  collapseStage,
+  type DedupOptions,
+  DedupOptionsSchema,
+  dedupStage,
+  formatStage,
+  type LinecapOptions,
+  LinecapOptionsSchema,
+  linecapStage,
+  type MaskOptions,
+  MaskOptionsSchema,
+  maskStage,
+  STAGES,
+  type SupersedeOptions,
+  SupersedeOptionsSchema,
+  supersedeStage,
+  textcleanStage,
+} from './stages/index.js';
+export { type ToolOverride, ToolOverrideSchema, toolOverride } from './tool-overrides.js';
+export * from './types.js';
+export { type GuardCandidate, type GuardPlan, planWindowGuard } from './window-guard.js';
