@@ -1,7 +1,7 @@
 import { type ChildProcess, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { RedisClusterStore } from '../src/store/redis-cluster-store.js';
-import { RedisStore } from '../src/store/redis-store.js';
+import { RedisClusterStore } from '../src/store/backends/redis-cluster-store.js';
+import { RedisStore } from '../src/store/backends/redis-store.js';
 import type { Store } from '../src/store/store.js';
 import { proxyProcess } from '../src/test-support/proxy-process.js';
 import { startRedis } from '../src/test-support/redis.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConversationEngine } from '../src/engine/conversation.js';
 import { resolvePipeline } from '../src/engine/index.js';
-import { MemoryStore } from '../src/store/memory-store.js';
+import { MemoryStore } from '../src/store/backends/memory-store.js';
 import type { ToolResult } from '../src/text/tool-result.js';
 import { median, ms, ratio } from './measure.js';
 import { benchProxyTo, post, upstream } from './proxy.bench.js';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { request } from 'undici';
 import { resolvePipeline } from '../src/engine/config.js';
 import { startProxy } from '../src/proxy/server.js';
-import { FileStore } from '../src/store/file-store.js';
+import { FileStore } from '../src/store/backends/file-store.js';
 import { MB, multiLineLog, oneLineJson } from './inputs.js';
 import { interleaved, median, medianRatio, ms, timeAsync } from './measure.js';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pruneSession } from '../src/session/prune-session.js';
 import { Session } from '../src/session/session.js';
-import { FileStore } from '../src/store/file-store.js';
+import { FileStore } from '../src/store/backends/file-store.js';
 import { MB, multiLineLog } from './inputs.js';
 import { interleaved, median, medianRatio, ms } from './measure.js';
 

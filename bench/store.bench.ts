@@ -1,9 +1,9 @@
 import { closeSync, fsyncSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { FileStore } from '../src/store/backends/file-store.js';
+import { MemoryStore } from '../src/store/backends/memory-store.js';
 import { cap } from '../src/store/cap.js';
-import { FileStore } from '../src/store/file-store.js';
-import { MemoryStore } from '../src/store/memory-store.js';
 import { MB, multiLineLog, oneLineJson } from './inputs.js';
 import { ms, ratio, timeAsync } from './measure.js';
 
@@ -73,7 +73,7 @@ export async function benchStores(): Promise<void> {
       return;
     }
     const { startRedis } = await import('../src/test-support/redis.js');
-    const { RedisStore } = await import('../src/store/redis-store.js');
+    const { RedisStore } = await import('../src/store/backends/redis-store.js');
     const redis = await startRedis();
     const store = await RedisStore.connect(redis.url);
     try {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { FileStore } from '../store/file-store.js';
+import { FileStore } from '../store/backends/file-store.js';
 import { stash } from '../store/stash.js';
 import { cli } from '../test-support/cli.js';
 import { stashId } from '../text/content-hash.js';

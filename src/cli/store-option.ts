@@ -28,18 +28,18 @@ export async function storeFromOptions(
     throw new SpillwayError('SPILLWAY_USAGE', 'give --dir D or --store URL, not both');
   // Loaded when used: a client hook after every shell command should not load Redis clients.
   if (url !== undefined) {
-    const { isClusterUrl } = await import('../store/redis-cluster-url.js');
+    const { isClusterUrl } = await import('../store/backends/redis-cluster-url.js');
     if (isClusterUrl(url))
-      return (await import('../store/redis-cluster-store.js')).RedisClusterStore.connect(url);
+      return (await import('../store/backends/redis-cluster-store.js')).RedisClusterStore.connect(url);
     if (!/^rediss?:\/\//.test(url))
       throw new SpillwayError(
         'SPILLWAY_USAGE',
         `--store takes a Redis URL such as redis://127.0.0.1:6379/0 or redis-cluster://10.0.0.1:7000,10.0.0.2:7000, got "${url.replace(/\/\/[^@/]*@/, '//***@')}"`,
       );
-    (await import('../store/redis-url.js')).checkRedisUrl(url);
-    return (await import('../store/redis-store.js')).RedisStore.connect(url);
+    (await import('../store/backends/redis-url.js')).checkRedisUrl(url);
+    return (await import('../store/backends/redis-store.js')).RedisStore.connect(url);
   }
-  const { FileStore } = await import('../store/file-store.js');
+  const { FileStore } = await import('../store/backends/file-store.js');
   return new FileStore({ base: values.dir ?? defaultBase(env) });
 }
 

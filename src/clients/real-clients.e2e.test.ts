@@ -3,8 +3,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { FileStore } from '../store/file-store.js';
-import { recallAll } from '../store/recall.js';
+import { FileStore } from '../store/backends/file-store.js';
+import { recallAll } from '../store/recall/recall.js';
 import { type ClientKey, clientBinary, PINNED_CLIENTS } from '../test-support/client-install.js';
 import {
   buildCli,

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { expand } from '../store/expand.js';
+import { MemoryStore } from '../store/backends/memory-store.js';
 import { stashKey } from '../store/ids.js';
-import { MemoryStore } from '../store/memory-store.js';
+import { expand } from '../store/recall/expand.js';
 import { buildLog } from '../test-support/build-log.js';
 import { getTokenizer } from '../text/tokenizers/index.js';
 import { collapse } from './collapse.js';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MemoryStore } from '../store/memory-store.js';
-import { recallAll } from '../store/recall.js';
+import { MemoryStore } from '../store/backends/memory-store.js';
+import { recallAll } from '../store/recall/recall.js';
 import { trickyString } from '../test-support/arbitraries.js';
 import { INPUT_CLEARED_PREFIX, markerIds } from '../text/markers.js';
 import { getTokenizer } from '../text/tokenizers/index.js';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { replayConversation } from '../replay/replay-conversation.js';
 import { pipelinePruner } from '../session/prune-session.js';
-import { MemoryStore } from '../store/memory-store.js';
-import { recallAll } from '../store/recall.js';
+import { MemoryStore } from '../store/backends/memory-store.js';
+import { recallAll } from '../store/recall/recall.js';
 import { markerIds } from '../text/markers.js';
 import { getTokenizer } from '../text/tokenizers/index.js';
 import type { ToolResult } from '../text/tool-result.js';

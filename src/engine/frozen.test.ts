@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { MemoryStore } from '../store/backends/memory-store.js';
 import { FROZEN_PREFIX } from '../store/ids.js';
-import { MemoryStore } from '../store/memory-store.js';
 import type { Store } from '../store/store.js';
 import { FrozenDecisions } from './frozen.js';
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { MemoryStore } from '../store/backends/memory-store.js';
 import { stashKey } from '../store/ids.js';
-import { MemoryStore } from '../store/memory-store.js';
 import { jsonLine, logLines, result, testContext } from '../test-support/pipeline.js';
 import { contentBytes } from '../text/blocks.js';
 import { markerIds } from '../text/markers.js';

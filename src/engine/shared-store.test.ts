@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { MemoryStore } from '../store/backends/memory-store.js';
 import type { StoreKey } from '../store/ids.js';
-import { MemoryStore } from '../store/memory-store.js';
 import type { ToolResult } from '../text/tool-result.js';
 import { resolvePipeline } from './config.js';
 import { ConversationEngine } from './conversation.js';

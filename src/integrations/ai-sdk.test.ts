@@ -3,7 +3,7 @@ import { createOpenAI } from '@ai-sdk/openai';
 import { generateText, stepCountIs, streamText, wrapLanguageModel } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { MemoryStore } from '../store/memory-store.js';
+import { MemoryStore } from '../store/backends/memory-store.js';
 import {
   AGENT_ANSWER,
   AGENT_LOG,

@@ -6,7 +6,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SOURCE_MAX_TOKENS } from '../engine/collapse-output.js';
 import { callExpandTool, EXPAND_TOOL, EXPAND_TOOL_DEFINITION } from '../mcp/expand-tool.js';
 import { shortenToolResult } from '../mcp/shorten-result.js';
-import { MemoryStore } from '../store/memory-store.js';
+import { MemoryStore } from '../store/backends/memory-store.js';
 import type { Store } from '../store/store.js';
 
 /** What the wrapper takes. */

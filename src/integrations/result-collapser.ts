@@ -1,5 +1,5 @@
 import { type Collapsed, collapse } from '../collapse/collapse.js';
-import { MemoryStore } from '../store/memory-store.js';
+import { MemoryStore } from '../store/backends/memory-store.js';
 import type { Store } from '../store/store.js';
 import { contentDigest } from '../text/content-hash.js';
 

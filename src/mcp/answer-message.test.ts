@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryStore } from '../store/memory-store.js';
+import { MemoryStore } from '../store/backends/memory-store.js';
 import { stash } from '../store/stash.js';
 import { answerMessage } from './stdio.js';
 

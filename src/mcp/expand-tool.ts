@@ -1,5 +1,5 @@
 import { SpillwayError } from '../errors.js';
-import { expand, MAX_GREP_CONTEXT } from '../store/expand.js';
+import { expand, MAX_GREP_CONTEXT } from '../store/recall/expand.js';
 import type { Store } from '../store/store.js';
 
 /** The name every marker points the model to. */

@@ -2,8 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { FileStore } from '../store/file-store.js';
-import { recallAll } from '../store/recall.js';
+import { FileStore } from '../store/backends/file-store.js';
+import { recallAll } from '../store/recall/recall.js';
 import { clientBinary, pinnedBin } from '../test-support/client-install.js';
 import { buildCli, HEADLESS_ENV, runClient, userMachine } from '../test-support/real-clients.js';
 import {

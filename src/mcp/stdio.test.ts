@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { describe, expect, it } from 'vitest';
-import { FileStore } from '../store/file-store.js';
+import { FileStore } from '../store/backends/file-store.js';
 import { stash } from '../store/stash.js';
 
 const CLI = resolve(import.meta.dirname, '../cli.ts');

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolvePipeline } from '../engine/config.js';
 import { ADAPTERS } from '../formats/index.js';
 import { readTranscript } from '../replay/readers/index.js';
-import { FileStore } from '../store/file-store.js';
+import { FileStore } from '../store/backends/file-store.js';
 import { CORPUS_MISSING, corpusAvailable, corpusFiles } from '../test-support/corpus.js';
 import { type BodyApi, messagesOf, requestBody } from '../test-support/request-bodies.js';
 import { startUpstream, type TestUpstream } from '../test-support/upstream.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolvePipeline } from '../engine/config.js';
-import { MemoryStore } from '../store/memory-store.js';
+import { MemoryStore } from '../store/backends/memory-store.js';
 import { BROWSER_MISSING, launchChromium } from '../test-support/chromium.js';
 import { startUpstream, type TestUpstream } from '../test-support/upstream.js';
 import { type RunningProxy, startProxy } from './server.js';

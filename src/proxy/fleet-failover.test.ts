@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolvePipeline } from '../engine/config.js';
 import { ADAPTERS } from '../formats/index.js';
+import { clusterKeys, keySlot } from '../store/backends/redis-cluster-keys.js';
+import { RedisClusterStore } from '../store/backends/redis-cluster-store.js';
 import { stashKey } from '../store/ids.js';
-import { clusterKeys, keySlot } from '../store/redis-cluster-keys.js';
-import { RedisClusterStore } from '../store/redis-cluster-store.js';
 import { stash } from '../store/stash.js';
 import { VALKEY_MISSING, VALKEY_SERVER } from '../test-support/redis.js';
 import {

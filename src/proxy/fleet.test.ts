@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolvePipeline } from '../engine/config.js';
 import { ADAPTERS } from '../formats/index.js';
 import { readTranscript } from '../replay/readers/index.js';
-import { RedisStore } from '../store/redis-store.js';
+import { RedisStore } from '../store/backends/redis-store.js';
 import { corpusAvailable, corpusFiles } from '../test-support/corpus.js';
 import { proxyProcess } from '../test-support/proxy-process.js';
 import { REDIS_MISSING, REDIS_SERVER, startRedis, type TestRedis } from '../test-support/redis.js';

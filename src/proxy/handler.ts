@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Agent } from 'undici';
 import { Calibration } from '../engine/calibration.js';
 import type { ResolvedPipeline } from '../engine/config.js';
-import { DiscardStore } from '../store/discard-store.js';
+import { DiscardStore } from '../store/backends/discard-store.js';
 import { heuristicTokenizer } from '../text/tokenizers/heuristic.js';
 import { Admission } from './admission.js';
 import type { ProxyContext } from './context.js';

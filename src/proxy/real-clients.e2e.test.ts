@@ -1,8 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { FileStore } from '../store/file-store.js';
-import { recallAll } from '../store/recall.js';
+import { FileStore } from '../store/backends/file-store.js';
+import { recallAll } from '../store/recall/recall.js';
 import {
   buildCli,
   clientBinary,

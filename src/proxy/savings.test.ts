@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolvePipeline } from '../engine/config.js';
-import { MemoryStore } from '../store/memory-store.js';
+import { MemoryStore } from '../store/backends/memory-store.js';
 import { listenOnLoopback } from '../test-support/loopback.js';
 import { heuristicTokenizer } from '../text/tokenizers/heuristic.js';
 import { type RunningProxy, startProxy } from './server.js';

@@ -1,8 +1,8 @@
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resolvePipeline } from '../engine/config.js';
-import { MemoryStore } from '../store/memory-store.js';
-import { recallAll } from '../store/recall.js';
+import { MemoryStore } from '../store/backends/memory-store.js';
+import { recallAll } from '../store/recall/recall.js';
 import { type BodyApi, messagesOf, postSession, requestBody } from '../test-support/request-bodies.js';
 import { startUpstream, type TestUpstream } from '../test-support/upstream.js';
 import { INPUT_CLEARED_PREFIX, markerIds } from '../text/markers.js';

@@ -1,6 +1,6 @@
 import { callsAsSent, restoreInput } from '../engine/clear-inputs.js';
 import type { ConversationEngine, TurnOutcome } from '../engine/conversation.js';
-import { recallAll } from '../store/recall.js';
+import { recallAll } from '../store/recall/recall.js';
 import type { Store } from '../store/store.js';
 import type { ToolCallInput } from '../text/tool-call.js';
 import type { ToolResult } from '../text/tool-result.js';

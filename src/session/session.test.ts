@@ -3,8 +3,8 @@ import { appendFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MemoryStore } from '../store/memory-store.js';
-import { recallAll } from '../store/recall.js';
+import { MemoryStore } from '../store/backends/memory-store.js';
+import { recallAll } from '../store/recall/recall.js';
 import type { StoreEntry } from '../store/store.js';
 import { markerIds } from '../text/markers.js';
 import { getTokenizer } from '../text/tokenizers/index.js';

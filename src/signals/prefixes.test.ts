@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { collapseText } from '../collapse/index.js';
-import { MemoryStore } from '../store/memory-store.js';
+import { MemoryStore } from '../store/backends/memory-store.js';
 import { stashId } from '../text/content-hash.js';
 import { getTokenizer } from '../text/tokenizers/index.js';
 import { lineSignal } from './classify.js';

@@ -12,10 +12,10 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BAD_PARTS } from '../test-support/store-contract.js';
+import { FileStore } from './backends/file-store.js';
+import { MemoryStore } from './backends/memory-store.js';
 import { cap, DEFAULT_CAP_BYTES } from './cap.js';
-import { FileStore } from './file-store.js';
-import { MemoryStore } from './memory-store.js';
-import { recall, recallAll } from './recall.js';
+import { recall, recallAll } from './recall/recall.js';
 
 const newBase = () => join(mkdtempSync(join(tmpdir(), 'spillway-cap-')), 'tool-results');
 const fileStore = (base = newBase(), more = {}) => new FileStore({ base, pruneOnFirstSpill: false, ...more });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryStore } from './memory-store.js';
+import { MemoryStore } from './backends/memory-store.js';
 import { readAtSource, recordAtSource, type SourceRecord } from './source-log.js';
 
 const record = (at: string, by: string, whole: number, shown: number): SourceRecord => ({

@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { collapseText } from '../collapse/text.js';
 import { originalOf } from '../text/content-hash.js';
 import { getTokenizer } from '../text/tokenizers/index.js';
-import { expand } from './expand.js';
+import { MemoryStore } from './backends/memory-store.js';
 import { stashKey } from './ids.js';
-import { MemoryStore } from './memory-store.js';
+import { expand } from './recall/expand.js';
 import { stash, stashOriginal } from './stash.js';
 import type { Store } from './store.js';
 

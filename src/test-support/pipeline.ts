@@ -1,6 +1,6 @@
 import { runPipeline } from '../engine/runner.js';
 import type { Stage, StageContext } from '../engine/types.js';
-import { MemoryStore } from '../store/memory-store.js';
+import { MemoryStore } from '../store/backends/memory-store.js';
 import type { Content } from '../text/blocks.js';
 import { getTokenizer } from '../text/tokenizers/index.js';
 import type { ToolResult } from '../text/tool-result.js';

@@ -3,7 +3,7 @@ import { DEFAULT_ADMISSION } from '../../proxy/admission.js';
 import type { McpHandler } from '../../proxy/context.js';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_PORT, startProxy } from '../../proxy/server.js';
 import { DEFAULT_UPSTREAMS } from '../../proxy/upstreams.js';
-import { userRecallToken } from '../../store/recall-token.js';
+import { userRecallToken } from '../../store/recall/recall-token.js';
 import type { Store } from '../../store/store.js';
 import { readKeptUpstreams } from '../../store/upstreams-file.js';
 import { intOption, parseCommandArgs } from '../args.js';

@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { MemoryStore } from '../../store/memory-store.js';
-import { recallAll } from '../../store/recall.js';
+import { MemoryStore } from '../../store/backends/memory-store.js';
+import { recallAll } from '../../store/recall/recall.js';
 import { cutNoteIds } from '../../text/markers.js';
 import { opencodeHook } from './hook.js';
 

@@ -2,8 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CHAR_FLOOR } from '../../collapse/char-window.js';
 import { collapseText } from '../../collapse/index.js';
-import { MemoryStore } from '../../store/memory-store.js';
-import { recallAll } from '../../store/recall.js';
+import { MemoryStore } from '../../store/backends/memory-store.js';
+import { recallAll } from '../../store/recall/recall.js';
 import { jsonLine, logLines, runOne, testContext } from '../../test-support/pipeline.js';
 import { stashId } from '../../text/content-hash.js';
 import { markerIds } from '../../text/markers.js';
@@ -754,7 +754,7 @@ describe('collapse (the seed cases)', () => {
   });
 
   it('names the file path in the marker for the file store', async () => {
-    const { FileStore } = await import('../../store/file-store.js');
+    const { FileStore } = await import('../../store/backends/file-store.js');
     const { mkdtempSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');
     const { join } = await import('node:path');

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MemoryStore } from '../../store/memory-store.js';
-import { recallAll } from '../../store/recall.js';
+import { MemoryStore } from '../../store/backends/memory-store.js';
+import { recallAll } from '../../store/recall/recall.js';
 import { markerIds, RERUN_PREFIX } from '../../text/markers.js';
 import { readRerunDiff } from '../../text/rerun-diff.js';
 import type { ToolResult } from '../../text/tool-result.js';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MemoryStore } from '../../store/memory-store.js';
-import { recallAll } from '../../store/recall.js';
+import { MemoryStore } from '../../store/backends/memory-store.js';
+import { recallAll } from '../../store/recall/recall.js';
 import type { Store } from '../../store/store.js';
 import { result, runOne, testContext } from '../../test-support/pipeline.js';
 import { contentBytes } from '../../text/blocks.js';

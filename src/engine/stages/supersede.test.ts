@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryStore } from '../../store/memory-store.js';
-import { recallAll } from '../../store/recall.js';
+import { MemoryStore } from '../../store/backends/memory-store.js';
+import { recallAll } from '../../store/recall/recall.js';
 import { markerIds, SUPERSEDED_PREFIX } from '../../text/markers.js';
 import type { ToolResult } from '../../text/tool-result.js';
 import { callKeyOf } from '../call-keys.js';

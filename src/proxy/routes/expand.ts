@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { httpStatusOf, SpillwayError } from '../../errors.js';
-import { expand } from '../../store/expand.js';
-import { recallAll } from '../../store/recall.js';
+import { expand } from '../../store/recall/expand.js';
+import { recallAll } from '../../store/recall/recall.js';
 import type { ProxyContext } from '../context.js';
 import { sendJson, sendText } from '../http.js';
 

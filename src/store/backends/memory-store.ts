@@ -1,0 +1,202 @@
+import { SpillwayError } from '../../errors.js';
+import { assertIdPart, FROZEN_PREFIX, NAMED_STASH_ID, STASH_DIR, type StoreKey } from '../ids.js';
+import {
+  type ByteRange,
+  cutAtUtf8Boundary,
+  DEFAULT_LIMITS,
+  type EntryInfo,
+  entryFull,
+  type PutOptions,
+  type PutResult,
+  type Store,
+  type StoreLimits,
+} from '../store.js';
+
+function check(key: StoreKey): string {
+  assertIdPart('directory', key.dir);
+  assertIdPart('entry', key.name);
+  return `${key.dir}/${key.name}`;
+}
+
+/** One entry's bytes: the first `length` of `data`, which an append grows with room to spare. */
+interface Entry {
+  data: Buffer;
+  length: number;
+  mtimeMs: number;
+}
+
+const bodyOf = (entry: Entry): Buffer => entry.data.subarray(0, entry.length);
+
+/**
+ * A {@link Store} in memory, with the same quotas and semantics as the file store. For tests
+ * and for embedding where nothing may touch the disk. The usage of each directory is kept as
+ * entries change, so a write costs the same with one session or ten thousand, and an append
+ * copies only its own bytes.
+ *
+ * @example
+ * const store = new MemoryStore({ maxSessionBytes: 1024 });
+ */
+export class MemoryStore implements Store {
+  readonly kind = 'memory';
+  readonly limits: Readonly<StoreLimits>;
+  /** Entries by directory, each directory's in the order they were first written. */
+  readonly #dirs = new Map<string, Map<string, Entry>>();
+  readonly #dirBytes = new Map<string, number>();
+  #total = 0;
+  readonly #now: () => number;
+
+  constructor(limits: Partial<StoreLimits> = {}, now: () => number = Date.now) {
+    this.limits = Object.freeze({ ...DEFAULT_LIMITS, ...limits });
+    this.#now = now;
+  }
+
+  #entry(key: StoreKey): Entry | undefined {
+    check(key);
+    return this.#dirs.get(key.dir)?.get(key.name);
+  }
+
+  /**
+   * Throws SPILLWAY_QUOTA unless `key.dir` may grow by `growth` bytes, making room in the total
+   * the way the other stores do (the oldest unnamed stash entries go, never `key` itself).
+   */
+  #admit(key: StoreKey, growth: number): void {
+    const session = this.#dirBytes.get(key.dir) ?? 0;
+    if (key.dir !== STASH_DIR && session + growth > this.limits.maxSessionBytes) {
+      throw new SpillwayError(
+        'SPILLWAY_QUOTA',
+        `session "${key.dir}" would exceed its quota of ${this.limits.maxSessionBytes} bytes`,
+      );
+    }
+    if (this.#total + growth > this.limits.maxTotalBytes)
+      this.#evictStash(this.#total + growth - this.limits.maxTotalBytes, key);
+    if (this.#total + growth > this.limits.maxTotalBytes) {
+      throw new SpillwayError(
+        'SPILLWAY_QUOTA',
+        `the store would exceed its total quota of ${this.limits.maxTotalBytes} bytes`,
+      );
+    }
+  }
+
+  /** Counts `growth` bytes (negative when freed) in the usage of `dir` and of the store. */
+  #count(dir: string, growth: number): void {
+    this.#dirBytes.set(dir, (this.#dirBytes.get(dir) ?? 0) + growth);
+    this.#total += growth;
+  }
+
+  #set(key: StoreKey, entry: Entry): void {
+    let dir = this.#dirs.get(key.dir);
+    if (!dir) {
+      dir = new Map();
+      this.#dirs.set(key.dir, dir);
+    }
+    dir.set(key.name, entry);
+  }
+
+  async put(key: StoreKey, body: Uint8Array, _options?: PutOptions): Promise<PutResult> {
+    const stored = Buffer.from(cutAtUtf8Boundary(body, this.limits.maxFileBytes));
+    const old = this.#entry(key)?.length ?? 0;
+    this.#admit(key, stored.length - old);
+    this.#set(key, { data: stored, length: stored.length, mtimeMs: this.#now() });
+    this.#count(key.dir, stored.length - old);
+    return { storedBytes: stored.length, totalBytes: body.length, truncated: stored.length < body.length };
+  }
+
+  /**
+   * Frees at least `need` bytes by deleting the oldest stash entries (a Map iterates in write
+   * order) that no frozen decision names, as the other stores do.
+   */
+  #evictStash(need: number, writing: StoreKey): void {
+    const named = new Set<string>();
+    for (const entries of this.#dirs.values())
+      for (const [name, entry] of entries)
+        if (name.startsWith(FROZEN_PREFIX))
+          for (const m of bodyOf(entry).toString('utf8').matchAll(NAMED_STASH_ID))
+            named.add((m[1] ?? m[2]) as string);
+    const stash = this.#dirs.get(STASH_DIR);
+    let freed = 0;
+    for (const [name, entry] of stash ?? []) {
+      if (freed >= need) break;
+      if ((writing.dir === STASH_DIR && writing.name === name) || named.has(name)) continue;
+      this.#remove({ dir: STASH_DIR, name });
+      freed += entry.length;
+    }
+  }
+
+  async putIfAbsent(key: StoreKey, body: Uint8Array): Promise<boolean> {
+    if (this.#entry(key)) return false;
+    await this.put(key, body);
+    return true;
+  }
+
+  async append(key: StoreKey, body: Uint8Array): Promise<void> {
+    const entry = this.#entry(key);
+    const length = entry?.length ?? 0;
+    if (length + body.length > this.limits.maxFileBytes) throw entryFull(key, this.limits.maxFileBytes);
+    this.#admit(key, body.length);
+    let data = entry?.data ?? Buffer.alloc(0);
+    if (length + body.length > data.length) {
+      // Room for as much again: a log of n appends is copied O(log n) times, not n.
+      const grown = Buffer.alloc(
+        Math.min(this.limits.maxFileBytes, Math.max(2 * (length + body.length), 256)),
+      );
+      data.copy(grown, 0, 0, length);
+      data = grown;
+    }
+    data.set(body, length);
+    this.#set(key, { data, length: length + body.length, mtimeMs: this.#now() });
+    this.#count(key.dir, body.length);
+  }
+
+  async get(key: StoreKey, range?: ByteRange): Promise<Buffer | null> {
+    const entry = this.#entry(key);
+    if (!entry) return null;
+    const body = bodyOf(entry);
+    if (!range) return Buffer.from(body);
+    return Buffer.from(body.subarray(Math.max(0, range.start), Math.max(0, range.end)));
+  }
+
+  /** See {@link Store.usedBytes}. */
+  async usedBytes(): Promise<number> {
+    return this.#total;
+  }
+
+  async stat(key: StoreKey): Promise<EntryInfo | null> {
+    const entry = this.#entry(key);
+    return entry ? { name: key.name, bytes: entry.length, mtimeMs: entry.mtimeMs } : null;
+  }
+
+  async list(dir?: string): Promise<EntryInfo[]> {
+    const out: EntryInfo[] = [];
+    if (dir !== undefined) {
+      assertIdPart('directory', dir);
+      for (const [name, entry] of this.#dirs.get(dir) ?? [])
+        out.push({ name, bytes: entry.length, mtimeMs: entry.mtimeMs });
+    } else {
+      for (const [name, entries] of this.#dirs) {
+        let mtimeMs = 0;
+        for (const entry of entries.values()) mtimeMs = Math.max(mtimeMs, entry.mtimeMs);
+        out.push({ name, bytes: this.#dirBytes.get(name) ?? 0, mtimeMs });
+      }
+    }
+    return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
+
+  /** Deletes an entry and its bytes from the usage; a directory left empty goes with it. */
+  #remove(key: StoreKey): boolean {
+    const entries = this.#dirs.get(key.dir);
+    const entry = entries?.get(key.name);
+    if (!entries || !entry) return false;
+    entries.delete(key.name);
+    this.#count(key.dir, -entry.length);
+    if (entries.size === 0) {
+      this.#dirs.delete(key.dir);
+      this.#dirBytes.delete(key.dir);
+    }
+    return true;
+  }
+
+  async delete(key: StoreKey): Promise<boolean> {
+    check(key);
+    return this.#remove(key);
+  }
+}

@@ -1,0 +1,179 @@
+import { SpillwayError } from '../../errors.js';
+import { assertIdPart, type StoreKey } from '../ids.js';
+import { DEFAULT_LIMITS, entryFull, type StoreLimits } from '../store.js';
+import { DAY_MS } from './retention.js';
+
+/** What both Redis stores take: one server or a cluster. */
+export interface RedisStoreOptions extends Partial<StoreLimits> {
+  /** Key prefix, so several deployments can share one Redis (default "spillway"). */
+  prefix?: string;
+  /** Stash entries and idle sessions expire after this (default 30 days, as the file store). */
+  keepAgeMs?: number;
+  /** Sessions that wrote within this are never removed to make room (default 15 minutes). */
+  activeAgeMs?: number;
+  /** How long a first connection may take before the store gives up (default 3 s). */
+  connectTimeoutMs?: number;
+  /** How long one command may take before it fails (default 10 s): nothing hangs on a lost node. */
+  deadlineMs?: number;
+}
+
+/** The settings a Redis store runs with, defaults filled in and the prefix checked. */
+export interface RedisSettings {
+  limits: Readonly<StoreLimits>;
+  prefix: string;
+  keepAgeMs: number;
+  activeAgeMs: number;
+}
+
+/**
+ * Fills in a Redis store's defaults; throws `SPILLWAY_BAD_CONFIG` on a prefix that could not be
+ * a key part.
+ *
+ * @example
+ * redisSettings({ prefix: 'team-a' }).keepAgeMs; // 2592000000 (30 days)
+ */
+export function redisSettings(options: RedisStoreOptions): RedisSettings {
+  const prefix = options.prefix ?? 'spillway';
+  if (!/^[A-Za-z0-9_.-]{1,64}$/.test(prefix))
+    throw new SpillwayError(
+      'SPILLWAY_BAD_CONFIG',
+      `invalid Redis key prefix "${prefix}": use 1-64 of A-Z a-z 0-9 _ . -`,
+    );
+  return {
+    limits: Object.freeze({
+      maxFileBytes: options.maxFileBytes ?? DEFAULT_LIMITS.maxFileBytes,
+      maxSessionBytes: options.maxSessionBytes ?? DEFAULT_LIMITS.maxSessionBytes,
+      maxTotalBytes: options.maxTotalBytes ?? DEFAULT_LIMITS.maxTotalBytes,
+    }),
+    prefix,
+    keepAgeMs: options.keepAgeMs ?? 30 * DAY_MS,
+    activeAgeMs: options.activeAgeMs ?? 15 * 60 * 1000,
+  };
+}
+
+/**
+ * Loads node-redis (an optional peer), or says how to install it.
+ *
+ * @example
+ * const redis = await importRedis();
+ */
+export async function importRedis(): Promise<typeof import('redis')> {
+  try {
+    return await import('redis');
+  } catch (err) {
+    throw new SpillwayError(
+      'SPILLWAY_BAD_CONFIG',
+      'the Redis store needs the "redis" package: npm install redis@6.3.1',
+      {
+        cause: err,
+      },
+    );
+  }
+}
+
+/**
+ * Throws when both parts of a key are not valid ids (before either becomes part of a key).
+ *
+ * @example
+ * checkKey({ dir: 'sess', name: 'call_1' });
+ */
+export function checkKey(key: StoreKey): void {
+  assertIdPart('directory', key.dir);
+  assertIdPart('entry', key.name);
+}
+
+/**
+ * The error a put's refusal stands for: -3 the entry's own limit, -1 the session's quota, -2 the
+ * store's total (`held` is what it holds); undefined for any other status.
+ *
+ * @example
+ * const err = putRefusal(-2, 1000, key, store.limits, 'the Redis store');
+ */
+export function putRefusal(
+  status: number,
+  held: number,
+  key: StoreKey,
+  limits: Readonly<StoreLimits>,
+  what: string,
+): SpillwayError | undefined {
+  if (status === -3) return entryFull(key, limits.maxFileBytes);
+  if (status === -1)
+    return new SpillwayError(
+      'SPILLWAY_QUOTA',
+      `session "${key.dir}" would exceed its quota of ${limits.maxSessionBytes} bytes (it holds ${held})`,
+    );
+  if (status === -2)
+    return new SpillwayError(
+      'SPILLWAY_QUOTA',
+      `${what} would exceed its total quota of ${limits.maxTotalBytes} bytes (it holds ${held})`,
+    );
+  return undefined;
+}
+
+/**
+ * A Redis failure as a `SPILLWAY_IO` error naming the operation; spillway's own errors pass.
+ *
+ * @example
+ * catch (err) { throw redisFailure('put', err); }
+ */
+export function redisFailure(what: string, err: unknown): SpillwayError {
+  if (SpillwayError.isInstance(err)) return err;
+  return new SpillwayError('SPILLWAY_IO', `Redis ${what} failed: ${(err as Error).message}`, { cause: err });
+}
+
+/** What {@link connectOrExplain} needs of a node-redis client or cluster. */
+export interface Connectable {
+  connect(): Promise<unknown>;
+  destroy?(): void;
+  on(event: 'error', listener: (err: Error) => void): unknown;
+}
+
+/**
+ * Makes a client with `make` (handing it the reconnect strategy: before the first connection,
+ * give up, a clear error at start; after it, retry with backoff for as long as it takes, so a
+ * restarted Redis is picked up without a restart) and connects it, or throws `SPILLWAY_IO`
+ * naming `where` (redacted) and what to check.
+ *
+ * @example
+ * const client = await connectOrExplain(
+ *   (reconnectStrategy) => createClient({ url, socket: { reconnectStrategy } }),
+ *   'Redis at redis://127.0.0.1:6379', 'is redis-server running there?',
+ * );
+ */
+export async function connectOrExplain<C extends Connectable>(
+  make: (reconnectStrategy: (retries: number, cause: Error) => number | Error) => C,
+  where: string,
+  check: string,
+): Promise<C> {
+  let connected = false;
+  let lastError: Error | undefined;
+  const client = make((retries, cause) => (connected ? Math.min(50 * 2 ** retries, 2000) : cause));
+  client.on('error', (err) => {
+    lastError = err;
+  });
+  try {
+    await client.connect();
+  } catch (err) {
+    client.destroy?.();
+    const why = (err as Error).message || lastError?.message || String(err);
+    throw new SpillwayError('SPILLWAY_IO', `cannot connect to ${where}: ${why}; ${check}`, { cause: err });
+  }
+  connected = true;
+  return client;
+}
+
+/**
+ * A Redis URL with any password hidden, for messages and logs.
+ *
+ * @example
+ * redactUrl('redis://:secret@host:6379/0'); // 'redis://:***@host:6379/0'
+ */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return '(an invalid URL)';
+  }
+}
