@@ -2,8 +2,9 @@ import { z } from 'zod';
 import { parseConfig, wholeNumber } from '../config-schema.js';
 import { SOURCE_MAX_TOKENS } from '../engine/collapse-output.js';
 import type { Store } from '../store/store.js';
-import { callExpandTool, EXPAND_TOOL, EXPAND_TOOL_DEFINITION } from './expand-tool.js';
+import { EXPAND_TOOL, EXPAND_TOOL_DEFINITION } from './expand-tool.js';
 import { idInHead } from './line-reader.js';
+import { answerExpandCall, rpcError } from './server.js';
 import { shortenToolResult } from './shorten-result.js';
 
 /**
@@ -96,9 +97,9 @@ export class McpGateway {
       ) {
         // Answered when ready (a grep can take seconds): the client's next messages, a
         // cancellation say, are not held behind it.
-        void callExpandTool(this.#o.store, params.arguments ?? {}).then((result) =>
+        void answerExpandCall(this.#o.store, message.id, params.arguments).then((answer) =>
           this.#enqueue(async () => {
-            await this.#o.toClient(JSON.stringify({ jsonrpc: '2.0', id: message.id, result }));
+            await this.#o.toClient(JSON.stringify(answer));
           }),
         );
         return;
@@ -168,7 +169,7 @@ export class McpGateway {
 
   #answerError(id: unknown, message: string): Promise<void> {
     return this.#enqueue(async () => {
-      await this.#o.toClient(JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32603, message } }));
+      await this.#o.toClient(JSON.stringify(rpcError(id, -32603, message)));
     });
   }
 

@@ -5,7 +5,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { describe, expect, it } from 'vitest';
 import { FileStore } from '../store/backends/file-store.js';
+import { MemoryStore } from '../store/backends/memory-store.js';
 import { stash } from '../store/stash.js';
+import { MAX_MESSAGE_BYTES } from './line-reader.js';
+import { serveStdio } from './stdio.js';
 
 const CLI = resolve(import.meta.dirname, '../cli.ts');
 
@@ -41,5 +44,22 @@ describe('spillway mcp over stdio (a real process, the official MCP client)', ()
     } finally {
       await client.close();
     }
+  });
+
+  it('answers a message over the line limit with an error naming its id, and goes on', async () => {
+    const huge = `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"pad":"${'x'.repeat(MAX_MESSAGE_BYTES)}"}}\n`;
+    async function* input() {
+      yield huge;
+      yield '{"jsonrpc":"2.0","id":8,"method":"ping"}\n';
+    }
+    const written: string[] = [];
+    await serveStdio(new MemoryStore(), '1.0.0', {
+      input: input(),
+      output: { write: (s) => written.push(s) },
+    });
+    const answers = written.map((l) => JSON.parse(l) as { id: number; error?: { message: string } });
+    expect(answers[0]).toMatchObject({ id: 7, error: { code: -32600 } });
+    expect(answers[0]?.error?.message).toContain(String(MAX_MESSAGE_BYTES));
+    expect(answers[1]).toMatchObject({ id: 8, result: {} });
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryStore } from '../store/backends/memory-store.js';
 import { stash } from '../store/stash.js';
-import { answerMessage } from './stdio.js';
+import { answerMessage } from './server.js';
 
 // The stdio server without the SDK: what it answers to each message an MCP client may send.
 describe('spillway mcp, message by message', () => {
