@@ -1,4 +1,4 @@
-import { spillwayCommand, spillwayShell } from '../clients/spillway-command.js';
+import { spillwayCommand, spillwayShell } from '../clients/index.js';
 
 /**
  * Codex's provider block for `~/.codex/config.toml`. Codex ignores `OPENAI_BASE_URL`; a custom

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { SpillwayError } from '../errors.js';
-import { decodeUtf8 } from '../text/measure.js';
+import { decodeUtf8 } from '../text/index.js';
 
 /** Where a command reads and writes; tests pass their own. */
 export interface CliIo {

@@ -1,5 +1,4 @@
-import type { PipelineConfig, ResolvedPipeline } from '../engine/config.js';
-import { PRESET_NAMES } from '../engine/types.js';
+import { type PipelineConfig, PRESET_NAMES, type ResolvedPipeline } from '../engine/index.js';
 import { SpillwayError } from '../errors.js';
 import { readConfigFile } from './io.js';
 

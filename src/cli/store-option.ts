@@ -1,6 +1,5 @@
 import { SpillwayError } from '../errors.js';
-import { defaultBase } from '../store/default-base.js';
-import type { Store } from '../store/store.js';
+import { defaultBase, type Store } from '../store/index.js';
 
 /** The options every command that touches stored outputs takes. */
 export const STORE_OPTIONS = { dir: { type: 'string' }, store: { type: 'string' } } as const;

@@ -1,4 +1,4 @@
-import type { Store } from '../store/store.js';
+import type { Store } from '../store/index.js';
 
 /** The note takes at most this many characters. */
 export const NOTE_MAX_CHARS = 4000;

@@ -1,4 +1,4 @@
-import type { Store } from '../store/store.js';
+import type { Store } from '../store/index.js';
 
 /** What a client hook handler gets besides the client's JSON. */
 export interface HookContext {

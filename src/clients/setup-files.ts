@@ -3,8 +3,7 @@ import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, statSync, un
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { SpillwayError } from '../errors.js';
-import { spillwayHome } from '../store/default-base.js';
-import { writeFileAtomic } from '../store/private-fs.js';
+import { spillwayHome, writeFileAtomic } from '../store/index.js';
 import type { FileEdit } from './setup-plan.js';
 
 /** What setup wrote for one client, so `--undo` can put every file back. */

@@ -1,9 +1,4 @@
-import {
-  type KeptUpstreams,
-  parseKeptUpstreams,
-  type UpstreamApi,
-  upstreamsFile,
-} from '../store/upstreams-file.js';
+import { type KeptUpstreams, parseKeptUpstreams, type UpstreamApi, upstreamsFile } from '../store/index.js';
 import type { SpillwayCommand } from './spillway-command.js';
 
 /** What `spillway setup CLIENT` is given. */

@@ -1,7 +1,9 @@
+export { largestFitting } from './bisect.js';
 export { breathe, breatheBefore, SLICE_BYTES } from './breathe.js';
 export { CHAR_FLOOR } from './char-window.js';
 export { type CollapseCall, type Collapsed, collapse } from './collapse.js';
 export { type CollapseExplanation, explainCollapse } from './explain.js';
+export { RARITY_BELOW } from './important.js';
 export { isCompactableJson } from './json.js';
 export {
   type CollapseOptions,

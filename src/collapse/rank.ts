@@ -1,5 +1,4 @@
-import type { ImportantLine } from '../signals/index.js';
-import { LIBRARY_FRAME, LINE_WEIGHT, quietLevel, templateOf } from '../signals/index.js';
+import { type ImportantLine, LIBRARY_FRAME, LINE_WEIGHT, quietLevel, templateOf } from '../signals/index.js';
 import type { LineIndex } from './line-index.js';
 
 // An important line whose template (words with digits masked) was already kept this many times

@@ -10,6 +10,8 @@ export {
 } from '../collapse/index.js';
 export { Calibration, type CalibrationSample } from './calibration.js';
 export { type CallKey, callKeyOf, READ_TOOLS } from './call-keys.js';
+export { callsAsSent, restoreInput } from './clear-inputs.js';
+export { collapseOutput, collapseWithin, SOURCE_MAX_TOKENS } from './collapse-output.js';
 export {
   buildStage,
   type PipelineConfig,
@@ -36,6 +38,7 @@ export {
   type WindowRequest,
 } from './fit-window.js';
 export { FrozenDecisions, type FrozenEntry } from './frozen.js';
+export { addTokens, type RecentDecision, type RequestFigures, requestFigures } from './request-figures.js';
 export type { ResultOutcome } from './run-item.js';
 export { type PipelineRun, type RunOptions, runPipeline } from './runner.js';
 export { addStats, type StageStats } from './stage-stats.js';
@@ -57,6 +60,6 @@ export {
   supersedeStage,
   textcleanStage,
 } from './stages/index.js';
-export { type ToolOverride, ToolOverrideSchema, toolOverride } from './tool-overrides.js';
+export { type BudgetPins, type ToolOverride, ToolOverrideSchema, toolOverride } from './tool-overrides.js';
 export * from './types.js';
-export { type GuardCandidate, type GuardPlan, planWindowGuard } from './window-guard.js';
+export { type GuardCandidate, type GuardPlan, planWindowGuard, windowCap } from './window-guard.js';

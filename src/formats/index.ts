@@ -24,3 +24,15 @@ export const ADAPTERS: Readonly<Record<ApiName, RequestAdapter>> = {
   'openai-responses': openaiResponsesAdapter,
   gemini: geminiAdapter,
 };
+export { functionResponseText } from './gemini.js';
+export {
+  costOf,
+  type ModelPrice,
+  ModelPriceSchema,
+  PRICES_AS_OF,
+  type Prices,
+  PricesSchema,
+  priceOf,
+} from './prices.js';
+export { asContent, type CallTable, callInput, LatestWords, resultOf } from './shared.js';
+export { type InputUsage, inputUsageOf, totalInput } from './usage.js';

@@ -10,8 +10,8 @@ import type {
   LanguageModelV3Prompt,
   LanguageModelV3ToolResultOutput,
 } from '@ai-sdk/provider';
-import type { Collapsed } from '../collapse/collapse.js';
-import type { Store } from '../store/store.js';
+import type { Collapsed } from '../collapse/index.js';
+import type { Store } from '../store/index.js';
 import { EXPAND, EXPAND_INPUT, expandAnswer } from './expand-tool.js';
 import { resultCollapser } from './result-collapser.js';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { callExpandTool, EXPAND_TOOL, EXPAND_TOOL_DEFINITION } from '../mcp/expand-tool.js';
-import type { Store } from '../store/store.js';
+import type { Store } from '../store/index.js';
+import { callExpandTool, EXPAND_TOOL, EXPAND_TOOL_DEFINITION } from '../tools/index.js';
 
 /** The recall tool's name and description, as every surface offers them. */
 export const EXPAND = { name: EXPAND_TOOL, description: EXPAND_TOOL_DEFINITION.description } as const;

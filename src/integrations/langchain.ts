@@ -6,7 +6,7 @@
  */
 import { type BaseMessage, ToolMessage } from '@langchain/core/messages';
 import { type StructuredToolInterface, tool } from '@langchain/core/tools';
-import type { Store } from '../store/store.js';
+import type { Store } from '../store/index.js';
 import { EXPAND, EXPAND_INPUT, expandAnswer } from './expand-tool.js';
 import { type ResultCollapser, resultCollapser } from './result-collapser.js';
 

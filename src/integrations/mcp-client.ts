@@ -3,11 +3,10 @@
  * tool results capped in process, as `spillway gateway` caps them, without a second process.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SOURCE_MAX_TOKENS } from '../engine/collapse-output.js';
-import { callExpandTool, EXPAND_TOOL, EXPAND_TOOL_DEFINITION } from '../mcp/expand-tool.js';
-import { shortenToolResult } from '../mcp/shorten-result.js';
-import { MemoryStore } from '../store/backends/memory-store.js';
-import type { Store } from '../store/store.js';
+import { SOURCE_MAX_TOKENS } from '../engine/index.js';
+import { MemoryStore } from '../store/backends/index.js';
+import type { Store } from '../store/index.js';
+import { callExpandTool, EXPAND_TOOL, EXPAND_TOOL_DEFINITION, shortenToolResult } from '../tools/index.js';
 
 /** What the wrapper takes. */
 export interface McpClientCapOptions {

@@ -4,7 +4,7 @@
  * module loads no proxy, no HTTP server and no CLI.
  */
 import { type CallModelInputFilter, type FunctionTool, tool } from '@openai/agents';
-import type { Store } from '../store/store.js';
+import type { Store } from '../store/index.js';
 import { EXPAND, expandAnswer, expandJsonSchema } from './expand-tool.js';
 import { type ResultCollapser, resultCollapser } from './result-collapser.js';
 

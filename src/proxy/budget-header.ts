@@ -1,4 +1,4 @@
-import type { BudgetPins } from '../engine/tool-overrides.js';
+import type { BudgetPins } from '../engine/index.js';
 import { SpillwayError } from '../errors.js';
 
 /** The header a client pins collapse budgets with, for one request. */

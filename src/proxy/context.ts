@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Agent } from 'undici';
-import type { Store } from '../store/store.js';
+import type { Store } from '../store/index.js';
 import type { Admission } from './admission.js';
 import type { SessionTable } from './sessions.js';
 import type { ProxyStats } from './stats.js';

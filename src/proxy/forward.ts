@@ -1,7 +1,6 @@
 import { once } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ApiName } from '../formats/types.js';
-import type { InputUsage } from '../formats/usage.js';
+import type { ApiName, InputUsage } from '../formats/index.js';
 import type { ProxyContext } from './context.js';
 import { apiError, redactedTarget, sendJson } from './http.js';
 import { responseHeaders, upstreamFor, upstreamHeaders, upstreamUrl } from './upstreams.js';

@@ -1,11 +1,7 @@
-import type { CalibrationSample } from '../engine/calibration.js';
-import { callsAsSent } from '../engine/clear-inputs.js';
-import type { ConversationEngine } from '../engine/conversation.js';
-import { windowCap } from '../engine/window-guard.js';
-import type { RequestView } from '../formats/types.js';
-import type { Content } from '../text/blocks.js';
+import { type CalibrationSample, type ConversationEngine, callsAsSent, windowCap } from '../engine/index.js';
+import type { RequestView } from '../formats/index.js';
+import type { Content, ToolResult } from '../text/index.js';
 import { getTokenizer } from '../text/tokenizers/index.js';
-import type { ToolResult } from '../text/tool-result.js';
 import { bodyWith } from './body-with.js';
 import { RequestTokens } from './request-tokens.js';
 import type { RequestWindow } from './request-window.js';

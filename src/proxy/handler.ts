@@ -1,9 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Agent } from 'undici';
-import { Calibration } from '../engine/calibration.js';
-import type { ResolvedPipeline } from '../engine/config.js';
-import { DiscardStore } from '../store/backends/discard-store.js';
-import { heuristicTokenizer } from '../text/tokenizers/heuristic.js';
+import { Calibration, type ResolvedPipeline } from '../engine/index.js';
+import { DiscardStore } from '../store/backends/index.js';
+import { heuristicTokenizer } from '../text/tokenizers/index.js';
 import { Admission } from './admission.js';
 import type { ProxyContext } from './context.js';
 import { redactedTarget, sendJson } from './http.js';

@@ -1,3 +1,4 @@
+export { DEFAULT_ADMISSION } from './admission.js';
 export type { LogLine, McpHandler } from './context.js';
 export { isLoopback } from './http.js';
 export { type RewriteDeps, type RewriteOutcome, rewriteRequest } from './rewrite.js';

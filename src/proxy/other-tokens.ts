@@ -1,7 +1,5 @@
-import type { ApiName } from '../formats/types.js';
-import { contentText } from '../text/blocks.js';
-import { arrayItemSpans } from '../text/json-splice.js';
-import type { ToolResult } from '../text/tool-result.js';
+import type { ApiName } from '../formats/index.js';
+import { arrayItemSpans, contentText, type ToolResult } from '../text/index.js';
 import { CONVERSATION_KEY } from './request-tokens.js';
 
 // JSON of prose and code runs about 4 bytes a token; an estimate is all a rewrite's cost needs.

@@ -9,7 +9,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ResolvedPipeline, resolvePipeline } from '../engine/config.js';
 import type { Stage } from '../engine/types.js';
-import { mcpHttpHandler } from '../mcp/http.js';
+import { mcpHttpHandler } from '../mcp/server/http.js';
 import { FileStore } from '../store/backends/file-store.js';
 import { recallAll } from '../store/recall/recall.js';
 import { stash } from '../store/stash.js';

@@ -1,9 +1,7 @@
 import { createHash, type Hash } from 'node:crypto';
-import type { ApiName } from '../formats/types.js';
-import { arrayItemSpans, arrayItemSpansAfter } from '../text/json-splice.js';
-import { countUtf8UpTo } from '../text/tokenizers/count-utf8.js';
-import { knownCountUpTo, rememberedCount } from '../text/tokenizers/memo.js';
-import type { Tokenizer } from '../text/tokenizers/tokenizer.js';
+import type { ApiName } from '../formats/index.js';
+import { arrayItemSpans, arrayItemSpansAfter } from '../text/index.js';
+import { countUtf8UpTo, knownCountUpTo, rememberedCount, type Tokenizer } from '../text/tokenizers/index.js';
 
 /** Where each API keeps the conversation: counted item by item, so old items are counted once. */
 export const CONVERSATION_KEY: Record<ApiName, string> = {

@@ -1,15 +1,15 @@
-import { breatheBefore } from '../collapse/breathe.js';
-import type { TurnOutcome } from '../engine/conversation.js';
-import { type RequestFigures, requestFigures } from '../engine/request-figures.js';
-import type { StageStats } from '../engine/stage-stats.js';
-import type { BudgetPins } from '../engine/tool-overrides.js';
-import type { StageName } from '../engine/types.js';
+import { breatheBefore } from '../collapse/index.js';
+import {
+  type BudgetPins,
+  type RequestFigures,
+  requestFigures,
+  type StageName,
+  type StageStats,
+  type TurnOutcome,
+} from '../engine/index.js';
 import { toError } from '../errors.js';
-import { ADAPTERS } from '../formats/index.js';
-import type { ApiName, RequestView } from '../formats/types.js';
-import type { Content } from '../text/blocks.js';
-import { valueBytes } from '../text/json-splice.js';
-import { decodeUtf8 } from '../text/measure.js';
+import { ADAPTERS, type ApiName, type RequestView } from '../formats/index.js';
+import { type Content, decodeUtf8, valueBytes } from '../text/index.js';
 import { bodyWith } from './body-with.js';
 import { fitRequest, type GuardReport } from './guard-request.js';
 import { otherTokensFrom } from './other-tokens.js';

@@ -1,14 +1,22 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ApiName } from '../formats/types.js';
+import type { ApiName } from '../formats/index.js';
 import type { ProxyContext } from './context.js';
 import { forward } from './forward.js';
 import { sendJson } from './http.js';
-import { dashboardDataRoute, dashboardPageRoute } from './routes/dashboard.js';
-import { expandRoute } from './routes/expand.js';
-import { mcpRoute } from './routes/mcp.js';
-import { healthRoute, isAuthorized, metricsRoute, statsRoute, unauthorized } from './routes/observe.js';
-import { rewriteRoute } from './routes/rewrite.js';
-import { isUpgrade, refuseUpgrade } from './routes/upgrade.js';
+import {
+  dashboardDataRoute,
+  dashboardPageRoute,
+  expandRoute,
+  healthRoute,
+  isAuthorized,
+  isUpgrade,
+  mcpRoute,
+  metricsRoute,
+  refuseUpgrade,
+  rewriteRoute,
+  statsRoute,
+  unauthorized,
+} from './routes/index.js';
 import { siteProblem } from './site-guard.js';
 import { countRequest } from './stats.js';
 import { isOriginForm } from './upstreams.js';

@@ -1,6 +1,5 @@
-import { addTokens, type RecentDecision, type RequestFigures } from '../engine/request-figures.js';
-import { costOf, type ModelPrice, PRICES_AS_OF } from '../formats/prices.js';
-import { type InputUsage, totalInput } from '../formats/usage.js';
+import { addTokens, type RecentDecision, type RequestFigures } from '../engine/index.js';
+import { costOf, type InputUsage, type ModelPrice, PRICES_AS_OF, totalInput } from '../formats/index.js';
 
 /**
  * What spillway saved, with every denominator named: the answered requests of conversations,

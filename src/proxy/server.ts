@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { ResolvedPipeline } from '../engine/config.js';
+import type { ResolvedPipeline } from '../engine/index.js';
 import { SpillwayError } from '../errors.js';
 import { getTokenizer, warmTokenizer } from '../text/tokenizers/index.js';
 import type { ProxyHandler } from './handler.js';

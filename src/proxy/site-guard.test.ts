@@ -1,7 +1,7 @@
 import { createServer, request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolvePipeline } from '../engine/config.js';
-import { mcpHttpHandler } from '../mcp/http.js';
+import { mcpHttpHandler } from '../mcp/server/http.js';
 import { MemoryStore } from '../store/backends/memory-store.js';
 import { stash } from '../store/stash.js';
 import { BROWSER_MISSING, launchChromium } from '../test-support/chromium.js';

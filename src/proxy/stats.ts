@@ -1,6 +1,5 @@
-import { addStats, type StageStats } from '../engine/stage-stats.js';
-import type { StageName } from '../engine/types.js';
-import type { ApiName } from '../formats/types.js';
+import { addStats, type StageName, type StageStats } from '../engine/index.js';
+import type { ApiName } from '../formats/index.js';
 import type { RewriteOutcome } from './rewrite.js';
 import { newSavings, type Savings, savingsMetrics } from './savings.js';
 

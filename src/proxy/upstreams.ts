@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { SpillwayError } from '../errors.js';
-import type { ApiName } from '../formats/types.js';
-import { boundedMemo } from '../text/bounded-memo.js';
+import type { ApiName } from '../formats/index.js';
+import { boundedMemo } from '../text/index.js';
 
 export const DEFAULT_UPSTREAMS = {
   anthropic: 'https://api.anthropic.com',

@@ -1,4 +1,4 @@
-import { formatTokenCount } from '../text/format-token-count.js';
+import { formatTokenCount } from '../text/index.js';
 import type { ReplayReport } from './report.js';
 
 function esc(text: string): string {

@@ -1,20 +1,29 @@
-import type { ResolvedPipeline } from '../engine/config.js';
-import { ConversationEngine, type TurnOutcome } from '../engine/conversation.js';
-import { requestFigures } from '../engine/request-figures.js';
-import type { ResultOutcome } from '../engine/run-item.js';
-import { addStats, type StageStats } from '../engine/stage-stats.js';
-import type { StageName } from '../engine/types.js';
-import type { InputUsage } from '../formats/usage.js';
-import { MemoryStore } from '../store/backends/memory-store.js';
-import { recallAll } from '../store/recall/recall.js';
-import type { Store } from '../store/store.js';
-import { type Content, contentText, isTextBlock, textOf } from '../text/blocks.js';
-import { shortHash } from '../text/content-hash.js';
-import { cutNoteIds, markerIds } from '../text/markers.js';
-import { inputLimit, lookupModelLimit } from '../text/model-limit.js';
-import { memoTokenizer } from '../text/tokenizers/memo.js';
-import type { Tokenizer } from '../text/tokenizers/tokenizer.js';
-import type { ToolResult } from '../text/tool-result.js';
+import {
+  addStats,
+  ConversationEngine,
+  type ResolvedPipeline,
+  type ResultOutcome,
+  requestFigures,
+  type StageName,
+  type StageStats,
+  type TurnOutcome,
+} from '../engine/index.js';
+import type { InputUsage } from '../formats/index.js';
+import { MemoryStore, recallAll, type Store } from '../store/index.js';
+import {
+  type Content,
+  contentText,
+  cutNoteIds,
+  inputLimit,
+  isTextBlock,
+  lookupModelLimit,
+  markerIds,
+  memoTokenizer,
+  shortHash,
+  type Tokenizer,
+  type ToolResult,
+  textOf,
+} from '../text/index.js';
 import { needlesKept, needlesOf } from './needles.js';
 import { guardWithInputs, type InputCounters, ReplayCalls } from './replay-inputs.js';
 import { learnEstimate, type WindowCounters } from './replay-window.js';
@@ -109,9 +118,8 @@ export interface ConversationReplay extends WindowCounters, InputCounters {
 /** One engine for the transcript as the proxy keeps one per session (counts cached), its store and window. */
 function replayEngine(conversation: Conversation, options: ReplayOptions) {
   const known = conversation.model ? lookupModelLimit(conversation.model) : undefined;
-  const store =
-    options.store ??
-    new MemoryStore({ maxTotalBytes: Number.MAX_SAFE_INTEGER, maxSessionBytes: Number.MAX_SAFE_INTEGER });
+  const unbounded = { maxTotalBytes: Number.MAX_SAFE_INTEGER, maxSessionBytes: Number.MAX_SAFE_INTEGER };
+  const store = options.store ?? new MemoryStore(unbounded);
   const session = `replay_${shortHash(conversation.id)}`;
   const statsTokenizer = memoTokenizer(options.pipeline.tokenizer);
   const engine = new ConversationEngine({ pipeline: options.pipeline, store, session, statsTokenizer });
@@ -262,8 +270,7 @@ async function checkNewResult(
   const finalText = contentText(final);
   const arrived = contentText(original.content);
   if (cutNoteIds(arrived).length > 0 || markerIds(arrived).length > 0) replay.atSource++;
-  const tokensBefore = outcome?.tokensBefore ?? 0;
-  const tokensAfter = outcome?.tokensAfter ?? 0;
+  const { tokensBefore = 0, tokensAfter = 0 } = outcome ?? {};
   replay.tokensBefore += tokensBefore;
   replay.tokensAfter += tokensAfter;
   replay.results.push({
@@ -273,11 +280,11 @@ async function checkNewResult(
     tokensBefore,
     tokensAfter,
     actedBy: outcome?.actedBy ?? [],
-    before: contentText(original.content),
+    before: arrived,
     after: finalText,
   });
   if (tokensAfter < tokensBefore) {
-    const needles = needlesOf(contentText(original.content));
+    const needles = needlesOf(arrived);
     replay.needles += needles.length;
     replay.needlesKept += needlesKept(needles, finalText);
   }
@@ -293,11 +300,8 @@ async function checkNewResult(
   )
     replay.violations.push({ id: original.id, tool: original.tool, tokens: textTokens, budget });
   // A marker recalls the whole original, or (beside rich blocks) the text block it stands in.
-  const originals = [contentText(original.content), ...textBlocksOf(original.content)].map((t) =>
-    Buffer.from(t, 'utf8'),
-  );
-  // Markers that came with the result (capture at the source) name the user's store, not this
-  // replay's: only the ones this replay wrote are checked.
+  const originals = [arrived, ...textBlocksOf(original.content)].map((t) => Buffer.from(t, 'utf8'));
+  // Markers that arrived with the result (capture at the source) name the user's store: not checked.
   const arrivedIds = new Set(markerIds(arrived));
   for (const markerId of markerIds(finalText)) {
     if (arrivedIds.has(markerId)) continue;
@@ -307,12 +311,9 @@ async function checkNewResult(
   }
 }
 
-function textBlocksOf(content: Content): string[] {
-  return typeof content === 'string' ? [] : content.filter(isTextBlock).map((b) => b.text);
-}
-
-function textBlockTokens(content: Content, tokenizer: Tokenizer): number {
-  return textBlocksOf(content).reduce((n, text) => n + tokenizer.count(text), 0);
-}
+const textBlocksOf = (content: Content): string[] =>
+  typeof content === 'string' ? [] : content.filter(isTextBlock).map((b) => b.text);
+const textBlockTokens = (content: Content, tokenizer: Tokenizer): number =>
+  textBlocksOf(content).reduce((n, text) => n + tokenizer.count(text), 0);
 
 const sum = (values: readonly number[]) => values.reduce((a, b) => a + b, 0);

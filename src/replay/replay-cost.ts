@@ -1,5 +1,4 @@
-import { costOf, type ModelPrice, type Prices, priceOf } from '../formats/prices.js';
-import { totalInput } from '../formats/usage.js';
+import { costOf, type ModelPrice, type Prices, priceOf, totalInput } from '../formats/index.js';
 import type { ConversationReplay } from './replay-conversation.js';
 
 /** The prompt-caching price model the cost estimate uses, stated in every report. */

@@ -1,9 +1,7 @@
-import { callsAsSent, restoreInput } from '../engine/clear-inputs.js';
-import type { ConversationEngine, TurnOutcome } from '../engine/conversation.js';
-import { recallAll } from '../store/recall/recall.js';
-import type { Store } from '../store/store.js';
-import type { ToolCallInput } from '../text/tool-call.js';
-import type { ToolResult } from '../text/tool-result.js';
+import { type ConversationEngine, callsAsSent, restoreInput, type TurnOutcome } from '../engine/index.js';
+import type { Store } from '../store/index.js';
+import { recallAll } from '../store/recall/index.js';
+import type { ToolCallInput, ToolResult } from '../text/index.js';
 import { guardTurn, type WindowCounters } from './replay-window.js';
 
 /** What a replay counts of cleared calls. */

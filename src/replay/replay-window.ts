@@ -1,7 +1,5 @@
-import type { ConversationEngine } from '../engine/conversation.js';
-import { contentText } from '../text/blocks.js';
-import type { ToolCallInput } from '../text/tool-call.js';
-import type { ToolResult } from '../text/tool-result.js';
+import type { ConversationEngine } from '../engine/index.js';
+import { contentText, type ToolCallInput, type ToolResult } from '../text/index.js';
 import type { Conversation } from './transcript.js';
 
 /** What a replay counts of its window: the guard's work, and the estimate against the provider. */

@@ -1,6 +1,5 @@
-import { addStats, type StageStats } from '../engine/stage-stats.js';
-import type { StageName } from '../engine/types.js';
-import type { Prices } from '../formats/prices.js';
+import { addStats, type StageName, type StageStats } from '../engine/index.js';
+import type { Prices } from '../formats/index.js';
 import type { ConversationReplay, ResultRecord } from './replay-conversation.js';
 
 import {

@@ -1,4 +1,4 @@
-import { formatTokenCount } from '../text/format-token-count.js';
+import { formatTokenCount } from '../text/index.js';
 import type { ReplayReport, Totals } from './report.js';
 
 const pct = (before: number, after: number) =>

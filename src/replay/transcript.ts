@@ -1,5 +1,5 @@
-import type { InputUsage } from '../formats/usage.js';
-import type { ToolResult } from '../text/tool-result.js';
+import type { InputUsage } from '../formats/index.js';
+import type { ToolResult } from '../text/index.js';
 
 /**
  * One conversation: its tool results grouped by the turn (request) they arrived in; each

@@ -1,6 +1,5 @@
-import { isExpandTool } from '../formats/shared.js';
-import type { Content, ContentBlock } from '../text/blocks.js';
-import type { ToolResult } from '../text/tool-result.js';
+import { isExpandTool } from '../formats/index.js';
+import type { Content, ContentBlock, ToolResult } from '../text/index.js';
 
 /** A message of the conversation as the session records it. */
 export type MessageData =

@@ -4,12 +4,16 @@ import {
   type ResolvedPipeline,
   resolvePipeline,
 } from '../engine/index.js';
-import { StashBatch, stash } from '../store/stash.js';
-import type { Store } from '../store/store.js';
-import type { Content } from '../text/blocks.js';
-import { stashId } from '../text/content-hash.js';
-import { measureContent, type PruneConfig, pruneContent, resolvePruneConfig } from '../text/prune-content.js';
-import type { TokenizerName } from '../text/tokenizers/tokenizer.js';
+import { StashBatch, type Store, stash } from '../store/index.js';
+import {
+  type Content,
+  measureContent,
+  type PruneConfig,
+  pruneContent,
+  resolvePruneConfig,
+  stashId,
+} from '../text/index.js';
+import type { TokenizerName } from '../text/tokenizers/index.js';
 import { isToolData, type ToolData, toolResultOf } from './events.js';
 import type { Session } from './session.js';
 

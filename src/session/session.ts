@@ -1,6 +1,6 @@
 import { SpillwayError } from '../errors.js';
-import { JsonlLog } from '../store/jsonl-log.js';
-import type { ContentBlock } from '../text/blocks.js';
+import { JsonlLog } from '../store/index.js';
+import type { ContentBlock } from '../text/index.js';
 import {
   isToolData,
   type MessageData,

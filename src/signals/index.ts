@@ -3,6 +3,7 @@
  * the classification, pre-filters and library-frame paths derived from it.
  */
 
+export { topAlternatives } from './any-of.js';
 export { lineKind, lineSignal } from './classify.js';
 export { KIND_PRECEDENCE, LINE_KINDS, LINE_WEIGHT, type LineKind, type SignalKind } from './kinds.js';
 export { type OutlineLine, outlineLines } from './outline.js';

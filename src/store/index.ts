@@ -1,31 +1,58 @@
-export { FileStore, type FileStoreOptions } from './backends/file-store.js';
-export { MemoryStore } from './backends/memory-store.js';
-export { RedisClusterStore, type RedisClusterStoreOptions } from './backends/redis-cluster-store.js';
-export { RedisStore, type RedisStoreOptions } from './backends/redis-store.js';
 export {
   applyRetention,
+  FileStore,
+  type FileStoreOptions,
+  MemoryStore,
+  RedisClusterStore,
+  type RedisClusterStoreOptions,
+  RedisStore,
+  type RedisStoreOptions,
   type RetentionOptions,
   type RetentionReason,
   type RetentionReport,
-} from './backends/retention.js';
+} from './backends/index.js';
 export { type CapOptions, type CapResult, cap, DEFAULT_CAP_BYTES } from './cap.js';
-export { defaultBase } from './default-base.js';
-export { parseRecallId, recallIdOf, type StoreKey, spillKey, stashKey } from './ids.js';
-export { DEFAULT_EXPAND_TOKENS, type ExpandRequest, expand, parseLineRange } from './recall/expand.js';
+export { defaultBase, spillwayHome } from './default-base.js';
 export {
+  assertIdPart,
+  FROZEN_PREFIX,
+  idPartProblem,
+  ownOutputKey,
+  parseRecallId,
+  recallIdOf,
+  type StoreKey,
+  spillKey,
+  stashKey,
+} from './ids.js';
+export { JsonlLog } from './jsonl-log.js';
+export { openRegularFile, writeFileAtomic } from './private-fs.js';
+export {
+  DEFAULT_EXPAND_TOKENS,
+  type ExpandRequest,
+  expand,
+  parseLineRange,
   RECALL_PAGE_BYTES,
   type RecallOptions,
   type RecallPage,
   recall,
   recallAll,
-} from './recall/recall.js';
-export { stash, stashOriginal } from './stash.js';
+} from './recall/index.js';
+export { readAtSource, recordAtSource } from './source-log.js';
+export { StashBatch, stash, stashOriginal } from './stash.js';
 export {
   type ByteRange,
   DEFAULT_LIMITS,
   type EntryInfo,
+  MAX_CAPTURE_BYTES,
   type PutOptions,
   type PutResult,
   type Store,
   type StoreLimits,
 } from './store.js';
+export {
+  type KeptUpstreams,
+  parseKeptUpstreams,
+  readKeptUpstreams,
+  type UpstreamApi,
+  upstreamsFile,
+} from './upstreams-file.js';

@@ -1,5 +1,5 @@
 import { SpillwayError } from '../../errors.js';
-import { cap, DEFAULT_CAP_BYTES } from '../../store/cap.js';
+import { cap, DEFAULT_CAP_BYTES } from '../../store/index.js';
 import { intOption, parseCommandArgs } from '../args.js';
 import { type CliIo, readInputBytes, write } from '../io.js';
 import { STORE_HELP, STORE_OPTIONS, withStore } from '../store-option.js';

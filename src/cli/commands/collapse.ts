@@ -1,5 +1,5 @@
 import { DEFAULT_COLLAPSE_MAX_TOKENS, DEFAULT_WINDOW_LINES } from '../../collapse/index.js';
-import { collapseOutput } from '../../engine/collapse-output.js';
+import { collapseOutput } from '../../engine/index.js';
 import { SpillwayError } from '../../errors.js';
 import { intOption, parseCommandArgs } from '../args.js';
 import { type CliIo, readInputBytes, write } from '../io.js';

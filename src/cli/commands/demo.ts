@@ -1,9 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { SpillwayError } from '../../errors.js';
-import { formatTokenCount } from '../../text/format-token-count.js';
-import { utf8Length } from '../../text/measure.js';
-import { snipDetailed } from '../../text/snip.js';
+import { formatTokenCount, snipDetailed, utf8Length } from '../../text/index.js';
 import { getTokenizer } from '../../text/tokenizers/index.js';
 import { intOption, parseCommandArgs } from '../args.js';
 import { type CliIo, readInputText, write } from '../io.js';

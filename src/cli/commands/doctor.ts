@@ -1,6 +1,11 @@
-import { doctor } from '../../clients/doctor.js';
-import { CLIENT_KEYS, isClientKey, loadClient } from '../../clients/registry.js';
-import { readSetup, setupStateDir } from '../../clients/setup-files.js';
+import {
+  CLIENT_KEYS,
+  doctor,
+  isClientKey,
+  loadClient,
+  readSetup,
+  setupStateDir,
+} from '../../clients/index.js';
 import { SpillwayError } from '../../errors.js';
 import { parseCommandArgs } from '../args.js';
 import { type CliIo, write } from '../io.js';

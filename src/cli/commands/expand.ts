@@ -1,6 +1,5 @@
 import { SpillwayError } from '../../errors.js';
-import { DEFAULT_EXPAND_TOKENS, DEFAULT_GREP_CONTEXT, expand } from '../../store/recall/expand.js';
-import { recallAll } from '../../store/recall/recall.js';
+import { DEFAULT_EXPAND_TOKENS, DEFAULT_GREP_CONTEXT, expand, recallAll } from '../../store/recall/index.js';
 import { intOption, parseCommandArgs } from '../args.js';
 import { type CliIo, write } from '../io.js';
 import { STORE_HELP, STORE_OPTIONS, withStore } from '../store-option.js';

@@ -1,9 +1,9 @@
-import { RARITY_BELOW } from '../../collapse/important.js';
 import {
   type CollapseExplanation,
   DEFAULT_COLLAPSE_MAX_TOKENS,
   DEFAULT_WINDOW_LINES,
   explainCollapse,
+  RARITY_BELOW,
 } from '../../collapse/index.js';
 import { SpillwayError } from '../../errors.js';
 import { askedTerms } from '../../signals/index.js';

@@ -1,5 +1,5 @@
 import { SpillwayError } from '../../errors.js';
-import { serveStdio } from '../../mcp/stdio.js';
+import { serveStdio } from '../../mcp/server/index.js';
 import { parseCommandArgs } from '../args.js';
 import { CODEX_MCP_TOML } from '../client-setup.js';
 import { type CliIo, write } from '../io.js';

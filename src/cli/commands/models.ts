@@ -1,7 +1,5 @@
 import { SpillwayError } from '../../errors.js';
-import { formatTokenCount } from '../../text/format-token-count.js';
-import { lookupModelLimit } from '../../text/model-limit.js';
-import { DEFAULT_MODEL_WINDOW, MODEL_WINDOWS } from '../../text/model-windows.js';
+import { DEFAULT_MODEL_WINDOW, formatTokenCount, lookupModelLimit, MODEL_WINDOWS } from '../../text/index.js';
 import { parseCommandArgs } from '../args.js';
 import { type CliIo, write } from '../io.js';
 

@@ -1,11 +1,14 @@
 import { SpillwayError } from '../../errors.js';
-import { DEFAULT_ADMISSION } from '../../proxy/admission.js';
-import type { McpHandler } from '../../proxy/context.js';
-import { DEFAULT_MAX_BODY_BYTES, DEFAULT_PORT, startProxy } from '../../proxy/server.js';
-import { DEFAULT_UPSTREAMS } from '../../proxy/upstreams.js';
-import { userRecallToken } from '../../store/recall/recall-token.js';
-import type { Store } from '../../store/store.js';
-import { readKeptUpstreams } from '../../store/upstreams-file.js';
+import {
+  DEFAULT_ADMISSION,
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_PORT,
+  DEFAULT_UPSTREAMS,
+  type McpHandler,
+  startProxy,
+} from '../../proxy/index.js';
+import { readKeptUpstreams, type Store } from '../../store/index.js';
+import { userRecallToken } from '../../store/recall/index.js';
 import { intOption, parseCommandArgs } from '../args.js';
 import { clientSetup } from '../client-setup.js';
 import { type CliIo, write } from '../io.js';
@@ -57,7 +60,7 @@ Routes: /healthz, /stats (JSON), /metrics (Prometheus), /expand?id=ID&offset=N, 
 function lazyMcp(store: Store): McpHandler {
   let handler: Promise<McpHandler> | undefined;
   return async (req, res, body) => {
-    handler ??= import('../../mcp/http.js').then((m) => m.mcpHttpHandler(store, version()));
+    handler ??= import('../../mcp/server/http.js').then((m) => m.mcpHttpHandler(store, version()));
     return (await handler)(req, res, body);
   };
 }

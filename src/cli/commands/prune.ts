@@ -1,7 +1,6 @@
 import { SpillwayError } from '../../errors.js';
-import { applyRetention } from '../../store/backends/retention.js';
-import { defaultBase } from '../../store/default-base.js';
-import { assertIdPart } from '../../store/ids.js';
+import { applyRetention } from '../../store/backends/index.js';
+import { assertIdPart, defaultBase } from '../../store/index.js';
 import { parseCommandArgs } from '../args.js';
 import { type CliIo, write } from '../io.js';
 import { STORE_HELP, STORE_OPTIONS } from '../store-option.js';

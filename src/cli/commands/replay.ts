@@ -1,16 +1,17 @@
 import { rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { SpillwayError } from '../../errors.js';
-import { renderHtmlReport } from '../../replay/html-report.js';
-import { readTranscript } from '../../replay/readers/index.js';
-import { escapeControls } from '../../replay/readers/quoted.js';
-import { replayConversation } from '../../replay/replay-conversation.js';
-import { type ReplayReport, ReportBuilder } from '../../replay/report.js';
-import { renderSummary } from '../../replay/summary.js';
-import { TRANSCRIPT_FORMATS } from '../../replay/transcript.js';
-import { openRegularFile } from '../../store/private-fs.js';
-import { lookupModelLimit } from '../../text/model-limit.js';
-import { DEFAULT_MODEL_WINDOW } from '../../text/model-windows.js';
+import {
+  type ReplayReport,
+  ReportBuilder,
+  renderHtmlReport,
+  renderSummary,
+  replayConversation,
+  TRANSCRIPT_FORMATS,
+} from '../../replay/index.js';
+import { escapeControls, readTranscript } from '../../replay/readers/index.js';
+import { openRegularFile } from '../../store/index.js';
+import { DEFAULT_MODEL_WINDOW, lookupModelLimit } from '../../text/index.js';
 import { intOption, parseCommandArgs } from '../args.js';
 import { type CliIo, write } from '../io.js';
 import { PIPELINE_HELP, PIPELINE_OPTIONS, pipelineFromOptions } from '../pipeline-options.js';

@@ -1,8 +1,6 @@
 import { SpillwayError } from '../../errors.js';
-import { isToolData } from '../../session/events.js';
-import { pruneSession } from '../../session/prune-session.js';
-import { Session } from '../../session/session.js';
-import { measureContent } from '../../text/prune-content.js';
+import { isToolData, pruneSession, Session } from '../../session/index.js';
+import { measureContent } from '../../text/index.js';
 import { intOption, parseCommandArgs } from '../args.js';
 import { type CliIo, write } from '../io.js';
 import { STORE_HELP, STORE_OPTIONS, withStore } from '../store-option.js';

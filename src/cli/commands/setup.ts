@@ -1,19 +1,23 @@
 import { mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
-import type { ClientSetup, ClientSpec } from '../../clients/client-spec.js';
-import { CLIENT_KEYS, isClientKey, loadClient, loadClients } from '../../clients/registry.js';
 import {
   applySetup,
+  CLIENT_KEYS,
+  type ClientSetup,
+  type ClientSpec,
+  isClientKey,
+  loadClient,
+  loadClients,
   planSetup,
   readSetup,
+  type SetupOptions,
   type SetupState,
   setupStateDir,
+  spillwayCommand,
   undoSetup,
-} from '../../clients/setup-files.js';
-import type { SetupOptions } from '../../clients/setup-plan.js';
-import { spillwayCommand } from '../../clients/spillway-command.js';
+} from '../../clients/index.js';
 import { SpillwayError } from '../../errors.js';
-import { type KeptUpstreams, readKeptUpstreams } from '../../store/upstreams-file.js';
+import { type KeptUpstreams, readKeptUpstreams } from '../../store/index.js';
 import { parseCommandArgs } from '../args.js';
 import { type CliIo, write } from '../io.js';
 

@@ -1,6 +1,5 @@
 import { SpillwayError } from '../../errors.js';
-import type { Unit } from '../../text/markers.js';
-import { snip } from '../../text/snip.js';
+import { snip, type Unit } from '../../text/index.js';
 import { getTokenizer } from '../../text/tokenizers/index.js';
 import { intOption, parseCommandArgs } from '../args.js';
 import { type CliIo, readInputText, write } from '../io.js';

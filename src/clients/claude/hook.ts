@@ -1,6 +1,6 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { recordAtSource } from '../../store/source-log.js';
+import { recordAtSource } from '../../store/index.js';
 import { type HookContext, type HookInput, objectField, stringField } from '../hook-io.js';
 
 /** Claude Code's configuration folder: `$CLAUDE_CONFIG_DIR`, else `~/.claude`. */

@@ -53,7 +53,7 @@ export { collapseStage } from './collapse.js';
 export { type DedupOptions, DedupOptionsSchema, dedupStage } from './dedup.js';
 export { formatStage } from './format.js';
 export { type LinecapOptions, LinecapOptionsSchema, linecapStage } from './linecap.js';
-export { type MaskOptions, MaskOptionsSchema, maskStage } from './mask.js';
+export { dueCount, type MaskOptions, MaskOptionsSchema, maskStage } from './mask.js';
 export { type RerunOptions, RerunOptionsSchema, rerunStage } from './rerun.js';
 export { type SupersedeOptions, SupersedeOptionsSchema, supersedeStage } from './supersede.js';
 export { textcleanStage } from './textclean.js';

@@ -1,8 +1,7 @@
 import type { ServerResponse } from 'node:http';
-import { readAtSource } from '../../store/source-log.js';
+import { readAtSource } from '../../store/index.js';
 import type { ProxyContext } from '../context.js';
-import { DASHBOARD_HTML } from '../dashboard/page.js';
-import { DASHBOARD_JS } from '../dashboard/script.js';
+import { DASHBOARD_HTML, DASHBOARD_JS } from '../dashboard/index.js';
 import { sendJson } from '../http.js';
 import { AT_SOURCE_DAYS } from './observe.js';
 

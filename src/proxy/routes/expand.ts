@@ -1,7 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { httpStatusOf, SpillwayError } from '../../errors.js';
-import { expand } from '../../store/recall/expand.js';
-import { recallAll } from '../../store/recall/recall.js';
+import { expand, recallAll } from '../../store/recall/index.js';
 import type { ProxyContext } from '../context.js';
 import { sendJson, sendText } from '../http.js';
 

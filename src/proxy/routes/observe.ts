@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { readAtSource } from '../../store/source-log.js';
+import { readAtSource } from '../../store/index.js';
 import type { ProxyContext } from '../context.js';
 import { sendJson, sendText } from '../http.js';
 import { renderMetrics } from '../stats.js';

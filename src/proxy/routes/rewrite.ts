@@ -1,8 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { BudgetPins } from '../../engine/tool-overrides.js';
-import { priceOf } from '../../formats/prices.js';
-import type { ApiName } from '../../formats/types.js';
-import { type InputUsage, totalInput } from '../../formats/usage.js';
+import type { BudgetPins } from '../../engine/index.js';
+import { type ApiName, type InputUsage, priceOf, totalInput } from '../../formats/index.js';
 import { UNQUEUED_BYTES } from '../admission.js';
 import { BUDGET_HEADER, parseBudgetHeader } from '../budget-header.js';
 import type { ProxyContext } from '../context.js';

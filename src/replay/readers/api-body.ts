@@ -1,8 +1,6 @@
 import { SpillwayError } from '../../errors.js';
-import { ADAPTERS } from '../../formats/index.js';
-import type { ApiName } from '../../formats/types.js';
-import { asRecord } from '../../text/json-values.js';
-import type { ToolResult } from '../../text/tool-result.js';
+import { ADAPTERS, type ApiName } from '../../formats/index.js';
+import { asRecord, type ToolResult } from '../../text/index.js';
 import type { TranscriptFormat, TranscriptReader } from '../transcript.js';
 import { parseDocument } from './json-lines.js';
 

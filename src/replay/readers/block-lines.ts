@@ -1,7 +1,5 @@
-import { asContent, type CallTable, LatestWords, resultOf } from '../../formats/shared.js';
-import type { Content } from '../../text/blocks.js';
-import { asRecord } from '../../text/json-values.js';
-import type { ToolResult } from '../../text/tool-result.js';
+import { asContent, type CallTable, LatestWords, resultOf } from '../../formats/index.js';
+import { asRecord, type Content, type ToolResult } from '../../text/index.js';
 import type { TranscriptReader } from '../transcript.js';
 import { asString, firstJsonLines, nothingFits, parseJsonLines } from './json-lines.js';
 

@@ -1,6 +1,5 @@
-import { type CallTable, callInput, LatestWords, resultOf } from '../../formats/shared.js';
-import { asRecord } from '../../text/json-values.js';
-import type { ToolResult } from '../../text/tool-result.js';
+import { type CallTable, callInput, LatestWords, resultOf } from '../../formats/index.js';
+import { asRecord, type ToolResult } from '../../text/index.js';
 import type { Conversation, TranscriptReader } from '../transcript.js';
 import { asString, firstJsonLines, parseJsonLines } from './json-lines.js';
 

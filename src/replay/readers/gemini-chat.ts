@@ -1,8 +1,5 @@
-import { functionResponseText, geminiAdapter } from '../../formats/gemini.js';
-import type { CallTable } from '../../formats/shared.js';
-import { resultOf } from '../../formats/shared.js';
-import { asRecord } from '../../text/json-values.js';
-import type { ToolResult } from '../../text/tool-result.js';
+import { type CallTable, functionResponseText, geminiAdapter, resultOf } from '../../formats/index.js';
+import { asRecord, type ToolResult } from '../../text/index.js';
 import type { Conversation, TranscriptReader } from '../transcript.js';
 import { turnsByMessage } from './api-body.js';
 import { asString, firstJsonLines, nothingFits, parseDocument, parseJsonLines } from './json-lines.js';

@@ -1,6 +1,5 @@
-import { type CallTable, LatestWords, resultOf } from '../../formats/shared.js';
-import { asRecord } from '../../text/json-values.js';
-import type { ToolResult } from '../../text/tool-result.js';
+import { type CallTable, LatestWords, resultOf } from '../../formats/index.js';
+import { asRecord, type ToolResult } from '../../text/index.js';
 import type { TranscriptReader } from '../transcript.js';
 import { asString, firstJsonLines, nothingFits, parseJsonLines } from './json-lines.js';
 

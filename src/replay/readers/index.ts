@@ -76,6 +76,7 @@ function firstLine(text: string): string {
   return 'the file is empty';
 }
 
+export { escapeControls } from './quoted.js';
 export {
   anthropicBodyReader,
   blockLinesReader,

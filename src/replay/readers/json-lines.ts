@@ -1,5 +1,5 @@
 import { SpillwayError } from '../../errors.js';
-import { isRecord } from '../../text/json-values.js';
+import { isRecord } from '../../text/index.js';
 import { quotedStart } from './quoted.js';
 
 /**

@@ -1,6 +1,5 @@
-import { type CallTable, LatestWords, resultOf } from '../../formats/shared.js';
-import type { Content, ContentBlock } from '../../text/blocks.js';
-import type { ToolResult } from '../../text/tool-result.js';
+import { type CallTable, LatestWords, resultOf } from '../../formats/index.js';
+import type { Content, ContentBlock, ToolResult } from '../../text/index.js';
 import type { TranscriptReader } from '../transcript.js';
 import { asString, firstJsonLines, nothingFits, parseDocument, recordsOf } from './json-lines.js';
 

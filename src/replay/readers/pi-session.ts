@@ -1,8 +1,12 @@
-import { type CallTable, callInput, LatestWords, resultOf } from '../../formats/shared.js';
-import { type InputUsage, totalInput } from '../../formats/usage.js';
-import type { Content, ContentBlock } from '../../text/blocks.js';
-import { asRecord } from '../../text/json-values.js';
-import type { ToolResult } from '../../text/tool-result.js';
+import {
+  type CallTable,
+  callInput,
+  type InputUsage,
+  LatestWords,
+  resultOf,
+  totalInput,
+} from '../../formats/index.js';
+import { asRecord, type Content, type ContentBlock, type ToolResult } from '../../text/index.js';
 import type { Conversation, TranscriptReader } from '../transcript.js';
 import { asString, firstJsonLines, parseJsonLines } from './json-lines.js';
 

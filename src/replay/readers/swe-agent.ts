@@ -1,6 +1,5 @@
 import { SpillwayError } from '../../errors.js';
-import { asRecord } from '../../text/json-values.js';
-import type { ToolResult } from '../../text/tool-result.js';
+import { asRecord, type ToolResult } from '../../text/index.js';
 import type { TranscriptReader } from '../transcript.js';
 import { asString, parseDocument } from './json-lines.js';
 

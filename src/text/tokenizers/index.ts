@@ -44,3 +44,7 @@ export function warmTokenizer(tokenizer: Tokenizer): void {
   // One pre-token of 300 letters: counted by the heap merge, which builds its ranks.
   tokenizer.count('a'.repeat(300));
 }
+export { MAX_TOKEN_BYTES } from './bpe.js';
+export { countUtf8UpTo } from './count-utf8.js';
+export { statsTokens } from './estimate.js';
+export { knownCountUpTo, rememberedCount } from './memo.js';

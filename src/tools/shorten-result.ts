@@ -1,5 +1,5 @@
-import { collapseOutput } from '../engine/collapse-output.js';
-import type { Store } from '../store/store.js';
+import { collapseOutput } from '../engine/index.js';
+import type { Store } from '../store/index.js';
 import { shortenStructuredContent } from './structured-content.js';
 
 type Json = Record<string, unknown>;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryStore } from '../store/backends/memory-store.js';
-import { stash } from '../store/stash.js';
+import { MemoryStore } from '../../store/backends/memory-store.js';
+import { stash } from '../../store/stash.js';
 import { answerMessage } from './server.js';
 
 // The stdio server without the SDK: what it answers to each message an MCP client may send.

@@ -9,14 +9,14 @@ import {
   LoggingMessageNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { pinnedBin } from '../test-support/client-install.js';
+import { pinnedBin } from '../../test-support/client-install.js';
 
 // The reference server of every MCP feature (@modelcontextprotocol/server-everything, pinned
 // and installed by `npm run clients`), called directly and through the gateway: what each
 // message type gives must be the same.
 const everything = pinnedBin('@modelcontextprotocol/server-everything');
 const missing = 'missing' in everything ? everything.missing : undefined;
-const CLI = resolve(import.meta.dirname, '../cli.ts');
+const CLI = resolve(import.meta.dirname, '../../cli.ts');
 
 /** A client that answers sampling and elicitation, and notes progress and log messages. */
 async function connect(args: { command: string; args: string[] }) {

@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
-import { MemoryStore } from '../store/backends/memory-store.js';
-import { recallAll } from '../store/recall/recall.js';
-import { markerIds } from '../text/markers.js';
-import { getTokenizer } from '../text/tokenizers/index.js';
+import { MemoryStore } from '../../store/backends/memory-store.js';
+import { recallAll } from '../../store/recall/recall.js';
+import { markerIds } from '../../text/markers.js';
+import { getTokenizer } from '../../text/tokenizers/index.js';
 import { McpGateway } from './gateway.js';
 
 const o200k = getTokenizer('o200k');

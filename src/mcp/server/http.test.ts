@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MemoryStore } from '../store/backends/memory-store.js';
+import { MemoryStore } from '../../store/backends/memory-store.js';
 import { handleMcpRequest } from './http.js';
 
 // The streamable HTTP transport's rules, as MCP's specification and the SDK's own server apply

@@ -1,11 +1,10 @@
 import { z } from 'zod';
-import { parseConfig, wholeNumber } from '../config-schema.js';
-import { SOURCE_MAX_TOKENS } from '../engine/collapse-output.js';
-import type { Store } from '../store/store.js';
-import { EXPAND_TOOL, EXPAND_TOOL_DEFINITION } from './expand-tool.js';
-import { idInHead } from './line-reader.js';
-import { answerExpandCall, rpcError } from './server.js';
-import { shortenToolResult } from './shorten-result.js';
+import { parseConfig, wholeNumber } from '../../config-schema.js';
+import { SOURCE_MAX_TOKENS } from '../../engine/index.js';
+import type { Store } from '../../store/index.js';
+import { EXPAND_TOOL, EXPAND_TOOL_DEFINITION, shortenToolResult } from '../../tools/index.js';
+import { idInHead } from '../line-reader.js';
+import { answerExpandCall, rpcError } from '../server/index.js';
 
 /**
  * How the gateway shortens results (the schema of its `--config FILE`): a default budget, and

@@ -3,12 +3,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { boundedLines, idInHead } from './line-reader.js';
+import { boundedLines, idInHead } from '../line-reader.js';
 
 // The gateway's limits, against a raw JSON-RPC server that misbehaves on purpose: an answer over
 // the message limit, a client message over it, a server that dies halfway through an answer.
 
-const CLI = resolve(import.meta.dirname, '../cli.ts');
+const CLI = resolve(import.meta.dirname, '../../cli.ts');
 const root = mkdtempSync(join(tmpdir(), 'sw-gateway-limits-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
@@ -162,7 +162,7 @@ describe('boundedLines', () => {
 
 describe('structured content', () => {
   it('keeps a __proto__ key as a key when it collapses strings or samples arrays', async () => {
-    const { shortenStructured } = await import('./structured-content.js');
+    const { shortenStructured } = await import('../../tools/structured-content.js');
     const value = JSON.parse(
       `{"__proto__":{"polluted":true},"log":${JSON.stringify('a long text '.repeat(400))},"rows":${JSON.stringify(Array.from({ length: 500 }, (_, i) => i))}}`,
     );

@@ -2,18 +2,18 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { FileStore } from '../store/backends/file-store.js';
-import { recallAll } from '../store/recall/recall.js';
-import { clientBinary, pinnedBin } from '../test-support/client-install.js';
-import { buildCli, HEADLESS_ENV, runClient, userMachine } from '../test-support/real-clients.js';
+import { FileStore } from '../../store/backends/file-store.js';
+import { recallAll } from '../../store/recall/recall.js';
+import { clientBinary, pinnedBin } from '../../test-support/client-install.js';
+import { buildCli, HEADLESS_ENV, runClient, userMachine } from '../../test-support/real-clients.js';
 import {
   type ModelStep,
   type ModelTurn,
   startScriptedModel,
   turnOf,
-} from '../test-support/scripted-model.js';
-import { markerIds } from '../text/markers.js';
-import { getTokenizer } from '../text/tokenizers/index.js';
+} from '../../test-support/scripted-model.js';
+import { markerIds } from '../../text/markers.js';
+import { getTokenizer } from '../../text/tokenizers/index.js';
 
 // A real MCP server from npm (@modelcontextprotocol/server-filesystem), registered with the
 // real Claude Code by `claude mcp add` as a user would, put behind the gateway by

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Store } from '../store/store.js';
+import type { Store } from '../../store/index.js';
 import { answerMessage, isRequest, PROTOCOL_VERSIONS, rpcError } from './server.js';
 
 // The most messages one POST may carry: the work a request can ask for stays bounded.

@@ -4,15 +4,15 @@ import { join, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FileStore } from '../store/backends/file-store.js';
-import { recallAll } from '../store/recall/recall.js';
-import { fixtureBuildLog } from '../test-support/mcp-fixture-server.js';
-import { markerIds } from '../text/markers.js';
-import { getTokenizer } from '../text/tokenizers/index.js';
+import { FileStore } from '../../store/backends/file-store.js';
+import { recallAll } from '../../store/recall/recall.js';
+import { fixtureBuildLog } from '../../test-support/mcp-fixture-server.js';
+import { markerIds } from '../../text/markers.js';
+import { getTokenizer } from '../../text/tokenizers/index.js';
 
 const o200k = getTokenizer('o200k');
-const FIXTURE = resolve(import.meta.dirname, '../test-support/mcp-fixture-server.ts');
-const CLI = resolve(import.meta.dirname, '../cli.ts');
+const FIXTURE = resolve(import.meta.dirname, '../../test-support/mcp-fixture-server.ts');
+const CLI = resolve(import.meta.dirname, '../../cli.ts');
 const dir = join(mkdtempSync(join(tmpdir(), 'sw-gateway-')), 'tr');
 const fixture = ['--import', 'tsx', FIXTURE];
 /** `spillway gateway ARGS...` run from the sources. */
@@ -111,8 +111,8 @@ describe('spillway gateway --url (an upstream over Streamable HTTP)', () => {
     const { StreamableHTTPClientTransport } = await import(
       '@modelcontextprotocol/sdk/client/streamableHttp.js'
     );
-    const { fixtureServer } = await import('../test-support/mcp-fixture-server.js');
-    const { listenOnLoopback } = await import('../test-support/loopback.js');
+    const { fixtureServer } = await import('../../test-support/mcp-fixture-server.js');
+    const { listenOnLoopback } = await import('../../test-support/loopback.js');
     const sessions = new Map<string, InstanceType<typeof StreamableHTTPServerTransport>>();
     const http = createServer(async (req, res) => {
       if (req.headers.authorization !== 'Bearer s3cret') return void res.writeHead(401).end();
@@ -167,7 +167,7 @@ describe('spillway gateway --url (an upstream over Streamable HTTP)', () => {
 describe('spillway gateway --config', () => {
   it('takes budgets from a file (flags win), and refuses a bad one naming the key', async () => {
     const { writeFileSync } = await import('node:fs');
-    const { cli } = await import('../test-support/cli.js');
+    const { cli } = await import('../../test-support/cli.js');
     const configDir = mkdtempSync(join(tmpdir(), 'sw-gateway-config-'));
     const good = join(configDir, 'gateway.json');
     writeFileSync(good, JSON.stringify({ maxTokens: 900, tools: { echo: 0 } }));

@@ -1,5 +1,5 @@
-import type { Store } from '../store/store.js';
-import { boundedLines, idInHead, MAX_MESSAGE_BYTES } from './line-reader.js';
+import type { Store } from '../../store/index.js';
+import { boundedLines, idInHead, MAX_MESSAGE_BYTES } from '../line-reader.js';
 import { type Answer, answerMessage, rpcError } from './server.js';
 
 /**

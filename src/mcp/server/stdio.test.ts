@@ -4,13 +4,13 @@ import { join, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { describe, expect, it } from 'vitest';
-import { FileStore } from '../store/backends/file-store.js';
-import { MemoryStore } from '../store/backends/memory-store.js';
-import { stash } from '../store/stash.js';
-import { MAX_MESSAGE_BYTES } from './line-reader.js';
+import { FileStore } from '../../store/backends/file-store.js';
+import { MemoryStore } from '../../store/backends/memory-store.js';
+import { stash } from '../../store/stash.js';
+import { MAX_MESSAGE_BYTES } from '../line-reader.js';
 import { serveStdio } from './stdio.js';
 
-const CLI = resolve(import.meta.dirname, '../cli.ts');
+const CLI = resolve(import.meta.dirname, '../../cli.ts');
 
 describe('spillway mcp over stdio (a real process, the official MCP client)', () => {
   it('answers initialize and tools/list without loading a tokenizer, then recalls from the store', async () => {

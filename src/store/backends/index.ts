@@ -1,0 +1,11 @@
+export { DiscardStore } from './discard-store.js';
+export { FileStore, type FileStoreOptions } from './file-store.js';
+export { MemoryStore } from './memory-store.js';
+export { RedisClusterStore, type RedisClusterStoreOptions } from './redis-cluster-store.js';
+export { RedisStore, type RedisStoreOptions } from './redis-store.js';
+export {
+  applyRetention,
+  type RetentionOptions,
+  type RetentionReason,
+  type RetentionReport,
+} from './retention.js';
