@@ -29,7 +29,7 @@ export async function benchCollapse(): Promise<void> {
         const original = originalOf(text);
         return collapseText(
           text,
-          { resolvedMaxTokens: 3000 },
+          { budget: 3000 },
           {
             tokenizer,
             id: () => original.id(),
@@ -41,7 +41,7 @@ export async function benchCollapse(): Promise<void> {
         () =>
           collapseText(
             text,
-            { resolvedMaxTokens: 3000 },
+            { budget: 3000 },
             { tokenizer, id: () => 'A'.repeat(22), stash: async () => {} },
           ),
         7,
@@ -94,7 +94,7 @@ export async function benchUnsaved(): Promise<void> {
   for (const input of [multiLineLog(5 * MB), oneLineJson(5 * MB)]) {
     const text = input.text;
     const run = (stash: () => Promise<unknown>) =>
-      collapseText(text, { resolvedMaxTokens: 2000 }, { tokenizer, id: () => originalOf(text).id(), stash });
+      collapseText(text, { budget: 2000 }, { tokenizer, id: () => originalOf(text).id(), stash });
     const working: number[] = [];
     const failing: number[] = [];
     let out: Awaited<ReturnType<typeof run>> | undefined;

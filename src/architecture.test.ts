@@ -3,7 +3,7 @@ import { basename, dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
-// The layers of DESIGN.md, lowest first. A module may import its own layer and the ones below;
+// The layers (DEVELOPERS.md draws them), lowest first. A module may import its own layer and the ones below;
 // proxy and mcp are surfaces side by side that only the CLI (and the root export) wire together.
 const LAYERS: readonly (readonly string[])[] = [
   ['errors', 'config-schema'],

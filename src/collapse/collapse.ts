@@ -44,7 +44,7 @@ export async function collapse(text: string, call: CollapseCall): Promise<Collap
   const original = originalOf(text);
   const out = await collapseText(
     text,
-    { resolvedMaxTokens: Math.floor(call.tokens), query: call.query, outline: call.read },
+    { budget: Math.floor(call.tokens), query: call.query, outline: call.read },
     {
       tokenizer,
       id: () => original.id(),

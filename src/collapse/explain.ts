@@ -57,7 +57,7 @@ export async function explainCollapse(
   const id = stashId(text);
   const out = await collapseText(
     text,
-    { resolvedMaxTokens: maxTokens, headLines, tailLines, query: options.query },
+    { budget: maxTokens, headLines, tailLines, query: options.query },
     { tokenizer, id: () => id, stash: async () => {} },
   );
   const shown = out.action === 'acted' ? out.text : text;

@@ -36,14 +36,14 @@ export type CollapseOptions = z.infer<typeof CollapseOptionsSchema>;
  *
  * @example
  * collapseBudget({ maxFrac: 0.02 }, { modelWindow: 200_000 }); // 4000
- * collapseBudget({ maxTokens: 1500 }, { toolMaxTokens: 4000 }); // 4000
+ * collapseBudget({ maxTokens: 1500 }, { toolBudget: 4000 }); // 4000
  * collapseBudget({ keepReads: true }, { isRead: true }); // 25000
  */
 export function collapseBudget(
   options: CollapseOptions,
-  context: { modelWindow?: number | undefined; toolMaxTokens?: number | undefined; isRead?: boolean } = {},
+  context: { modelWindow?: number | undefined; toolBudget?: number | undefined; isRead?: boolean } = {},
 ): number {
-  if (context.toolMaxTokens !== undefined) return context.toolMaxTokens;
+  if (context.toolBudget !== undefined) return context.toolBudget;
   // A file read kept whole at arrival may take up to the read limit (it is collapsed to the
   // ordinary budget only past that).
   if (context.isRead && options.keepReads) return options.readMaxTokens ?? DEFAULT_READ_MAX_TOKENS;

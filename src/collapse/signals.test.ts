@@ -167,7 +167,7 @@ describe('a needle in the middle of 50 MB', () => {
       expect(text.length).toBeGreaterThan(50 * 1024 * 1024);
       const out = await collapseText(
         text,
-        { resolvedMaxTokens: 2000 },
+        { budget: 2000 },
         { tokenizer: o200k, id: () => 'sw_0123456789abcdef', stash: async () => {} },
       );
       expect(out.action === 'acted' && out.text.includes(needle), `at ${at}`).toBe(true);

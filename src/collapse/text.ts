@@ -19,7 +19,7 @@ const PATH_MIN_TOKENS = 200;
 
 /** What collapse of one text takes: the stage's options and what this result resolves them to. */
 export type CollapseTextOptions = CollapseOptions & {
-  resolvedMaxTokens: number;
+  budget: number;
   isExpandOutput?: boolean | undefined;
   /** What the call asked about (queryTerms of its arguments): lines naming it are kept too. */
   query?: readonly string[] | undefined;
@@ -73,7 +73,7 @@ const EARLY_STASH_CHARS = 64 * 1024;
  * bisection (character window: a 15 MB one-line JSON takes about 10).
  *
  * @example
- * const out = await collapseText(log, { resolvedMaxTokens: 2000 }, { tokenizer, id: () => stashId(log), stash: () => stash(store, log) });
+ * const out = await collapseText(log, { budget: 2000 }, { tokenizer, id: () => stashId(log), stash: () => stash(store, log) });
  */
 export async function collapseText(
   text: string,
@@ -91,7 +91,7 @@ export async function collapseText(
     calls++;
     return tokenizer.countUpTo(s, limit);
   };
-  const maxTokens = Math.max(0, options.resolvedMaxTokens);
+  const maxTokens = Math.max(0, options.budget);
   const headLines = Math.max(0, Math.floor(options.headLines ?? DEFAULT_WINDOW_LINES));
   const tailLines = Math.max(0, Math.floor(options.tailLines ?? DEFAULT_WINDOW_LINES));
 

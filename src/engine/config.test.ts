@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { PRESETS, resolvePipeline } from './config.js';
 
 describe('presets and config', () => {
-  it('has the presets DESIGN.md lists', () => {
+  it('has the presets docs/internals.md lists', () => {
     const names = (preset: string) => resolvePipeline({ preset }).stages.map((s) => s.name);
     expect(names('off')).toEqual([]);
     expect(names('safe')).toEqual(['textclean', 'format', 'collapse']);

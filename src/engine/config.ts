@@ -42,7 +42,7 @@ export interface ResolvedPipeline {
   readonly prices: Readonly<Prices>;
 }
 
-/** The presets DESIGN.md lists: lossless stages first, the fallback last. */
+/** The presets (docs/internals.md has their table): lossless stages first, the fallback last. */
 export const PRESETS: Readonly<Record<PresetName, readonly StageSpec[]>> = {
   off: [],
   safe: ['textclean', 'format', { name: 'collapse', maxTokens: 3000, keepReads: true }],

@@ -165,7 +165,7 @@ export class ConversationEngine {
     const isRead = spec.keepReads === true && callKeyOf(result, spec.readTools)?.kind === 'read';
     return collapseBudget(spec, {
       modelWindow,
-      toolMaxTokens: toolOverride(this.pipeline.tools, result.tool)?.maxTokens,
+      toolBudget: toolOverride(this.pipeline.tools, result.tool)?.maxTokens,
       isRead,
     });
   }

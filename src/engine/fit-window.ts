@@ -136,7 +136,7 @@ export async function fitWindow(
     const stored = originalOf(original.content);
     const collapsed = await collapseText(
       textOf(original.content) ?? '',
-      { ...deps.collapse, resolvedMaxTokens: budget },
+      { ...deps.collapse, budget },
       { tokenizer: deps.tokenizer, id: () => stored.id(), stash: () => stashOriginal(deps.store, stored) },
     );
     if (collapsed.action !== 'acted') continue;

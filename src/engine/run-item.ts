@@ -74,7 +74,7 @@ export async function runItem(
       tokensBefore: 0,
       tokensAfter: 0,
     },
-    ...(override?.maxTokens !== undefined ? { maxTokens: override.maxTokens } : {}),
+    ...(override?.maxTokens !== undefined ? { toolBudget: override.maxTokens } : {}),
     originalHash: () => original.hash(),
     // A text's stored bytes are its UTF-8 (unless given as read: the CLI's may not be UTF-8);
     // blocks are measured as their JSON.

@@ -88,7 +88,7 @@ export interface StageItem {
   /** True when an earlier stage of this run already dropped bytes of it. */
   lossyActed: boolean;
   /** Per-tool budget override for the stages that take one. */
-  maxTokens?: number;
+  toolBudget?: number;
   /** The recall id of the original (its content hash), without storing anything. */
   originalId(): string;
   /** The full hash of the original, for keying (dedup, frozen decisions). */

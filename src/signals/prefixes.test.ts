@@ -49,7 +49,7 @@ describe('a collapse of a log whose every line has a prefix', () => {
     const store = new MemoryStore();
     const out = await collapseText(
       text,
-      { resolvedMaxTokens: 1000 },
+      { budget: 1000 },
       {
         tokenizer: getTokenizer('o200k'),
         id: () => stashId(text),

@@ -77,7 +77,7 @@ describe('stash', () => {
     const original = originalOf(log);
     const out = await collapseText(
       log,
-      { resolvedMaxTokens: 500 },
+      { budget: 500 },
       {
         tokenizer: getTokenizer('o200k'),
         id: () => original.id(),

@@ -17,7 +17,7 @@ export const METHODS: Record<string, (text: string, budget: number) => Promise<s
   spillway: async (text, budget) => {
     const out = await collapseText(
       text,
-      { resolvedMaxTokens: budget },
+      { budget },
       { tokenizer: o200k, id: () => stashId(text), stash: async () => {} },
     );
     return out.action === 'acted' ? out.text : text;
@@ -209,7 +209,7 @@ export async function fidelityByKind(
     const out = await collapseText(
       text,
       {
-        resolvedMaxTokens: budget,
+        budget,
         query: askedTerms(input, said),
         outline: callKeyOf({ tool, input })?.kind === 'read',
       },

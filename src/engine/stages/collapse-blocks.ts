@@ -35,7 +35,7 @@ export function shareBudget(tokens: readonly number[], budget: number): (number 
  * with its own text stashed under its own id, and every other block keeps its place untouched.
  *
  * @example
- * await collapseBlocks(blocks, { resolvedMaxTokens: 2000 }, ctx); // [text collapsed, image as it was]
+ * await collapseBlocks(blocks, { budget: 2000 }, ctx); // [text collapsed, image as it was]
  */
 export async function collapseBlocks(
   blocks: readonly ContentBlock[],
@@ -45,7 +45,7 @@ export async function collapseBlocks(
   const texts = blocks.flatMap((b, i) => (isTextBlock(b) ? [{ i, text: b.text }] : []));
   if (texts.length === 0) return { action: 'declined', reason: 'non_text_blocks' };
   if (options.isExpandOutput) return { action: 'declined', reason: 'kept_verbatim_after_expand' };
-  const budget = Math.max(0, options.resolvedMaxTokens);
+  const budget = Math.max(0, options.budget);
   const tokens = texts.map(({ text }) => ctx.tokenizer.countUpTo(text, budget));
   if (tokens.reduce((a, b) => a + b, 0) <= budget) return { action: 'declined', reason: 'below_max_tokens' };
   const shares = shareBudget(tokens, budget);
@@ -57,7 +57,7 @@ export async function collapseBlocks(
     if (share === undefined) continue;
     const result = await collapseText(
       text,
-      { ...options, resolvedMaxTokens: share },
+      { ...options, budget: share },
       { tokenizer: ctx.tokenizer, id: () => stashId(text), stash: () => stash(ctx.store, text) },
     );
     if (result.action === 'declined') continue;

@@ -39,7 +39,7 @@ function amidServedOrders(middle: readonly string[], around = 2000, prefix = '')
 describe('collapse (the seed cases)', () => {
   it('a 2,000-line log fills the budget with whole lines from both ends around a numbered gap', async () => {
     const log = logLines(2000);
-    const { out, store } = await collapse(log, { resolvedMaxTokens: 2000 });
+    const { out, store } = await collapse(log, { budget: 2000 });
     expect(out).toMatchObject({ action: 'acted', window: 'line' });
     if (out.action !== 'acted') return;
     const tokens = o200k.count(out.text);
@@ -64,7 +64,7 @@ describe('collapse (the seed cases)', () => {
     const lines = Array.from({ length: 100_000 }, (_, i) => `fetched chunk ${i} of 100000 (ok)`);
     lines.push('FAILED: checksum mismatch in chunk 99999');
     const log = lines.join('\n');
-    const { out, store } = await collapse(log, { resolvedMaxTokens: 1000 });
+    const { out, store } = await collapse(log, { budget: 1000 });
     if (out.action !== 'acted') throw new Error('expected to act');
     expect(out.window).toBe('line');
     expect(o200k.count(out.text)).toBeLessThanOrEqual(1000);
@@ -81,7 +81,7 @@ describe('collapse (the seed cases)', () => {
       return `${line.padEnd(73)}[${String(Math.floor((i * 100) / 1500)).padStart(3)}%]`;
     });
     const log = lines.join('\n');
-    const { out } = await collapse(log, { resolvedMaxTokens: 1000 });
+    const { out } = await collapse(log, { budget: 1000 });
     if (out.action !== 'acted') throw new Error('expected to act');
     expect(out.text).toContain(lines[700]);
     // One fold before the failure and one after it.
@@ -107,7 +107,7 @@ describe('collapse (the seed cases)', () => {
       '{"level":50,"time":1764579631000,"pid":4242,"hostname":"api-7","msg":"database unavailable"}';
     const log = lines.join('\n');
     expect(log.length).toBeGreaterThan(7_000_000);
-    const { out } = await collapse(log, { resolvedMaxTokens: 2000 });
+    const { out } = await collapse(log, { budget: 2000 });
     if (out.action !== 'acted') throw new Error('expected to act');
     expect(o200k.count(out.text)).toBeLessThanOrEqual(2000);
     expect(out.text).toContain(lines[31_000]);
@@ -132,7 +132,7 @@ describe('collapse (the seed cases)', () => {
       ]).flat(),
     ];
     const diff = Array.from({ length: 12 }, (_, f) => file(f).join('\n')).join('\n');
-    const { out, store } = await collapse(diff, { resolvedMaxTokens: 1500 });
+    const { out, store } = await collapse(diff, { budget: 1500 });
     if (out.action !== 'acted') throw new Error('expected to act');
     expect(out.window).toBe('diff');
     expect(o200k.count(out.text)).toBeLessThanOrEqual(1500);
@@ -148,7 +148,7 @@ describe('collapse (the seed cases)', () => {
     lines[1500] = 'ERROR PaymentError: amount must be positive at src/pay.ts:88';
     lines[1501] = '    at charge (src/pay.ts:88:11)';
     const log = lines.join('\n');
-    const { out } = await collapse(log, { resolvedMaxTokens: 2000 });
+    const { out } = await collapse(log, { budget: 2000 });
     if (out.action !== 'acted') throw new Error('expected to act');
     expect(o200k.count(out.text)).toBeLessThanOrEqual(2000);
     expect(o200k.count(out.text)).toBeGreaterThanOrEqual(1900);
@@ -166,7 +166,7 @@ describe('collapse (the seed cases)', () => {
       ...frames,
       ...Array.from({ length: 1500 }, (_, i) => `INFO request ${1500 + i} served in ${i % 90} ms`),
     ];
-    const { out } = await collapse(lines.join('\n'), { resolvedMaxTokens: 2000 });
+    const { out } = await collapse(lines.join('\n'), { budget: 2000 });
     if (out.action !== 'acted') throw new Error('expected to act');
     expect(o200k.count(out.text)).toBeLessThanOrEqual(2000);
     expect(out.text).toContain(lines[1500]);
@@ -236,7 +236,7 @@ describe('collapse (the seed cases)', () => {
       '',
       'test result: FAILED. 598 passed; 2 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.08s',
     ];
-    const { out } = await collapse(lines.join('\n'), { resolvedMaxTokens: 1000 });
+    const { out } = await collapse(lines.join('\n'), { budget: 1000 });
     if (out.action !== 'acted') throw new Error('expected to act');
     expect(o200k.count(out.text)).toBeLessThanOrEqual(1000);
     for (const own of [
@@ -266,7 +266,7 @@ describe('collapse (the seed cases)', () => {
       'main.main()',
       '\t/srv/shop/main.go:34 +0x45',
     ];
-    const { out } = await collapse(amidServedOrders(trace, 2500), { resolvedMaxTokens: 600 });
+    const { out } = await collapse(amidServedOrders(trace, 2500), { budget: 600 });
     if (out.action !== 'acted') throw new Error('expected to act');
     expect(o200k.count(out.text)).toBeLessThanOrEqual(600);
     expect(out.text).toContain('example.com/shop/cart.Total(...)\n\t/srv/shop/cart/cart.go:8');
@@ -309,7 +309,7 @@ describe('collapse (the seed cases)', () => {
       ],
     ],
   ])("keeps %s's exception and its frames from the middle of a log", async (_, trace) => {
-    const { out } = await collapse(amidServedOrders(trace), { resolvedMaxTokens: 600 });
+    const { out } = await collapse(amidServedOrders(trace), { budget: 600 });
     if (out.action !== 'acted') throw new Error('expected to act');
     expect(o200k.count(out.text)).toBeLessThanOrEqual(600);
     // The exception and the program's frames (the library's may give way to the budget).
@@ -328,7 +328,7 @@ describe('collapse (the seed cases)', () => {
       lines.push('');
     }
     lines.push('✖ 1501 problems (1 error, 1500 warnings)');
-    const { out } = await collapse(lines.join('\n'), { resolvedMaxTokens: 600 });
+    const { out } = await collapse(lines.join('\n'), { budget: 600 });
     if (out.action !== 'acted') throw new Error('expected to act');
     expect(out.text).toContain("  26:23  error    'missing_total' is not defined  no-undef");
     expect(out.text).toContain('/srv/shop/src/f31.js');
@@ -345,7 +345,7 @@ describe('collapse (the seed cases)', () => {
       } else lines.push(`--- PASS: TestCase${i} (0.00s)`);
     }
     lines.push('FAIL', 'FAIL\texample.com/gt\t0.010s', 'FAIL');
-    const { out } = await collapse(lines.join('\n'), { resolvedMaxTokens: 500 });
+    const { out } = await collapse(lines.join('\n'), { budget: 500 });
     if (out.action !== 'acted') throw new Error('expected to act');
     expect(out.text).toContain(lines.slice(801, 804).join('\n'));
   });
@@ -368,7 +368,7 @@ describe('collapse (the seed cases)', () => {
       '   at Microsoft.AspNetCore.Server.Kestrel.Core.Internal.Http.HttpProtocol.ProcessRequests()',
       '   at Microsoft.AspNetCore.Server.Kestrel.Core.Internal.Http.HttpProtocol.ProcessRequestsAsync()',
     ];
-    const { out } = await collapse(amidServedOrders(trace, 2000, 'info: '), { resolvedMaxTokens: 500 });
+    const { out } = await collapse(amidServedOrders(trace, 2000, 'info: '), { budget: 500 });
     if (out.action !== 'acted') throw new Error('expected to act');
     for (const line of own) expect(out.text).toContain(line);
   });
@@ -389,7 +389,7 @@ describe('collapse (the seed cases)', () => {
     const lines: string[] = [];
     for (let i = 0; i < 40; i++) lines.push(...info(i * 50), ...(i === 20 ? other : timeout));
     lines.push(...info(2000));
-    const { out } = await collapse(lines.join('\n'), { resolvedMaxTokens: 1000 });
+    const { out } = await collapse(lines.join('\n'), { budget: 1000 });
     if (out.action !== 'acted') throw new Error('expected to act');
     for (const frame of other.filter((line) => line.includes('billing.py')).slice(0, 3))
       expect(out.text).toContain(frame);
@@ -405,7 +405,7 @@ describe('collapse (the seed cases)', () => {
       ),
       'done in 41.2s',
     ];
-    const { out } = await collapse(lines.join('\n'), { resolvedMaxTokens: 1500 });
+    const { out } = await collapse(lines.join('\n'), { budget: 1500 });
     if (out.action !== 'acted') throw new Error('expected to act');
     expect(o200k.count(out.text)).toBeLessThanOrEqual(1500);
     expect(o200k.count(out.text)).toBeGreaterThanOrEqual(1350);
@@ -425,7 +425,7 @@ describe('collapse (the seed cases)', () => {
     }));
     items[417] = { id: 417, sku: 'SKU-417', status: 'payment_failed: card declined', qty: 1 };
     const answer = JSON.stringify({ page: 1, total: 800, next: null, orders: items }, null, 2);
-    const { out } = await collapse(answer, { resolvedMaxTokens: 2000 });
+    const { out } = await collapse(answer, { budget: 2000 });
     if (out.action !== 'acted') throw new Error('expected to act');
     expect(out.window).toBe('json');
     const tokens = o200k.count(out.text);
@@ -446,14 +446,14 @@ describe('collapse (the seed cases)', () => {
   it('JSON nested deeper than 128 levels is cut by a text window (compacting it would overflow the stack)', async () => {
     for (const depth of [129, 20_000]) {
       const deep = `${'['.repeat(depth)}${'"x",'.repeat(3000)}"x"${']'.repeat(depth)}`;
-      const { out, store } = await collapse(deep, { resolvedMaxTokens: 500 });
+      const { out, store } = await collapse(deep, { budget: 500 });
       if (out.action !== 'acted') throw new Error(`expected to act at depth ${depth}`);
       expect(out.window).not.toBe('json');
       expect(o200k.count(out.text)).toBeLessThanOrEqual(500);
       expect((await recallAll(out.id as string, { store })).toString()).toBe(deep);
     }
     const { out } = await collapse(`${'['.repeat(128)}${'"x",'.repeat(3000)}"x"${']'.repeat(128)}`, {
-      resolvedMaxTokens: 500,
+      budget: 500,
     });
     expect(out).toMatchObject({ action: 'acted', window: 'json' });
   });
@@ -482,7 +482,7 @@ describe('collapse (the seed cases)', () => {
               ` + ${packages[i % packages.length]}${i % 5 ? '' : '-extra'}==${i % 9}.${(i * 7) % 13}.${i % 4}`,
             );
           const text = lines.join('\n');
-          const { out } = await collapse(text, { resolvedMaxTokens: budget });
+          const { out } = await collapse(text, { budget });
           if (out.action === 'declined') expect(out.reason).toBe('below_max_tokens');
           else {
             expect(o200k.count(out.text)).toBeLessThanOrEqual(budget);
@@ -491,7 +491,7 @@ describe('collapse (the seed cases)', () => {
           // With the stash failing, the budget holds all the same.
           const unsaved = await collapseText(
             text,
-            { resolvedMaxTokens: budget },
+            { budget },
             { tokenizer: o200k, id: () => stashId(text), stash: () => Promise.reject(new Error('full')) },
           );
           if (unsaved.action === 'acted') expect(o200k.count(unsaved.text)).toBeLessThanOrEqual(budget);
@@ -528,8 +528,8 @@ describe('collapse (the seed cases)', () => {
     for (const unit of ['a', 'word ', '\u4e2d']) {
       const small = reading();
       const large = reading();
-      const a = await collapse(unit.repeat(1e6 / unit.length), { resolvedMaxTokens: 300 }, small.tokenizer);
-      const b = await collapse(unit.repeat(4e6 / unit.length), { resolvedMaxTokens: 300 }, large.tokenizer);
+      const a = await collapse(unit.repeat(1e6 / unit.length), { budget: 300 }, small.tokenizer);
+      const b = await collapse(unit.repeat(4e6 / unit.length), { budget: 300 }, large.tokenizer);
       expect(a.out.action).toBe('acted');
       expect(o200k.count(a.out.action === 'acted' ? a.out.text : '')).toBeLessThanOrEqual(300);
       expect(o200k.count(b.out.action === 'acted' ? b.out.text : '')).toBeLessThanOrEqual(300);
@@ -577,7 +577,7 @@ describe('collapse (the seed cases)', () => {
       const tokens = o200k.count(json);
       if (tokens <= 3000) continue;
       expect(tokens).toBeLessThanOrEqual(4600);
-      const { out } = await collapse(json, { resolvedMaxTokens: 3000 });
+      const { out } = await collapse(json, { budget: 3000 });
       expect(out.action, `${tokens} tokens`).toBe('acted');
       if (out.action !== 'acted') continue;
       expect(out.window).toBe('char');
@@ -588,7 +588,7 @@ describe('collapse (the seed cases)', () => {
 
   it('a multi-megabyte line inside the kept head is cut inside the line, not kept whole', async () => {
     const text = `${'x'.repeat(3 * 1024 * 1024)}\n${logLines(100)}`;
-    const { out } = await collapse(text, { resolvedMaxTokens: 2000 });
+    const { out } = await collapse(text, { budget: 2000 });
     expect(out.action).toBe('acted');
     if (out.action !== 'acted') return;
     // Not a 189-byte saving: the result is within budget.
@@ -599,7 +599,7 @@ describe('collapse (the seed cases)', () => {
   it('maxTokens 0 and 50 still leave the 200-character floor as a cue', async () => {
     const text = jsonLine(200);
     for (const maxTokens of [0, 50]) {
-      const { out } = await collapse(text, { resolvedMaxTokens: maxTokens });
+      const { out } = await collapse(text, { budget: maxTokens });
       expect(out.action).toBe('acted');
       if (out.action !== 'acted') continue;
       const kept = out.text.replace(
@@ -613,7 +613,7 @@ describe('collapse (the seed cases)', () => {
 
   it('headLines and tailLines 0 give the character window with an even split', async () => {
     const log = logLines(2000);
-    const { out } = await collapse(log, { resolvedMaxTokens: 500, headLines: 0, tailLines: 0 });
+    const { out } = await collapse(log, { budget: 500, headLines: 0, tailLines: 0 });
     expect(out).toMatchObject({ action: 'acted', window: 'char' });
     if (out.action !== 'acted') return;
     const [head, tail] = out.text.split(/\n\.\.\. \(\d+ characters omitted;.*\.\.\.\n/) as [string, string];
@@ -624,22 +624,22 @@ describe('collapse (the seed cases)', () => {
 
   it('negative line counts are clamped to 0', async () => {
     const log = logLines(500);
-    const negative = await collapse(log, { resolvedMaxTokens: 300, headLines: -5, tailLines: -1 });
-    const zero = await collapse(log, { resolvedMaxTokens: 300, headLines: 0, tailLines: 0 });
+    const negative = await collapse(log, { budget: 300, headLines: -5, tailLines: -1 });
+    const zero = await collapse(log, { budget: 300, headLines: 0, tailLines: 0 });
     expect(negative.out).toEqual(zero.out);
   });
 
   it('declines an expand output, and content under budget', async () => {
     const log = logLines(2000);
-    expect((await collapse(log, { resolvedMaxTokens: 300, isExpandOutput: true })).out).toEqual({
+    expect((await collapse(log, { budget: 300, isExpandOutput: true })).out).toEqual({
       action: 'declined',
       reason: 'kept_verbatim_after_expand',
     });
-    expect((await collapse('small', { resolvedMaxTokens: 300 })).out).toEqual({
+    expect((await collapse('small', { budget: 300 })).out).toEqual({
       action: 'declined',
       reason: 'below_max_tokens',
     });
-    expect((await collapse('word '.repeat(39), { resolvedMaxTokens: 10 })).out).toEqual({
+    expect((await collapse('word '.repeat(39), { budget: 10 })).out).toEqual({
       action: 'declined',
       reason: 'too_few_lines_and_chars',
     });
@@ -653,7 +653,7 @@ describe('collapse (the seed cases)', () => {
       `${'中文'.repeat(2000)}`,
       `${' '.repeat(30_000)}end`,
     ]) {
-      const { out } = await collapse(text, { resolvedMaxTokens: 100 });
+      const { out } = await collapse(text, { budget: 100 });
       expect(out.action).toBe('acted');
       if (out.action !== 'acted') continue;
       const n = o200k.count(out.text);
@@ -672,7 +672,7 @@ describe('collapse (the seed cases)', () => {
       stash: async () => Promise.reject(new Error('disk full')),
     };
     for (const budget of [60, 500, 2000]) {
-      const out = await collapseText(log, { resolvedMaxTokens: budget }, failing);
+      const out = await collapseText(log, { budget }, failing);
       expect(out).toMatchObject({ action: 'acted', fallback: 'stash_failed', stashError: 'disk full' });
       if (out.action !== 'acted') return;
       expect(out.text).toContain('could not be saved and cannot be recalled');
@@ -724,7 +724,7 @@ describe('collapse (the seed cases)', () => {
     let done = false;
     const out = collapseText(
       log,
-      { resolvedMaxTokens: 500 },
+      { budget: 500 },
       {
         tokenizer,
         id: () => stashId(log),
@@ -802,7 +802,7 @@ describe('collapse properties', () => {
           fc.integer({ min: -3, max: 30 }),
           fc.integer({ min: -3, max: 30 }),
           async (text, maxTokens, headLines, tailLines) => {
-            const options = { resolvedMaxTokens: maxTokens, headLines, tailLines };
+            const options = { budget: maxTokens, headLines, tailLines };
             const { out, store } = await collapse(text, options, tokenizer);
             if (out.action === 'declined') {
               if (out.reason === 'below_max_tokens')

@@ -26,9 +26,9 @@ export function collapseStage(options: CollapseOptions = {}): Stage {
     lossy: true,
     pure: false,
     run: perItem(async (item: StageItem, ctx: StageContext): Promise<Decision> => {
-      const resolvedMaxTokens = collapseBudget(options, {
+      const budget = collapseBudget(options, {
         modelWindow: ctx.modelWindow,
-        toolMaxTokens: item.maxTokens,
+        toolBudget: item.toolBudget,
       });
       const isExpandOutput = item.result.isExpandOutput;
       const query = askedTerms(item.result.input, item.result.said);
@@ -36,7 +36,7 @@ export function collapseStage(options: CollapseOptions = {}): Stage {
       const text = textOf(item.content);
       if (
         options.keepReads &&
-        item.maxTokens === undefined &&
+        item.toolBudget === undefined &&
         text !== null &&
         isSourceRead(item, text, options, ctx)
       )
@@ -46,12 +46,12 @@ export function collapseStage(options: CollapseOptions = {}): Stage {
       if (text === null || (typeof item.content !== 'string' && item.content.length > 1))
         return collapseBlocks(
           item.content as readonly ContentBlock[],
-          { ...options, resolvedMaxTokens, isExpandOutput, query, outline },
+          { ...options, budget, isExpandOutput, query, outline },
           ctx,
         );
       const out = await collapseText(
         text,
-        { ...options, resolvedMaxTokens, isExpandOutput, query, outline },
+        { ...options, budget, isExpandOutput, query, outline },
         {
           tokenizer: ctx.tokenizer,
           id: () => item.originalId(),
