@@ -12,6 +12,7 @@ import {
   openPrivateForRead,
   writeFileAtomic,
 } from '../private-fs.js';
+import { sessionFits, sessionQuotaError, totalQuotaError } from '../quota.js';
 import {
   type ByteRange,
   cutAtUtf8Boundary,
@@ -219,12 +220,7 @@ export class FileStore implements Store {
     for (const [dir, bytes] of growth) {
       added += bytes;
       const session = ledger.dirs[dir] ?? 0;
-      if (dir !== STASH_DIR && session + bytes > this.limits.maxSessionBytes) {
-        throw new SpillwayError(
-          'SPILLWAY_QUOTA',
-          `session "${dir}" would exceed its quota of ${this.limits.maxSessionBytes} bytes (it holds ${session})`,
-        );
-      }
+      if (!sessionFits(this.limits, dir, session, bytes)) throw sessionQuotaError(this.limits, dir, session);
     }
     if (ledger.total + added <= this.limits.maxTotalBytes) return ledger;
     await applyRetentionLocked(this.base, {
@@ -232,12 +228,8 @@ export class FileStore implements Store {
       maxTotalBytes: this.limits.maxTotalBytes - added,
     });
     ledger = await loadLedger(this.base);
-    if (ledger.total + added > this.limits.maxTotalBytes) {
-      throw new SpillwayError(
-        'SPILLWAY_QUOTA',
-        `the store at ${this.base} would exceed its total quota of ${this.limits.maxTotalBytes} bytes (it holds ${ledger.total}); run "spillway prune"`,
-      );
-    }
+    if (ledger.total + added > this.limits.maxTotalBytes)
+      throw totalQuotaError(this.limits, ledger.total, `the store at ${this.base}`, '; run "spillway prune"');
     return ledger;
   }
 

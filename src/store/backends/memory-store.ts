@@ -1,5 +1,5 @@
-import { SpillwayError } from '../../errors.js';
-import { assertIdPart, FROZEN_PREFIX, NAMED_STASH_ID, STASH_DIR, type StoreKey } from '../ids.js';
+import { assertIdPart, FROZEN_PREFIX, STASH_DIR, type StoreKey } from '../ids.js';
+import { evictions, sessionFits, sessionQuotaError, stashIdsNamed, totalQuotaError } from '../quota.js';
 import {
   type ByteRange,
   cutAtUtf8Boundary,
@@ -61,20 +61,11 @@ export class MemoryStore implements Store {
    */
   #admit(key: StoreKey, growth: number): void {
     const session = this.#dirBytes.get(key.dir) ?? 0;
-    if (key.dir !== STASH_DIR && session + growth > this.limits.maxSessionBytes) {
-      throw new SpillwayError(
-        'SPILLWAY_QUOTA',
-        `session "${key.dir}" would exceed its quota of ${this.limits.maxSessionBytes} bytes`,
-      );
-    }
+    if (!sessionFits(this.limits, key.dir, session, growth))
+      throw sessionQuotaError(this.limits, key.dir, session);
     if (this.#total + growth > this.limits.maxTotalBytes)
       this.#evictStash(this.#total + growth - this.limits.maxTotalBytes, key);
-    if (this.#total + growth > this.limits.maxTotalBytes) {
-      throw new SpillwayError(
-        'SPILLWAY_QUOTA',
-        `the store would exceed its total quota of ${this.limits.maxTotalBytes} bytes`,
-      );
-    }
+    if (this.#total + growth > this.limits.maxTotalBytes) throw totalQuotaError(this.limits, this.#total);
   }
 
   /** Counts `growth` bytes (negative when freed) in the usage of `dir` and of the store. */
@@ -106,20 +97,14 @@ export class MemoryStore implements Store {
    * order) that no frozen decision names, as the other stores do.
    */
   #evictStash(need: number, writing: StoreKey): void {
-    const named = new Set<string>();
+    const logs: string[] = [];
     for (const entries of this.#dirs.values())
       for (const [name, entry] of entries)
-        if (name.startsWith(FROZEN_PREFIX))
-          for (const m of bodyOf(entry).toString('utf8').matchAll(NAMED_STASH_ID))
-            named.add((m[1] ?? m[2]) as string);
-    const stash = this.#dirs.get(STASH_DIR);
-    let freed = 0;
-    for (const [name, entry] of stash ?? []) {
-      if (freed >= need) break;
-      if ((writing.dir === STASH_DIR && writing.name === name) || named.has(name)) continue;
-      this.#remove({ dir: STASH_DIR, name });
-      freed += entry.length;
-    }
+        if (name.startsWith(FROZEN_PREFIX)) logs.push(bodyOf(entry).toString('utf8'));
+    const spared = stashIdsNamed(logs);
+    if (writing.dir === STASH_DIR) spared.add(writing.name);
+    const stash = [...(this.#dirs.get(STASH_DIR) ?? [])].map(([name, e]) => ({ name, bytes: e.length }));
+    for (const { name } of evictions(stash, need, spared)) this.#remove({ dir: STASH_DIR, name });
   }
 
   async putIfAbsent(key: StoreKey, body: Uint8Array): Promise<boolean> {

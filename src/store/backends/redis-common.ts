@@ -1,5 +1,6 @@
 import { SpillwayError } from '../../errors.js';
 import { assertIdPart, type StoreKey } from '../ids.js';
+import { sessionQuotaError, totalQuotaError } from '../quota.js';
 import { DEFAULT_LIMITS, entryFull, type StoreLimits } from '../store.js';
 import { DAY_MS } from './retention.js';
 
@@ -97,16 +98,8 @@ export function putRefusal(
   what: string,
 ): SpillwayError | undefined {
   if (status === -3) return entryFull(key, limits.maxFileBytes);
-  if (status === -1)
-    return new SpillwayError(
-      'SPILLWAY_QUOTA',
-      `session "${key.dir}" would exceed its quota of ${limits.maxSessionBytes} bytes (it holds ${held})`,
-    );
-  if (status === -2)
-    return new SpillwayError(
-      'SPILLWAY_QUOTA',
-      `${what} would exceed its total quota of ${limits.maxTotalBytes} bytes (it holds ${held})`,
-    );
+  if (status === -1) return sessionQuotaError(limits, key.dir, held);
+  if (status === -2) return totalQuotaError(limits, held, what);
   return undefined;
 }
 

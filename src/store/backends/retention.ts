@@ -1,6 +1,7 @@
 import { readFile, rmdir, stat, unlink } from 'node:fs/promises';
 import { processAlive, withLock } from '../file-lock.js';
-import { FROZEN_PREFIX, NAMED_STASH_ID } from '../ids.js';
+import { FROZEN_PREFIX } from '../ids.js';
+import { evictions, stashIdsNamed } from '../quota.js';
 import { DEFAULT_LIMITS } from '../store.js';
 import { type DirScan, scanBase, totalBytes } from './scan.js';
 import { ledgerFromScan, saveLedger } from './usage-ledger.js';
@@ -120,12 +121,11 @@ export async function applyRetentionLocked(
     const named = await stashIdsNamedBy(survivors.filter(isLive));
     const gone = new Set(report.removed.map((r) => r.path));
     const oldest = scan.stash.files
-      .filter((f) => !f.temp && !gone.has(f.path) && !named.has(f.name.slice(0, -'.txt'.length)))
-      .sort((a, b) => a.mtimeMs - b.mtimeMs || (a.name < b.name ? -1 : 1));
-    for (const f of oldest) {
-      if (total <= maxTotalBytes) break;
+      .filter((f) => !f.temp && !gone.has(f.path))
+      .sort((a, b) => a.mtimeMs - b.mtimeMs || (a.name < b.name ? -1 : 1))
+      .map((f) => ({ ...f, name: f.name.slice(0, -'.txt'.length) }));
+    for (const f of evictions(oldest, total - maxTotalBytes, named))
       await removeFile(f.path, f.bytes, 'over_total');
-    }
   }
   report.remainingBytes = total;
   // What is left is exactly known now: the quota ledger starts again from this scan.
@@ -135,14 +135,12 @@ export async function applyRetentionLocked(
 
 /** The stash ids the frozen decisions of `sessions` name (their own id, or in a marker). */
 async function stashIdsNamedBy(sessions: DirScan[]): Promise<Set<string>> {
-  const named = new Set<string>();
+  const logs: string[] = [];
   for (const session of sessions)
-    for (const f of session.files) {
-      if (f.temp || !f.name.startsWith(FROZEN_PREFIX)) continue;
-      const body = await readFile(f.path, 'utf8').catch(() => '');
-      for (const m of body.matchAll(NAMED_STASH_ID)) named.add((m[1] ?? m[2]) as string);
-    }
-  return named;
+    for (const f of session.files)
+      if (!f.temp && f.name.startsWith(FROZEN_PREFIX))
+        logs.push(await readFile(f.path, 'utf8').catch(() => ''));
+  return stashIdsNamed(logs);
 }
 
 /**

@@ -1,0 +1,37 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { evictions, sessionFits, stashIdsNamed } from './quota.js';
+
+describe('the quota rules every backend keeps', () => {
+  it('evicts the oldest entries first, never a spared one, and stops once enough is freed', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ name: fc.string({ minLength: 1, maxLength: 3 }), bytes: fc.nat(100) })),
+        fc.nat(2_000),
+        fc.array(fc.string({ minLength: 1, maxLength: 3 })),
+        (entries, need, sparedList) => {
+          const spared = new Set(sparedList);
+          const out = evictions(entries, need, spared);
+          const freed = out.reduce((n, e) => n + e.bytes, 0);
+          expect(out.some((e) => spared.has(e.name))).toBe(false);
+          // A prefix of the unspared entries, in their order (oldest first).
+          const eligible = entries.filter((e) => !spared.has(e.name));
+          expect(out).toEqual(eligible.slice(0, out.length));
+          // Enough is freed when the unspared entries hold enough; nothing past that.
+          if (eligible.reduce((n, e) => n + e.bytes, 0) >= need) expect(freed).toBeGreaterThanOrEqual(need);
+          else expect(out).toEqual(eligible);
+          if (out.length > 0) expect(freed - (out.at(-1)?.bytes ?? 0)).toBeLessThan(Math.max(need, 1));
+        },
+      ),
+    );
+  });
+
+  it('holds sessions to their quota but never the stash, and spares what frozen decisions name', () => {
+    expect(sessionFits({ maxSessionBytes: 100 }, 'sess', 60, 40)).toBe(true);
+    expect(sessionFits({ maxSessionBytes: 100 }, 'sess', 60, 41)).toBe(false);
+    expect(sessionFits({ maxSessionBytes: 100 }, 'pruned', 60, 1_000)).toBe(true);
+    expect(stashIdsNamed(['{"stashId":"Ab3","x":1}', 'a <<sw:Cd-4>> b <<sw:E_5>>'])).toEqual(
+      new Set(['Ab3', 'Cd-4', 'E_5']),
+    );
+  });
+});
