@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-import { runCli } from './cli/index.js';
+// Imports direct, not through indexes: it is on a start path (see DEVELOPERS.md, Start time).
+import { runCli } from './cli/main.js';
 
 // A reader that goes away (`spillway snip big.log | head`) is not an error.
 process.stdout.on('error', (err: NodeJS.ErrnoException) => {

@@ -1,4 +1,5 @@
-import { spillwayCommand, spillwayShell } from '../clients/index.js';
+// Imports direct, not through indexes: it is on a start path (see DEVELOPERS.md, Start time).
+import { spillwayCommand, spillwayShell } from '../clients/spillway-command.js';
 
 /**
  * Codex's provider block for `~/.codex/config.toml`. Codex ignores `OPENAI_BASE_URL`; a custom

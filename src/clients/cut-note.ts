@@ -1,4 +1,5 @@
-import type { Store } from '../store/index.js';
+// Imports direct, not through indexes: it is on a start path (see DEVELOPERS.md, Start time).
+import type { Store } from '../store/store.js';
 
 /** The note takes at most this many characters. */
 export const NOTE_MAX_CHARS = 4000;

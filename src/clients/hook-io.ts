@@ -1,4 +1,5 @@
-import type { Store } from '../store/index.js';
+// Imports direct, not through indexes: it is on a start path (see DEVELOPERS.md, Start time).
+import type { Store } from '../store/store.js';
 
 /** What a client hook handler gets besides the client's JSON. */
 export interface HookContext {

@@ -1,6 +1,7 @@
-import { rareLines, scanLines } from '../signals/index.js';
-import { stashId } from '../text/index.js';
-import type { Tokenizer } from '../text/tokenizers/index.js';
+import { rareLines } from '../signals/rarity.js';
+import { scanLines } from '../signals/scan-lines.js';
+import { stashId } from '../text/content-hash.js';
+import type { Tokenizer } from '../text/tokenizers/tokenizer.js';
 import { RARITY_BELOW } from './important.js';
 import { selectLines } from './lines.js';
 import { DEFAULT_COLLAPSE_MAX_TOKENS, DEFAULT_WINDOW_LINES } from './options.js';

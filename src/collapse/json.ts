@@ -1,5 +1,5 @@
-import { jsonCompactedHeader } from '../text/index.js';
-import type { Tokenizer } from '../text/tokenizers/index.js';
+import { jsonCompactedHeader } from '../text/markers.js';
+import type { Tokenizer } from '../text/tokenizers/tokenizer.js';
 import { largestFitting } from './bisect.js';
 import { type Json, type JsonOmitted, planJson, renderJson, type Step } from './json-tree.js';
 

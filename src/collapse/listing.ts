@@ -3,7 +3,9 @@
  * reader needs of every item before any item is dropped. Named rules with examples, tried in
  * order; each gives where the identifying part of a line ends.
  */
-import { codePointFloor, codePointLength, listingCutMark } from '../text/index.js';
+
+import { listingCutMark } from '../text/cut-marks.js';
+import { codePointFloor, codePointLength } from '../text/measure.js';
 
 /** A rule that finds where a listing line's identifying part ends. */
 export type ListingRule = {

@@ -1,4 +1,7 @@
-import { type ImportantLine, LIBRARY_FRAME, LINE_WEIGHT, quietLevel, templateOf } from '../signals/index.js';
+import { LINE_WEIGHT } from '../signals/kinds.js';
+import type { ImportantLine } from '../signals/scan-lines.js';
+import { quietLevel, templateOf } from '../signals/shape.js';
+import { LIBRARY_FRAME } from '../signals/table.js';
 import type { LineIndex } from './line-index.js';
 
 // An important line whose template (words with digits masked) was already kept this many times

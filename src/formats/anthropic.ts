@@ -1,4 +1,5 @@
-import { isRecord, type ToolResult } from '../text/index.js';
+import { isRecord } from '../text/json-values.js';
+import type { ToolResult } from '../text/tool-result.js';
 import { CallSlots } from './call-slots.js';
 import {
   asContent,

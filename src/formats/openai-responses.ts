@@ -1,4 +1,6 @@
-import { type Content, type ContentBlock, isRecord, isTextBlock, type ToolResult } from '../text/index.js';
+import { type Content, type ContentBlock, isTextBlock } from '../text/blocks.js';
+import { isRecord } from '../text/json-values.js';
+import type { ToolResult } from '../text/tool-result.js';
 import { CallSlots } from './call-slots.js';
 import {
   type CallTable,

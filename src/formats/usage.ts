@@ -1,4 +1,4 @@
-import { asRecord as obj } from '../text/index.js';
+import { asRecord as obj } from '../text/json-values.js';
 
 const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : 0);
 

@@ -10,7 +10,8 @@ import {
   utf8PrefixEnd,
   utf8SuffixStart,
 } from './measure.js';
-import { getTokenizer, type Tokenizer } from './tokenizers/index.js';
+import { getTokenizer } from './tokenizers/index.js';
+import type { Tokenizer } from './tokenizers/tokenizer.js';
 
 export type { Unit } from './markers.js';
 

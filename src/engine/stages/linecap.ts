@@ -1,15 +1,10 @@
 import { z } from 'zod';
-import { isCompactableJson } from '../../collapse/index.js';
+import { isCompactableJson } from '../../collapse/json.js';
 import { wholeNumber } from '../../config-schema.js';
-import { lineKind } from '../../signals/index.js';
-import {
-  codePointCeil,
-  codePointFloor,
-  codePointLength,
-  linecapMarker,
-  textOf,
-  withText,
-} from '../../text/index.js';
+import { lineKind } from '../../signals/classify.js';
+import { textOf, withText } from '../../text/blocks.js';
+import { linecapMarker } from '../../text/markers.js';
+import { codePointCeil, codePointFloor, codePointLength } from '../../text/measure.js';
 import type { Stage } from '../types.js';
 import { perItem, sizeAfter } from './per-item.js';
 

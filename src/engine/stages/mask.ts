@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { wholeNumber } from '../../config-schema.js';
-import { MASK_PREFIX, maskPlaceholder, textOf } from '../../text/index.js';
+import { textOf } from '../../text/blocks.js';
+import { MASK_PREFIX, maskPlaceholder } from '../../text/markers.js';
 import type { Stage, StageItem } from '../types.js';
 import { decideThenStash } from './per-item.js';
 import { worthRewriting } from './prefix-rewrite.js';

@@ -1,4 +1,5 @@
-import type { Store } from '../../store/index.js';
+// Imports direct, not through indexes: it is on a start path (see DEVELOPERS.md, Start time).
+import type { Store } from '../../store/store.js';
 import { boundedLines, idInHead, MAX_MESSAGE_BYTES } from '../line-reader.js';
 import { type Answer, answerMessage, rpcError } from './server.js';
 
