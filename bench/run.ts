@@ -1,3 +1,4 @@
+import { benchCompare } from './compare.bench.js';
 import { benchFidelity } from './fidelity.bench.js';
 import { benchFleet } from './fleet.bench.js';
 import { benchGateway } from './gateway.bench.js';
@@ -36,6 +37,7 @@ const suites: Record<string, () => void | Promise<void>> = {
   hooks: benchHooks,
   integrations: benchIntegrations,
   fleet: benchFleet,
+  compare: benchCompare,
 };
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((w) => !(w in suites));

@@ -172,38 +172,50 @@ describe('JSON compaction', () => {
   });
 
   it('property: within budget, abridged with every omission counted, the root shown, at least 85% full', () => {
-    const leaf = fc.oneof(
-      fc.integer(),
-      fc.constantFrom('ok', 'shipped', 'payment failed', 'x'.repeat(450), null, true),
-      fc.record({ id: fc.integer(), status: fc.constantFrom('ok', 'error: declined') }),
-    );
-    const { value } = fc.letrec<{ value: Json }>((tie) => ({
-      value: fc.oneof(
-        { depthSize: 'small', withCrossShrink: true },
-        leaf,
-        fc.array(tie('value'), { maxLength: 40 }),
-        fc.dictionary(fc.string({ maxLength: 6 }), tie('value'), { maxKeys: 8 }),
-      ),
-    }));
-    const root = fc
-      .array(value, { minLength: 1, maxLength: 400 })
-      .map((items): Json => ({ items, end: 'last' }));
-    fc.assert(
-      fc.property(root, fc.integer({ min: 500, max: 3000 }), (tree, maxTokens) => {
-        const out = compact(tree, maxTokens);
-        if (!out) return;
-        expect(out.tokens).toBeLessThanOrEqual(maxTokens);
-        expectAbridged(tree, out.value);
-        expect(Object.keys(out.value as object)).toEqual(['items', 'end']);
-        // Full only where the whole, its long strings by their ends, is over the budget.
-        const ends = (_: string, v: Json) =>
-          typeof v === 'string' && v.length > 400
-            ? `${v.slice(0, 200)}… (${v.length - 400} characters omitted) …`
-            : v;
-        if (o200k.count(JSON.stringify(tree, ends)) > maxTokens)
-          expect(out.tokens).toBeGreaterThanOrEqual(maxTokens * 0.85);
-      }),
-      { numRuns: 100 },
-    );
+    fc.assert(fillProperty(), { numRuns: 100 });
+  });
+
+  // Found by the property above on a random seed (2026-12-05) and not fixed yet: 386 of 500
+  // tokens (77%) on a tree of many short records beside 450-character strings. Replayed here so
+  // the case is not lost; this test fails once the fill is mended, and then becomes a plain one.
+  it.fails('known shortfall: a tree that fills 77% of 500 tokens', () => {
+    fc.assert(fillProperty(), { seed: -320690133, path: KNOWN_SHORTFALL_PATH, endOnFailure: true });
   });
 });
+
+/** Random trees at random budgets: within budget, abridged with every omission counted, the root shown, 85% full. */
+function fillProperty() {
+  const leaf = fc.oneof(
+    fc.integer(),
+    fc.constantFrom('ok', 'shipped', 'payment failed', 'x'.repeat(450), null, true),
+    fc.record({ id: fc.integer(), status: fc.constantFrom('ok', 'error: declined') }),
+  );
+  const { value } = fc.letrec<{ value: Json }>((tie) => ({
+    value: fc.oneof(
+      { depthSize: 'small', withCrossShrink: true },
+      leaf,
+      fc.array(tie('value'), { maxLength: 40 }),
+      fc.dictionary(fc.string({ maxLength: 6 }), tie('value'), { maxKeys: 8 }),
+    ),
+  }));
+  const root = fc
+    .array(value, { minLength: 1, maxLength: 400 })
+    .map((items): Json => ({ items, end: 'last' }));
+  return fc.property(root, fc.integer({ min: 500, max: 3000 }), (tree, maxTokens) => {
+    const out = compact(tree, maxTokens);
+    if (!out) return;
+    expect(out.tokens).toBeLessThanOrEqual(maxTokens);
+    expectAbridged(tree, out.value);
+    expect(Object.keys(out.value as object)).toEqual(['items', 'end']);
+    // Full only where the whole, its long strings by their ends, is over the budget.
+    const ends = (_: string, v: Json) =>
+      typeof v === 'string' && v.length > 400
+        ? `${v.slice(0, 200)}… (${v.length - 400} characters omitted) …`
+        : v;
+    if (o200k.count(JSON.stringify(tree, ends)) > maxTokens)
+      expect(out.tokens).toBeGreaterThanOrEqual(maxTokens * 0.85);
+  });
+}
+
+const KNOWN_SHORTFALL_PATH =
+  '57:6:10:6:9:9:12:12:16:15:15:15:15:15:15:15:15:15:15:15:15:15:15:15:15:15:15:17:15:20:18:15:15:18:17:17:17:17:17:17:18:17:19:24:22:20:23:21:21:22:23:21:22:23:27:21:21:25:27:25:25:25:30:25:29:29:34:32:32:33:36:32:33:32:32:33:36:32:32:34:34:34:38:37:36:36:37:46:44:17:17:18:17:17:17:17:17:17:17:17:18:17:17:17:17:18:19:45:44:48:50:53:17:17:54:53:55:55:60:59:58:58:59:59:58:60:58:59:59:58:59:58:58:59:58:58:63:62:62:62:62:62:62:62:62:63:62:66:64:63:64:62:63:62:62:66:65:65:65:65:65:65:65:65:66:65:65:65:67:65:66:66:65:65:65:67:65:65:68:71:67:68:67:69:68:67:67:69:68:67:67:68:67:70:72:73:72:72:72:74:72:80:76:76:76:76:76:81:80:76:88:86:86:86:86:90:89:86:86:95:99:94:94:94:94:94:94:99:95:95:95:95:98:95:98:95:97:96:96:96:96:95:97:104:101:101:101:101:106:106:105:108:106:112:112:110:113:113:113:112:112:113:13:14:14:14:15:14:14:14:14:14:14:14:14:14:14:14:14:14:14:14:14:14:14:14:14:14:14:14:14:14:14:14:14:14:106:14:111:114:111:110:111:110:115:110:110:110:110:111:111:112:113:119:117:118:125:123:122:126:126:126:125:128:127:131:129:128:129:129:129:131:130:132:129:128:128:128:128:128:132:133:132:132:134:137:143:139:140:135:139:146:141:144:141:141:143:142:141:143:141:141:141:141:144:149:149:149:151:149:154:153:153:153:153:149:151:149:149:153:155:157:161:155:155:155:155:155:155:156:152:149:149:155:153:153:155:155:155:155:155:158:156:156:12:13:13:14:147:152:150:150:150:150:155:150:154:158:160:163:162:165:161:161:164:167:163:163:162:162:162:166:162:163:162:164:162:163:163:169:167:167:167:167:173:173:176:178:178:183:184:187:186:186:186:186:186:186:186:186:187:188:193:188:186:187:186:186:188:191:190:190:190:190:190:190:190:190:193:190:190:190:191:191:191:190:190:190:191:190:199:194:196:193:192:193:194:192:192:192:192:192:192:192:198:196:196:196:196:196:198:203:199:199:204:199:198:201:198:199:198:198:198:198:199:201:202:201:201:201:201:201:201:201:201:203:203:208:202:204:208:205:212:206:205:205:213:212:213:212:213:212:212:213:212:212:218:216:216:217:216:216:218:219:218:218:218:219:224:222:223:222:226:236:240:241:243:241:241:241:242:243:242:242:241:241:241:241:241:241:244:242:241:241:242:241:243:253:249:249:249:249:254:253:249:254:252:256:258:261:260:260:260:262:263:262:262:262:262:262:262:263:262:262:262:262:264:263:262:262:262:266:262:262:267:268:267:273:267:267:267:267:267:267:271:269:269:272:275:273:275:285:282:286:282:283:282:282:283:284:282:284:284:282:282:291:288:288:297:291:292:291:291:291:292:291:291:291:291:292:291:292:294:293:300:299:300:297:298:298:297:297:298:299:297:303:315:313:313:314:313:317:313:313:313:315:313:313:313:313:315:314:314:313:318:317:317:316:317:316:317:316:316:317:316:316:319:318:316:317:317:316:320:319:319:319:319:319:319:319:321:319:321:322:319:322:319:320:329:325:325:325:330:325:326:326:330:330:330:330:330:332:333:332:329:332:332:334:333:333:333:334:334:12:13:15:14:15:13:13:16:14';
