@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -9,6 +9,7 @@ import { corpusResultTexts } from '../src/test-support/fidelity.js';
 import { programOutputs } from '../src/test-support/program-outputs.js';
 import { multiLineLog } from './inputs.js';
 import { median, medianRatio } from './measure.js';
+import { mcpReady } from './start.bench.js';
 
 type Root = typeof import('../src/index.js');
 type Replay = typeof import('../src/replay/index.js');
@@ -22,35 +23,6 @@ function cpuOf(args: string[], input?: string, env?: NodeJS.ProcessEnv): number 
   const m = /USAGE ([\d.]+)/.exec(r.stderr);
   if (!m) throw new Error(`node ${args.join(' ')} failed: ${r.stderr}`);
   return Number(m[1]);
-}
-
-/** Milliseconds from spawning `spillway mcp` to its answers to initialize and tools/list. */
-function mcpReady(cli: string, dir: string): Promise<number> {
-  return new Promise((done, fail) => {
-    const t = performance.now();
-    const child = spawn(process.execPath, [cli, 'mcp', '--dir', dir], { stdio: ['pipe', 'pipe', 'ignore'] });
-    let buffered = '';
-    let answers = 0;
-    const send = (m: object) => child.stdin.write(`${JSON.stringify(m)}\n`);
-    child.on('error', fail);
-    child.stdout.on('data', (chunk: Buffer) => {
-      buffered += chunk.toString('utf8');
-      for (let nl = buffered.indexOf('\n'); nl >= 0; nl = buffered.indexOf('\n')) {
-        buffered = buffered.slice(nl + 1);
-        if (++answers === 1) send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
-        else {
-          done(performance.now() - t);
-          child.kill();
-        }
-      }
-    });
-    const params = {
-      protocolVersion: '2025-06-18',
-      capabilities: {},
-      clientInfo: { name: 'bench', version: '1' },
-    };
-    send({ jsonrpc: '2.0', id: 1, method: 'initialize', params });
-  });
 }
 
 /** Both sides measured in turn (A B B A A B ...) after a warm-up; prints medians and the median ratio. */
@@ -76,7 +48,7 @@ async function starts(dirs: Record<Side, string>, home: string): Promise<void> {
   const env = { ...process.env, HOME: home, SPILLWAY_HOME: join(home, '.spillway') };
   const cli = (s: Side) => join(dirs[s], 'dist/cli.js');
   await ab('spillway --version (CPU)', (s) => cpuOf([cli(s), '--version']));
-  await ab('spillway mcp: initialize and tools/list (wall)', (s) => mcpReady(cli(s), home));
+  await ab('spillway mcp: initialize and tools/list (wall)', (s) => mcpReady(home, cli(s)));
   for (const c of await loadClients())
     await ab(`spillway hook ${c.key}, small output (CPU)`, (s) =>
       cpuOf([cli(s), 'hook', c.key], JSON.stringify(c.probe), env),

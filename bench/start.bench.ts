@@ -20,10 +20,10 @@ function usageOf(args: string[]): Usage {
 }
 
 /** Milliseconds from spawning `spillway mcp` to its answers to initialize and tools/list. */
-function mcpReady(dir: string): Promise<number> {
+export function mcpReady(dir: string, cli = CLI): Promise<number> {
   return new Promise((done, fail) => {
     const t = performance.now();
-    const child = spawn(process.execPath, [CLI, 'mcp', '--dir', dir], { stdio: ['pipe', 'pipe', 'ignore'] });
+    const child = spawn(process.execPath, [cli, 'mcp', '--dir', dir], { stdio: ['pipe', 'pipe', 'ignore'] });
     let buffered = '';
     let answers = 0;
     const send = (message: object) => child.stdin.write(`${JSON.stringify(message)}\n`);
