@@ -146,6 +146,7 @@ async function identity(roots: Record<Side, Root>, replays: Record<Side, Replay>
  * @example
  * // git worktree add /tmp/before HEAD~5 && (cd /tmp/before && npm ci && npm run build)
  * // SPILLWAY_COMPARE_WITH=/tmp/before npm run bench -- compare
+ * // SPILLWAY_COMPARE_PARTS=starts SPILLWAY_COMPARE_WITH=/tmp/before npm run bench -- compare
  */
 export async function benchCompare(): Promise<void> {
   console.log('\n## compare: this checkout against SPILLWAY_COMPARE_WITH, interleaved');
@@ -165,11 +166,13 @@ export async function benchCompare(): Promise<void> {
     other: (await import(join(dirs.other, 'src/replay/index.ts'))) as Replay,
     this: (await import(join(THIS, 'src/replay/index.ts'))) as Replay,
   };
+  // SPILLWAY_COMPARE_PARTS=starts,work,identity (the default: all three) runs some of them.
+  const parts = new Set((process.env.SPILLWAY_COMPARE_PARTS ?? 'starts,work,identity').split(','));
   const home = mkdtempSync(join(tmpdir(), 'spillway-bench-'));
   try {
-    await starts(dirs, home);
-    await work(roots);
-    await identity(roots, replays);
+    if (parts.has('starts')) await starts(dirs, home);
+    if (parts.has('work')) await work(roots);
+    if (parts.has('identity')) await identity(roots, replays);
   } finally {
     rmSync(home, { recursive: true, force: true });
   }

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 // The layers (DEVELOPERS.md draws them), lowest first. A module may import its own layer and the ones below;
 // proxy and mcp are surfaces side by side that only the CLI (and the root export) wire together.
 const LAYERS: readonly (readonly string[])[] = [
-  ['errors', 'config-schema'],
+  ['errors', 'config-schema', 'package-root'],
   ['signals'],
   ['text'],
   ['store'],

@@ -1,5 +1,5 @@
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join } from 'node:path';
+import { packageRoot } from '../package-root.js';
 
 /**
  * A string as one POSIX shell word.
@@ -26,10 +26,8 @@ export interface SpillwayCommand {
  * spillwayCommand(); // { command: '/usr/bin/node', args: ['/usr/lib/node_modules/spillway/dist/cli.js'] }
  */
 export function spillwayCommand(): SpillwayCommand {
-  const beside = resolve(import.meta.dirname, '../cli.js');
-  // Run from the TypeScript sources (tests, tsx), the command is the build of this checkout.
-  const cli = existsSync(beside) ? beside : resolve(import.meta.dirname, '../../dist/cli.js');
-  return { command: process.execPath, args: [cli] };
+  // Run from the TypeScript sources (tests, tsx) too, the command is the build of this checkout.
+  return { command: process.execPath, args: [join(packageRoot(), 'dist/cli.js')] };
 }
 
 /**
