@@ -1,6 +1,5 @@
 #!/usr/bin/env node
-// Imports direct, not through indexes: it is on a start path (see DEVELOPERS.md, Start time).
-import { runCli } from './cli/main.js';
+import { runCli } from './cli/index.js';
 
 // A reader that goes away (`spillway snip big.log | head`) is not an error.
 process.stdout.on('error', (err: NodeJS.ErrnoException) => {

@@ -1,5 +1,4 @@
-// Imports direct, not through indexes: it is on a start path (see DEVELOPERS.md, Start time).
-import { spillwayCommand, spillwayShell } from '../clients/spillway-command.js';
+import { spillwayCommand, spillwayShell } from '../clients/index.js';
 
 /**
  * Codex's provider block for `~/.codex/config.toml`. Codex ignores `OPENAI_BASE_URL`; a custom

@@ -1,6 +1,4 @@
-// Imports direct, not through indexes: it is on a start path (see DEVELOPERS.md, Start time).
-import type { PipelineConfig, ResolvedPipeline } from '../engine/config.js';
-import { PRESET_NAMES } from '../engine/types.js';
+import { type PipelineConfig, PRESET_NAMES, type ResolvedPipeline } from '../engine/index.js';
 import { SpillwayError } from '../errors.js';
 import { readConfigFile } from './io.js';
 

@@ -1,7 +1,5 @@
-// Imports direct, not through indexes: it is on a start path (see DEVELOPERS.md, Start time).
 import { SpillwayError } from '../errors.js';
-import { defaultBase } from '../store/default-base.js';
-import type { Store } from '../store/store.js';
+import { defaultBase, type Store } from '../store/index.js';
 
 /** The options every command that touches stored outputs takes. */
 export const STORE_OPTIONS = { dir: { type: 'string' }, store: { type: 'string' } } as const;

@@ -1,9 +1,7 @@
-// Imports direct, not through indexes: it is on a start path (see DEVELOPERS.md, Start time).
 import { realpath } from 'node:fs/promises';
 import { isAbsolute, sep } from 'node:path';
-import { openRegularFile } from '../store/private-fs.js';
-import { MAX_CAPTURE_BYTES } from '../store/store.js';
-import { OutputCapture } from '../text/output-capture.js';
+import { MAX_CAPTURE_BYTES, openRegularFile } from '../store/index.js';
+import { OutputCapture } from '../text/index.js';
 
 /** A client's saved output, read, or why it was not. */
 export type ClientFile = { bytes: Buffer } | { refused: string };

@@ -1,5 +1,4 @@
-// Imports direct, not through indexes: it is on a start path (see DEVELOPERS.md, Start time).
-import type { Store } from '../store/store.js';
+import type { Store } from '../store/index.js';
 
 /** What a client hook handler gets besides the client's JSON. */
 export interface HookContext {

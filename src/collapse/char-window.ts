@@ -1,7 +1,5 @@
-import { collapseCharMarker } from '../text/markers.js';
-import { codePointCeil, codePointFloor, codePointLength } from '../text/measure.js';
-import { MAX_TOKEN_BYTES } from '../text/tokenizers/bpe.js';
-import type { Tokenizer } from '../text/tokenizers/tokenizer.js';
+import { codePointCeil, codePointFloor, codePointLength, collapseCharMarker } from '../text/index.js';
+import { MAX_TOKEN_BYTES, type Tokenizer } from '../text/tokenizers/index.js';
 import { largestFitting } from './bisect.js';
 
 /**

@@ -1,10 +1,7 @@
 import { SpillwayError } from '../errors.js';
-import { stashKey } from '../store/ids.js';
-import { stashOriginal } from '../store/stash.js';
-import type { Store } from '../store/store.js';
-import { originalOf } from '../text/content-hash.js';
-import { getTokenizer } from '../text/tokenizers/index.js';
-import type { Tokenizer } from '../text/tokenizers/tokenizer.js';
+import { type Store, stashKey, stashOriginal } from '../store/index.js';
+import { originalOf } from '../text/index.js';
+import { getTokenizer, type Tokenizer } from '../text/tokenizers/index.js';
 import { collapseText } from './text.js';
 
 /** What `collapse` takes: the budget and where the original goes. */

@@ -1,5 +1,5 @@
-import { diffCompactedHeader } from '../text/markers.js';
-import type { Tokenizer } from '../text/tokenizers/tokenizer.js';
+import { diffCompactedHeader } from '../text/index.js';
+import type { Tokenizer } from '../text/tokenizers/index.js';
 import { largestFitting } from './bisect.js';
 
 // Larger diffs are not split into files here (the line and character windows handle them).

@@ -1,7 +1,6 @@
-import { rareLines } from '../signals/rarity.js';
-import { scanLines } from '../signals/scan-lines.js';
-import { stashId } from '../text/content-hash.js';
-import type { Tokenizer } from '../text/tokenizers/tokenizer.js';
+import { rareLines, scanLines } from '../signals/index.js';
+import { stashId } from '../text/index.js';
+import type { Tokenizer } from '../text/tokenizers/index.js';
 import { RARITY_BELOW } from './important.js';
 import { selectLines } from './lines.js';
 import { DEFAULT_COLLAPSE_MAX_TOKENS, DEFAULT_WINDOW_LINES } from './options.js';

@@ -1,4 +1,4 @@
-import { shapeOf } from '../signals/shape.js';
+import { shapeOf } from '../signals/index.js';
 import type { KeptRanges } from './kept-ranges.js';
 import type { LineIndex } from './line-index.js';
 

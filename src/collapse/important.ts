@@ -1,8 +1,12 @@
-import { LINE_WEIGHT } from '../signals/kinds.js';
-import { outlineLines } from '../signals/outline.js';
-import { rareLines } from '../signals/rarity.js';
-import { relevantLines } from '../signals/relevance.js';
-import { type ImportantLine, type LineScan, scanLines } from '../signals/scan-lines.js';
+import {
+  type ImportantLine,
+  LINE_WEIGHT,
+  type LineScan,
+  outlineLines,
+  rareLines,
+  relevantLines,
+  scanLines,
+} from '../signals/index.js';
 import type { LineIndex } from './line-index.js';
 
 /**

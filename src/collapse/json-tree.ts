@@ -6,7 +6,7 @@
  * any budget fills it, and the last leaf of a tree is always among the first things shown.
  */
 
-import { stringCutMark } from '../text/cut-marks.js';
+import { stringCutMark } from '../text/index.js';
 
 /** A parsed JSON value. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };

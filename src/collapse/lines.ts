@@ -1,6 +1,5 @@
-import { lineCutMark } from '../text/cut-marks.js';
-import { codePointCeil, codePointFloor, codePointLength } from '../text/measure.js';
-import type { Tokenizer } from '../text/tokenizers/tokenizer.js';
+import { codePointCeil, codePointFloor, codePointLength, lineCutMark } from '../text/index.js';
+import type { Tokenizer } from '../text/tokenizers/index.js';
 import { largestFitting } from './bisect.js';
 import { growEnds } from './grow.js';
 import { addImportant, headingOf, signalLines } from './important.js';

@@ -4,8 +4,7 @@
  * order; each gives where the identifying part of a line ends.
  */
 
-import { listingCutMark } from '../text/cut-marks.js';
-import { codePointFloor, codePointLength } from '../text/measure.js';
+import { codePointFloor, codePointLength, listingCutMark } from '../text/index.js';
 
 /** A rule that finds where a listing line's identifying part ends. */
 export type ListingRule = {

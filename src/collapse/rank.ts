@@ -1,7 +1,4 @@
-import { LINE_WEIGHT } from '../signals/kinds.js';
-import type { ImportantLine } from '../signals/scan-lines.js';
-import { quietLevel, templateOf } from '../signals/shape.js';
-import { LIBRARY_FRAME } from '../signals/table.js';
+import { type ImportantLine, LIBRARY_FRAME, LINE_WEIGHT, quietLevel, templateOf } from '../signals/index.js';
 import type { LineIndex } from './line-index.js';
 
 // An important line whose template (words with digits masked) was already kept this many times

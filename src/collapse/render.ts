@@ -1,7 +1,6 @@
-import { shapeOf } from '../signals/shape.js';
-import { lineGapMarker } from '../text/markers.js';
-import { codePointFloor } from '../text/measure.js';
-import type { Tokenizer } from '../text/tokenizers/tokenizer.js';
+import { shapeOf } from '../signals/index.js';
+import { codePointFloor, lineGapMarker } from '../text/index.js';
+import type { Tokenizer } from '../text/tokenizers/index.js';
 import type { KeptRanges } from './kept-ranges.js';
 import type { LineIndex } from './line-index.js';
 

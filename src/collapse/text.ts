@@ -1,8 +1,6 @@
 import { toError } from '../errors.js';
-import { STASH_FAILED_NOTE, WITHOUT_RECALL_EXTRA, withoutRecall } from '../text/markers.js';
-import { utf8Length } from '../text/measure.js';
-import { snip } from '../text/snip.js';
-import type { Tokenizer } from '../text/tokenizers/tokenizer.js';
+import { STASH_FAILED_NOTE, snip, utf8Length, WITHOUT_RECALL_EXTRA, withoutRecall } from '../text/index.js';
+import type { Tokenizer } from '../text/tokenizers/index.js';
 import { breatheBefore } from './breathe.js';
 import { CHAR_FLOOR, fitCharWindow } from './char-window.js';
 import { compactDiff } from './diff.js';

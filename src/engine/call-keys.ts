@@ -1,5 +1,4 @@
-import { isRecord } from '../text/json-values.js';
-import type { ToolResult } from '../text/tool-result.js';
+import { isRecord, type ToolResult } from '../text/index.js';
 
 /**
  * What a tool call did, as far as superseding goes: read a file (with the part it read), edited

@@ -1,6 +1,5 @@
-import type { Store } from '../store/store.js';
-import { contentText } from '../text/blocks.js';
-import type { ToolCallInput } from '../text/tool-call.js';
+import type { Store } from '../store/index.js';
+import { contentText, type ToolCallInput } from '../text/index.js';
 import { commitClear, type PlannedClear, planClear } from './clear-inputs.js';
 import type { FrozenDecisions } from './frozen.js';
 import {
@@ -10,7 +9,7 @@ import {
   type RewriteCandidate,
 } from './rewrite-pays.js';
 import type { PipelineRun } from './runner.js';
-import { dueCount, type MaskOptions } from './stages/mask.js';
+import { dueCount, type MaskOptions } from './stages/index.js';
 
 /** What clearing a conversation's old inputs needs of its engine. */
 export interface ClearDeps {

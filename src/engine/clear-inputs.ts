@@ -1,11 +1,16 @@
 import { SpillwayError } from '../errors.js';
-import { stashOriginal } from '../store/stash.js';
-import type { Store } from '../store/store.js';
-import { contentHash, type Original, originalOf } from '../text/content-hash.js';
-import { replaceJsonStrings } from '../text/json-strings.js';
-import { isRecord } from '../text/json-values.js';
-import { INPUT_CLEARED_PREFIX, inputClearedMarker, markerIds } from '../text/markers.js';
-import type { ToolCallInput } from '../text/tool-call.js';
+import { type Store, stashOriginal } from '../store/index.js';
+import {
+  contentHash,
+  INPUT_CLEARED_PREFIX,
+  inputClearedMarker,
+  isRecord,
+  markerIds,
+  type Original,
+  originalOf,
+  replaceJsonStrings,
+  type ToolCallInput,
+} from '../text/index.js';
 import type { FrozenDecisions } from './frozen.js';
 
 /** A string argument shorter than this many characters is kept as it is (a path, a command). */

@@ -1,6 +1,6 @@
-import { DEFAULT_COLLAPSE_MAX_TOKENS, DEFAULT_WINDOW_LINES } from '../collapse/options.js';
-import type { Store } from '../store/store.js';
-import { decodeUtf8 } from '../text/measure.js';
+import { DEFAULT_COLLAPSE_MAX_TOKENS, DEFAULT_WINDOW_LINES } from '../collapse/index.js';
+import type { Store } from '../store/index.js';
+import { decodeUtf8 } from '../text/index.js';
 import { getTokenizer } from '../text/tokenizers/index.js';
 import { resolvePipeline } from './config.js';
 import { ConversationEngine } from './conversation.js';

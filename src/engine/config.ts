@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import { parseConfig } from '../config-schema.js';
 import { SpillwayError } from '../errors.js';
-import { ModelPriceSchema, type Prices, PricesSchema } from '../formats/prices.js';
-import { isRecord } from '../text/json-values.js';
-import { getTokenizer } from '../text/tokenizers/index.js';
-import { TOKENIZER_NAMES, type Tokenizer } from '../text/tokenizers/tokenizer.js';
+import { ModelPriceSchema, type Prices, PricesSchema } from '../formats/index.js';
+import { isRecord } from '../text/index.js';
+import { getTokenizer, TOKENIZER_NAMES, type Tokenizer } from '../text/tokenizers/index.js';
 import { STAGES, type StageSpecObject, StageSpecSchema } from './stages/index.js';
 import { type ToolOverride, ToolOverrideSchema } from './tool-overrides.js';
 import { PRESET_NAMES, type PresetName, STAGE_NAMES, type Stage, type StageName } from './types.js';

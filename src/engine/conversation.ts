@@ -1,10 +1,7 @@
-import { collapseBudget } from '../collapse/options.js';
-import type { Store } from '../store/store.js';
-import { lookupModelLimit } from '../text/model-limit.js';
-import { memoTokenizer } from '../text/tokenizers/memo.js';
-import type { Tokenizer } from '../text/tokenizers/tokenizer.js';
-import type { ToolCallInput } from '../text/tool-call.js';
-import type { ToolResult } from '../text/tool-result.js';
+import { collapseBudget } from '../collapse/index.js';
+import type { Store } from '../store/index.js';
+import { lookupModelLimit, type ToolCallInput, type ToolResult } from '../text/index.js';
+import { memoTokenizer, type Tokenizer } from '../text/tokenizers/index.js';
 import { Calibration } from './calibration.js';
 import { callKeyOf } from './call-keys.js';
 import { clearDueInputs } from './clear-due-inputs.js';

@@ -1,13 +1,16 @@
-import type { CollapseOptions } from '../collapse/options.js';
-import { collapseText } from '../collapse/text.js';
-import { stashOriginal } from '../store/stash.js';
-import type { Store } from '../store/store.js';
-import { contentText, textOf } from '../text/blocks.js';
-import { originalOf } from '../text/content-hash.js';
-import { MASK_PREFIX, maskPlaceholder, SUPERSEDED_PREFIX } from '../text/markers.js';
-import type { Tokenizer } from '../text/tokenizers/tokenizer.js';
-import type { ToolCallInput } from '../text/tool-call.js';
-import type { ToolResult } from '../text/tool-result.js';
+import { type CollapseOptions, collapseText } from '../collapse/index.js';
+import { type Store, stashOriginal } from '../store/index.js';
+import {
+  contentText,
+  MASK_PREFIX,
+  maskPlaceholder,
+  originalOf,
+  SUPERSEDED_PREFIX,
+  type ToolCallInput,
+  type ToolResult,
+  textOf,
+} from '../text/index.js';
+import type { Tokenizer } from '../text/tokenizers/index.js';
 import { commitClear, type PlannedClear, planClear } from './clear-inputs.js';
 import type { FrozenDecisions } from './frozen.js';
 import {

@@ -1,4 +1,4 @@
-import type { Content } from '../text/blocks.js';
+import type { Content } from '../text/index.js';
 
 // The records of a session's frozen-decisions log: each a JSON object of decision name ->
 // decision, and in a fleet the turn mark and the writer beside them.

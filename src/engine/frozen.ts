@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { assertIdPart, FROZEN_PREFIX } from '../store/ids.js';
-import type { Store } from '../store/store.js';
-import { stashId } from '../text/content-hash.js';
+import { assertIdPart, FROZEN_PREFIX, type Store } from '../store/index.js';
+import { stashId } from '../text/index.js';
 import {
   entryOf,
   type FrozenEntry,

@@ -1,8 +1,5 @@
-import { ownOutputKey } from '../store/ids.js';
-import type { Store } from '../store/store.js';
-import { type Content, contentText } from '../text/blocks.js';
-import { contentHash } from '../text/content-hash.js';
-import { hasMarker } from '../text/markers.js';
+import { ownOutputKey, type Store } from '../store/index.js';
+import { type Content, contentHash, contentText, hasMarker } from '../text/index.js';
 
 const EMPTY = new Uint8Array(0);
 

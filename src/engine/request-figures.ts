@@ -1,5 +1,4 @@
-import { textOf } from '../text/blocks.js';
-import type { ToolResult } from '../text/tool-result.js';
+import { type ToolResult, textOf } from '../text/index.js';
 import type { TurnOutcome } from './conversation.js';
 
 /** A decision of this request, as the dashboard shows it: what the model sees, and its recall id. */

@@ -1,4 +1,4 @@
-import { type ModelPrice, type Prices, priceOf } from '../formats/prices.js';
+import { type ModelPrice, type Prices, priceOf } from '../formats/index.js';
 
 /**
  * A result (or a call's arguments) smaller than this saves too little to rewrite history for:

@@ -1,8 +1,5 @@
-import { stashOriginal } from '../store/stash.js';
-import type { Store } from '../store/store.js';
-import { type Content, contentBytes } from '../text/blocks.js';
-import { originalOf } from '../text/content-hash.js';
-import type { ToolResult } from '../text/tool-result.js';
+import { type Store, stashOriginal } from '../store/index.js';
+import { type Content, contentBytes, originalOf, type ToolResult } from '../text/index.js';
 import type { FrozenDecisions } from './frozen.js';
 import { isOwnOutput } from './own-outputs.js';
 import type { ToolOverride } from './tool-overrides.js';

@@ -1,9 +1,7 @@
-import { breatheBefore } from '../collapse/breathe.js';
+import { breatheBefore } from '../collapse/index.js';
 import { toError } from '../errors.js';
-import { type Content, contentBytes, contentText } from '../text/blocks.js';
-import { statsTokens } from '../text/tokenizers/estimate.js';
-import type { Tokenizer } from '../text/tokenizers/tokenizer.js';
-import type { ToolResult } from '../text/tool-result.js';
+import { type Content, contentBytes, contentText, type ToolResult } from '../text/index.js';
+import { statsTokens, type Tokenizer } from '../text/tokenizers/index.js';
 import { recordOwnOutput } from './own-outputs.js';
 import { type ResultOutcome, type RunItem, runItem } from './run-item.js';
 import { bump, emptyStats, type StageStats } from './stage-stats.js';

@@ -1,7 +1,6 @@
-import type { Store } from '../store/store.js';
-import type { Content } from '../text/blocks.js';
-import type { Tokenizer } from '../text/tokenizers/tokenizer.js';
-import type { ToolResult } from '../text/tool-result.js';
+import type { Store } from '../store/index.js';
+import type { Content, ToolResult } from '../text/index.js';
+import type { Tokenizer } from '../text/tokenizers/index.js';
 import type { FrozenDecisions } from './frozen.js';
 import type { RequestEconomics } from './rewrite-pays.js';
 

@@ -1,8 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import { SpillwayError } from '../errors.js';
-import { type JsonEdit, valueBytes } from '../text/json-splice.js';
-import { isRecord } from '../text/json-values.js';
-import type { ToolCallInput } from '../text/tool-call.js';
+import { isRecord, type JsonEdit, type ToolCallInput, valueBytes } from '../text/index.js';
 
 /** Where one call's arguments live in the parsed body. */
 interface Slot {

@@ -1,7 +1,4 @@
-import { type Content, contentText } from '../text/blocks.js';
-import type { JsonEdit } from '../text/json-splice.js';
-import { isRecord } from '../text/json-values.js';
-import type { ToolResult } from '../text/tool-result.js';
+import { type Content, contentText, isRecord, type JsonEdit, type ToolResult } from '../text/index.js';
 import { CallSlots } from './call-slots.js';
 import { type CallTable, LatestWords, resultOf, seedOf } from './shared.js';
 import type { RequestAdapter, RequestView } from './types.js';

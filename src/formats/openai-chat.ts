@@ -1,5 +1,4 @@
-import { isRecord } from '../text/json-values.js';
-import type { ToolResult } from '../text/tool-result.js';
+import { isRecord, type ToolResult } from '../text/index.js';
 import { CallSlots } from './call-slots.js';
 import {
   asContent,

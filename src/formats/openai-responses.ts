@@ -1,6 +1,4 @@
-import { type Content, type ContentBlock, isTextBlock } from '../text/blocks.js';
-import { isRecord } from '../text/json-values.js';
-import type { ToolResult } from '../text/tool-result.js';
+import { type Content, type ContentBlock, isRecord, isTextBlock, type ToolResult } from '../text/index.js';
 import { CallSlots } from './call-slots.js';
 import {
   type CallTable,

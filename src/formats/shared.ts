@@ -1,7 +1,4 @@
-import type { Content, ContentBlock } from '../text/blocks.js';
-import type { JsonEdit } from '../text/json-splice.js';
-import { isRecord } from '../text/json-values.js';
-import type { ToolResult } from '../text/tool-result.js';
+import { type Content, type ContentBlock, isRecord, type JsonEdit, type ToolResult } from '../text/index.js';
 
 /**
  * Content as the pipeline sees it, or null when the value is neither a string nor a block list.

@@ -1,7 +1,4 @@
-import type { Content } from '../text/blocks.js';
-import type { JsonEdit } from '../text/json-splice.js';
-import type { ToolCallInput } from '../text/tool-call.js';
-import type { ToolResult } from '../text/tool-result.js';
+import type { Content, JsonEdit, ToolCallInput, ToolResult } from '../text/index.js';
 
 export const API_NAMES = ['anthropic', 'openai-chat', 'openai-responses', 'gemini'] as const;
 export type ApiName = (typeof API_NAMES)[number];

@@ -1,4 +1,4 @@
-import { asRecord as obj } from '../text/json-values.js';
+import { asRecord as obj } from '../text/index.js';
 
 const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : 0);
 

@@ -1,4 +1,3 @@
-// Imports direct, not through indexes: it is on a start path (see DEVELOPERS.md, Start time).
 /**
  * spillway inside the Vercel AI SDK (`ai` 6): a language-model middleware that collapses
  * oversized tool results in the prompt before each call, and the `spillway_expand` tool the
@@ -11,8 +10,8 @@ import type {
   LanguageModelV3Prompt,
   LanguageModelV3ToolResultOutput,
 } from '@ai-sdk/provider';
-import type { Collapsed } from '../collapse/collapse.js';
-import type { Store } from '../store/store.js';
+import type { Collapsed } from '../collapse/index.js';
+import type { Store } from '../store/index.js';
 import { EXPAND, EXPAND_INPUT, expandAnswer } from './expand-tool.js';
 import { resultCollapser } from './result-collapser.js';
 

@@ -1,7 +1,6 @@
-// Imports direct, not through indexes: it is on a start path (see DEVELOPERS.md, Start time).
 import { z } from 'zod';
-import type { Store } from '../store/store.js';
-import { callExpandTool, EXPAND_TOOL, EXPAND_TOOL_DEFINITION } from '../tools/expand-tool.js';
+import type { Store } from '../store/index.js';
+import { callExpandTool, EXPAND_TOOL, EXPAND_TOOL_DEFINITION } from '../tools/index.js';
 
 /** The recall tool's name and description, as every surface offers them. */
 export const EXPAND = { name: EXPAND_TOOL, description: EXPAND_TOOL_DEFINITION.description } as const;

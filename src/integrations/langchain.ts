@@ -1,4 +1,3 @@
-// Imports direct, not through indexes: it is on a start path (see DEVELOPERS.md, Start time).
 /**
  * spillway inside LangChain.js and LangGraph (`@langchain/core` 1, `@langchain/langgraph` 1):
  * a pre-model hook for `createReactAgent` that collapses oversized tool messages in what the
@@ -7,7 +6,7 @@
  */
 import { type BaseMessage, ToolMessage } from '@langchain/core/messages';
 import { type StructuredToolInterface, tool } from '@langchain/core/tools';
-import type { Store } from '../store/store.js';
+import type { Store } from '../store/index.js';
 import { EXPAND, EXPAND_INPUT, expandAnswer } from './expand-tool.js';
 import { type ResultCollapser, resultCollapser } from './result-collapser.js';
 

@@ -1,14 +1,12 @@
-// Imports direct, not through indexes: it is on a start path (see DEVELOPERS.md, Start time).
 /**
  * spillway around an MCP client session (`@modelcontextprotocol/sdk`'s Client): a server's long
  * tool results capped in process, as `spillway gateway` caps them, without a second process.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SOURCE_MAX_TOKENS } from '../engine/collapse-output.js';
-import { MemoryStore } from '../store/backends/memory-store.js';
-import type { Store } from '../store/store.js';
-import { callExpandTool, EXPAND_TOOL, EXPAND_TOOL_DEFINITION } from '../tools/expand-tool.js';
-import { shortenToolResult } from '../tools/shorten-result.js';
+import { SOURCE_MAX_TOKENS } from '../engine/index.js';
+import { MemoryStore } from '../store/backends/index.js';
+import type { Store } from '../store/index.js';
+import { callExpandTool, EXPAND_TOOL, EXPAND_TOOL_DEFINITION, shortenToolResult } from '../tools/index.js';
 
 /** What the wrapper takes. */
 export interface McpClientCapOptions {

@@ -1,11 +1,10 @@
-// Imports direct, not through indexes: it is on a start path (see DEVELOPERS.md, Start time).
 /**
  * spillway inside the OpenAI Agents SDK for JS (`@openai/agents`): a model-input filter that
  * collapses oversized tool results before each model call, and the `spillway_expand` tool. This
  * module loads no proxy, no HTTP server and no CLI.
  */
 import { type CallModelInputFilter, type FunctionTool, tool } from '@openai/agents';
-import type { Store } from '../store/store.js';
+import type { Store } from '../store/index.js';
 import { EXPAND, expandAnswer, expandJsonSchema } from './expand-tool.js';
 import { type ResultCollapser, resultCollapser } from './result-collapser.js';
 

@@ -1,8 +1,7 @@
-// Imports direct, not through indexes: it is on a start path (see DEVELOPERS.md, Start time).
-import { type Collapsed, collapse } from '../collapse/collapse.js';
-import { MemoryStore } from '../store/backends/memory-store.js';
-import type { Store } from '../store/store.js';
-import { contentDigest } from '../text/content-hash.js';
+import { type Collapsed, collapse } from '../collapse/index.js';
+import { MemoryStore } from '../store/backends/index.js';
+import type { Store } from '../store/index.js';
+import { contentDigest } from '../text/index.js';
 
 // Collapses made, by the text's digest: an agent sends the whole conversation again each turn,
 // and a result is collapsed once. Bounded: the oldest are forgotten (and made again, the same).

@@ -1,6 +1,5 @@
-// Imports direct, not through indexes: it is on a start path (see DEVELOPERS.md, Start time).
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ApiName } from '../formats/types.js';
+import type { ApiName } from '../formats/index.js';
 
 /** A request body over the proxy's limit. */
 export class BodyTooLarge extends Error {}

@@ -1,6 +1,5 @@
-// Imports direct, not through indexes: it is on a start path (see DEVELOPERS.md, Start time).
-import type { ResolvedPipeline } from '../engine/config.js';
-import type { Store } from '../store/store.js';
+import type { ResolvedPipeline } from '../engine/index.js';
+import type { Store } from '../store/index.js';
 import type { AdmissionLimits } from './admission.js';
 import type { LogLine, McpHandler } from './context.js';
 import type { SessionTableOptions } from './sessions.js';

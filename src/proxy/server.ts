@@ -1,8 +1,7 @@
-// Imports direct, not through indexes: it is on a start path (see DEVELOPERS.md, Start time).
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { ResolvedPipeline } from '../engine/config.js';
+import type { ResolvedPipeline } from '../engine/index.js';
 import { SpillwayError } from '../errors.js';
 import { getTokenizer, warmTokenizer } from '../text/tokenizers/index.js';
 import type { ProxyHandler } from './handler.js';

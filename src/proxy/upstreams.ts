@@ -1,8 +1,7 @@
-// Imports direct, not through indexes: it is on a start path (see DEVELOPERS.md, Start time).
 import type { IncomingHttpHeaders } from 'node:http';
 import { SpillwayError } from '../errors.js';
-import type { ApiName } from '../formats/types.js';
-import { boundedMemo } from '../text/bounded-memo.js';
+import type { ApiName } from '../formats/index.js';
+import { boundedMemo } from '../text/index.js';
 
 export const DEFAULT_UPSTREAMS = {
   anthropic: 'https://api.anthropic.com',

@@ -6,24 +6,26 @@
 
 import { anyOf, anyPattern } from './any-of.js';
 import { KIND_PRECEDENCE, type LineKind } from './kinds.js';
-import { build } from './packs/build.js';
-import { c } from './packs/c.js';
-import { code } from './packs/code.js';
-import { core } from './packs/core.js';
-import { dotnet } from './packs/dotnet.js';
-import { elixir } from './packs/elixir.js';
-import { git } from './packs/git.js';
-import { go } from './packs/go.js';
-import { jvm } from './packs/jvm.js';
-import { k8s } from './packs/k8s.js';
-import { logs } from './packs/logs.js';
-import { node } from './packs/node.js';
-import { php } from './packs/php.js';
-import { prose } from './packs/prose.js';
-import { python } from './packs/python.js';
-import { ruby } from './packs/ruby.js';
-import { rust } from './packs/rust.js';
-import { unix } from './packs/unix.js';
+import {
+  build,
+  c,
+  code,
+  core,
+  dotnet,
+  elixir,
+  git,
+  go,
+  jvm,
+  k8s,
+  logs,
+  node,
+  php,
+  prose,
+  python,
+  ruby,
+  rust,
+  unix,
+} from './packs/index.js';
 import type { SignalPack, SignalRule } from './rule.js';
 
 /**

@@ -1,7 +1,5 @@
 import { SpillwayError } from '../errors.js';
-import { snipMarker } from '../text/markers.js';
-import { utf8Bytes, utf8Length } from '../text/measure.js';
-import { snip } from '../text/snip.js';
+import { snip, snipMarker, utf8Bytes, utf8Length } from '../text/index.js';
 import { recallIdOf, spillKey } from './ids.js';
 import type { PutResult, Store } from './store.js';
 

@@ -1,5 +1,5 @@
 import { SpillwayError } from '../errors.js';
-import { type Original, originalOf } from '../text/content-hash.js';
+import { type Original, originalOf } from '../text/index.js';
 import { stashKey } from './ids.js';
 import { putAllIfAbsent, type Store, type StoreEntry } from './store.js';
 

@@ -1,4 +1,4 @@
-import { lineKind } from '../signals/classify.js';
+import { lineKind } from '../signals/index.js';
 import { alignLines } from './line-align.js';
 import { RERUN_SAME, rerunSameLines } from './markers.js';
 

@@ -1,7 +1,7 @@
 import { SpillwayError } from '../errors.js';
 import { graphemeBoundaryAtOrAfter, graphemeBoundaryAtOrBefore } from './grapheme.js';
 import { snipMarker, type Unit } from './markers.js';
-import type { Tokenizer } from './tokenizers/tokenizer.js';
+import type { Tokenizer } from './tokenizers/index.js';
 import { measureFor } from './units.js';
 
 /** Options of {@link snip}. */

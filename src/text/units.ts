@@ -10,8 +10,7 @@ import {
   utf8PrefixEnd,
   utf8SuffixStart,
 } from './measure.js';
-import { getTokenizer } from './tokenizers/index.js';
-import type { Tokenizer } from './tokenizers/tokenizer.js';
+import { getTokenizer, type Tokenizer } from './tokenizers/index.js';
 
 export type { Unit } from './markers.js';
 

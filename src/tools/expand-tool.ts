@@ -1,7 +1,6 @@
-// Imports direct, not through indexes: it is on a start path (see DEVELOPERS.md, Start time).
 import { SpillwayError } from '../errors.js';
-import { expand, MAX_GREP_CONTEXT } from '../store/recall/expand.js';
-import type { Store } from '../store/store.js';
+import type { Store } from '../store/index.js';
+import { expand, MAX_GREP_CONTEXT } from '../store/recall/index.js';
 
 /** The name every marker points the model to. */
 export const EXPAND_TOOL = 'spillway_expand';

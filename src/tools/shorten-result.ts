@@ -1,6 +1,5 @@
-// Imports direct, not through indexes: it is on a start path (see DEVELOPERS.md, Start time).
-import { collapseOutput } from '../engine/collapse-output.js';
-import type { Store } from '../store/store.js';
+import { collapseOutput } from '../engine/index.js';
+import type { Store } from '../store/index.js';
 import { shortenStructuredContent } from './structured-content.js';
 
 type Json = Record<string, unknown>;

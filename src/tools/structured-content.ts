@@ -1,15 +1,11 @@
-// Imports direct, not through indexes: it is on a start path (see DEVELOPERS.md, Start time).
 /**
  * Structured content (`structuredContent` of a tool result) kept in its shape while it is made to
  * fit a budget: long arrays keep their first items and their last, long strings their ends (or
  * the lines that matter), and every cut is listed so it can be marked and recalled.
  */
-import { largestFitting } from '../collapse/bisect.js';
-import { stash } from '../store/stash.js';
-import type { Store } from '../store/store.js';
-import { valueBytes } from '../text/json-splice.js';
-import { collapseCharMarker, markerTag } from '../text/markers.js';
-import { codePointCeil, codePointFloor } from '../text/measure.js';
+import { largestFitting } from '../collapse/index.js';
+import { type Store, stash } from '../store/index.js';
+import { codePointCeil, codePointFloor, collapseCharMarker, markerTag, valueBytes } from '../text/index.js';
 import { getTokenizer } from '../text/tokenizers/index.js';
 
 const o200k = getTokenizer('o200k');

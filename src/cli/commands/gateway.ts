@@ -1,10 +1,13 @@
-// Imports direct, not through indexes: it is on a start path (see DEVELOPERS.md, Start time).
 import { spawn } from 'node:child_process';
-import { SOURCE_MAX_TOKENS } from '../../engine/collapse-output.js';
+import { SOURCE_MAX_TOKENS } from '../../engine/index.js';
 import { SpillwayError } from '../../errors.js';
-import { type GatewayBudgets, McpGateway, parseGatewayConfig } from '../../mcp/gateway/gateway.js';
-import { HttpUpstream } from '../../mcp/gateway/http-upstream.js';
-import { boundedLines, MAX_MESSAGE_BYTES } from '../../mcp/line-reader.js';
+import {
+  type GatewayBudgets,
+  HttpUpstream,
+  McpGateway,
+  parseGatewayConfig,
+} from '../../mcp/gateway/index.js';
+import { boundedLines, MAX_MESSAGE_BYTES } from '../../mcp/index.js';
 import { intOption, parseCommandArgs } from '../args.js';
 import { forwardSignals, splitCommand, statusOf } from '../child.js';
 import { type CliIo, readConfigFile, write } from '../io.js';

@@ -1,10 +1,13 @@
-// Imports direct, not through indexes: it is on a start path (see DEVELOPERS.md, Start time).
-
-import type { HookInput } from '../../clients/hook-io.js';
-import { CLIENT_KEYS, isClientKey, loadClient, loadClients } from '../../clients/registry.js';
-import { spillwayCommand } from '../../clients/spillway-command.js';
+import {
+  CLIENT_KEYS,
+  type HookInput,
+  isClientKey,
+  loadClient,
+  loadClients,
+  spillwayCommand,
+} from '../../clients/index.js';
 import { SpillwayError } from '../../errors.js';
-import type { Store } from '../../store/store.js';
+import type { Store } from '../../store/index.js';
 import { parseCommandArgs } from '../args.js';
 import { type CliIo, write } from '../io.js';
 import { STORE_HELP, STORE_OPTIONS, storeFromOptions } from '../store-option.js';

@@ -1,6 +1,5 @@
-// Imports direct, not through indexes: it is on a start path (see DEVELOPERS.md, Start time).
 import { SpillwayError } from '../../errors.js';
-import { serveStdio } from '../../mcp/server/stdio.js';
+import { serveStdio } from '../../mcp/server/index.js';
 import { parseCommandArgs } from '../args.js';
 import { CODEX_MCP_TOML } from '../client-setup.js';
 import { type CliIo, write } from '../io.js';

@@ -1,13 +1,14 @@
-// Imports direct, not through indexes: it is on a start path (see DEVELOPERS.md, Start time).
 import { SpillwayError } from '../../errors.js';
-import { DEFAULT_ADMISSION } from '../../proxy/admission.js';
-import type { McpHandler } from '../../proxy/context.js';
-import { DEFAULT_MAX_BODY_BYTES, DEFAULT_PORT } from '../../proxy/options.js';
-import { startProxy } from '../../proxy/server.js';
-import { DEFAULT_UPSTREAMS } from '../../proxy/upstreams.js';
-import { userRecallToken } from '../../store/recall/recall-token.js';
-import type { Store } from '../../store/store.js';
-import { readKeptUpstreams } from '../../store/upstreams-file.js';
+import {
+  DEFAULT_ADMISSION,
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_PORT,
+  DEFAULT_UPSTREAMS,
+  type McpHandler,
+  startProxy,
+} from '../../proxy/index.js';
+import { readKeptUpstreams, type Store } from '../../store/index.js';
+import { userRecallToken } from '../../store/recall/index.js';
 import { intOption, parseCommandArgs } from '../args.js';
 import { clientSetup } from '../client-setup.js';
 import { type CliIo, write } from '../io.js';

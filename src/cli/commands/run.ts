@@ -1,11 +1,9 @@
-// Imports direct, not through indexes: it is on a start path (see DEVELOPERS.md, Start time).
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { collapseWithin, SOURCE_MAX_TOKENS } from '../../engine/collapse-output.js';
+import { collapseWithin, SOURCE_MAX_TOKENS } from '../../engine/index.js';
 import { SpillwayError } from '../../errors.js';
-import { recordAtSource } from '../../store/source-log.js';
-import { MAX_CAPTURE_BYTES } from '../../store/store.js';
-import { OutputCapture } from '../../text/output-capture.js';
+import { MAX_CAPTURE_BYTES, recordAtSource } from '../../store/index.js';
+import { OutputCapture } from '../../text/index.js';
 import { getTokenizer } from '../../text/tokenizers/index.js';
 import { intOption, parseCommandArgs } from '../args.js';
 import { forwardSignals, splitCommand, statusOf } from '../child.js';

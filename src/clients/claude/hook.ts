@@ -1,7 +1,6 @@
-// Imports direct, not through indexes: it is on a start path (see DEVELOPERS.md, Start time).
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { recordAtSource } from '../../store/source-log.js';
+import { recordAtSource } from '../../store/index.js';
 import { type HookContext, type HookInput, objectField, stringField } from '../hook-io.js';
 
 /** Claude Code's configuration folder: `$CLAUDE_CONFIG_DIR`, else `~/.claude`. */

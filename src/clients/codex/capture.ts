@@ -1,8 +1,5 @@
-// Imports direct, not through indexes: it is on a start path (see DEVELOPERS.md, Start time).
 import { join } from 'node:path';
-import { spillwayHome } from '../../store/default-base.js';
-import { idPartProblem } from '../../store/ids.js';
-import { MAX_CAPTURE_BYTES } from '../../store/store.js';
+import { idPartProblem, MAX_CAPTURE_BYTES, spillwayHome } from '../../store/index.js';
 import { shellQuote } from '../spillway-command.js';
 
 /**

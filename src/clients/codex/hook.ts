@@ -1,8 +1,7 @@
-// Imports direct, not through indexes: it is on a start path (see DEVELOPERS.md, Start time).
 import { rm, rmdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { recordAtSource } from '../../store/source-log.js';
+import { recordAtSource } from '../../store/index.js';
 import { cutNote, NOTE_MAX_CHARS } from '../cut-note.js';
 import { type HookContext, type HookInput, objectField, stringField } from '../hook-io.js';
 import { codexSpoolDir, codexSpoolFiles, SPOOL_MAX_BYTES } from './capture.js';

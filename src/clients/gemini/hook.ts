@@ -1,7 +1,6 @@
-// Imports direct, not through indexes: it is on a start path (see DEVELOPERS.md, Start time).
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { recordAtSource } from '../../store/source-log.js';
+import { recordAtSource } from '../../store/index.js';
 import { cutNote, NOTE_MAX_CHARS } from '../cut-note.js';
 import { type HookContext, type HookInput, objectField, stringField } from '../hook-io.js';
 

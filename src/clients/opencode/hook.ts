@@ -1,6 +1,5 @@
-// Imports direct, not through indexes: it is on a start path (see DEVELOPERS.md, Start time).
 import { homedir } from 'node:os';
-import { recordAtSource } from '../../store/source-log.js';
+import { recordAtSource } from '../../store/index.js';
 import { cutNote, NOTE_MAX_CHARS } from '../cut-note.js';
 import { type HookContext, type HookInput, objectField, stringField } from '../hook-io.js';
 import { opencodeOutputDir } from './paths.js';

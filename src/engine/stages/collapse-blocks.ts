@@ -1,8 +1,7 @@
-import { type CollapseTextOptions, collapseText } from '../../collapse/text.js';
-import { stash } from '../../store/stash.js';
-import { type ContentBlock, isTextBlock, type TextBlock } from '../../text/blocks.js';
-import { stashId } from '../../text/content-hash.js';
-import type { Tokenizer } from '../../text/tokenizers/tokenizer.js';
+import { type CollapseTextOptions, collapseText } from '../../collapse/index.js';
+import { stash } from '../../store/index.js';
+import { type ContentBlock, isTextBlock, stashId, type TextBlock } from '../../text/index.js';
+import type { Tokenizer } from '../../text/tokenizers/index.js';
 import type { Decision, StageContext } from '../types.js';
 
 /**

@@ -1,8 +1,12 @@
-import { type CollapseOptions, collapseBudget, DEFAULT_READ_MAX_TOKENS } from '../../collapse/options.js';
-import { collapseText } from '../../collapse/text.js';
-import { askedTerms } from '../../signals/relevance.js';
-import { stashKey } from '../../store/ids.js';
-import { type ContentBlock, textOf, withText } from '../../text/blocks.js';
+import {
+  type CollapseOptions,
+  collapseBudget,
+  collapseText,
+  DEFAULT_READ_MAX_TOKENS,
+} from '../../collapse/index.js';
+import { askedTerms } from '../../signals/index.js';
+import { stashKey } from '../../store/index.js';
+import { type ContentBlock, textOf, withText } from '../../text/index.js';
 import { callKeyOf } from '../call-keys.js';
 import type { Decision, Stage, StageContext, StageItem } from '../types.js';
 import { collapseBlocks } from './collapse-blocks.js';

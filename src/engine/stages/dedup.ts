@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { wholeNumber } from '../../config-schema.js';
 import { toError } from '../../errors.js';
-import { dedupPointer } from '../../text/markers.js';
+import { dedupPointer } from '../../text/index.js';
 import { callKeyOf } from '../call-keys.js';
 import type { Decision, Stage, StageItem } from '../types.js';
 import { supersedes } from './supersede.js';

@@ -1,10 +1,15 @@
 import { z } from 'zod';
-import { isCompactableJson } from '../../collapse/json.js';
+import { isCompactableJson } from '../../collapse/index.js';
 import { wholeNumber } from '../../config-schema.js';
-import { lineKind } from '../../signals/classify.js';
-import { textOf, withText } from '../../text/blocks.js';
-import { linecapMarker } from '../../text/markers.js';
-import { codePointCeil, codePointFloor, codePointLength } from '../../text/measure.js';
+import { lineKind } from '../../signals/index.js';
+import {
+  codePointCeil,
+  codePointFloor,
+  codePointLength,
+  linecapMarker,
+  textOf,
+  withText,
+} from '../../text/index.js';
 import type { Stage } from '../types.js';
 import { perItem, sizeAfter } from './per-item.js';
 

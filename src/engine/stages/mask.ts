@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { wholeNumber } from '../../config-schema.js';
-import { textOf } from '../../text/blocks.js';
-import { MASK_PREFIX, maskPlaceholder } from '../../text/markers.js';
+import { MASK_PREFIX, maskPlaceholder, textOf } from '../../text/index.js';
 import type { Stage, StageItem } from '../types.js';
 import { decideThenStash } from './per-item.js';
 import { worthRewriting } from './prefix-rewrite.js';

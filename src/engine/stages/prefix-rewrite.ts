@@ -1,4 +1,4 @@
-import { textOf } from '../../text/blocks.js';
+import { textOf } from '../../text/index.js';
 import { chooseRewrites, MIN_REWRITE_SAVING, prefixEconomics } from '../rewrite-pays.js';
 import type { StageContext, StageItem } from '../types.js';
 

@@ -1,8 +1,6 @@
 import { z } from 'zod';
 import { wholeNumber } from '../../config-schema.js';
-import { textOf } from '../../text/blocks.js';
-import { markerIds, rerunHeader } from '../../text/markers.js';
-import { rerunDiff } from '../../text/rerun-diff.js';
+import { markerIds, rerunDiff, rerunHeader, textOf } from '../../text/index.js';
 import { callKeyOf } from '../call-keys.js';
 import type { Stage, StageItem } from '../types.js';
 import { decideThenStash } from './per-item.js';

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { wholeNumber } from '../../config-schema.js';
-import { contentBytes, textOf } from '../../text/blocks.js';
-import { SUPERSEDED_PREFIX, supersededPlaceholder } from '../../text/markers.js';
+import { contentBytes, SUPERSEDED_PREFIX, supersededPlaceholder, textOf } from '../../text/index.js';
 import { type CallKey, callKeyOf, samePath } from '../call-keys.js';
 import type { Stage, StageItem } from '../types.js';
 import { LaterCalls } from './later-calls.js';

@@ -1,4 +1,4 @@
-import { textOf, withText } from '../../text/blocks.js';
+import { textOf, withText } from '../../text/index.js';
 import type { Stage } from '../types.js';
 import { perItem, sizeAfter } from './per-item.js';
 

@@ -1,12 +1,10 @@
-// Imports direct, not through indexes: it is on a start path (see DEVELOPERS.md, Start time).
 import { z } from 'zod';
 import { parseConfig, wholeNumber } from '../../config-schema.js';
-import { SOURCE_MAX_TOKENS } from '../../engine/collapse-output.js';
-import type { Store } from '../../store/store.js';
-import { EXPAND_TOOL, EXPAND_TOOL_DEFINITION } from '../../tools/expand-tool.js';
-import { shortenToolResult } from '../../tools/shorten-result.js';
+import { SOURCE_MAX_TOKENS } from '../../engine/index.js';
+import type { Store } from '../../store/index.js';
+import { EXPAND_TOOL, EXPAND_TOOL_DEFINITION, shortenToolResult } from '../../tools/index.js';
 import { idInHead } from '../line-reader.js';
-import { answerExpandCall, rpcError } from '../server/server.js';
+import { answerExpandCall, rpcError } from '../server/index.js';
 
 /**
  * How the gateway shortens results (the schema of its `--config FILE`): a default budget, and

@@ -1,6 +1,5 @@
-// Imports direct, not through indexes: it is on a start path (see DEVELOPERS.md, Start time).
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Store } from '../../store/store.js';
+import type { Store } from '../../store/index.js';
 import { answerMessage, isRequest, PROTOCOL_VERSIONS, rpcError } from './server.js';
 
 // The most messages one POST may carry: the work a request can ask for stays bounded.

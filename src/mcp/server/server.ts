@@ -1,6 +1,5 @@
-// Imports direct, not through indexes: it is on a start path (see DEVELOPERS.md, Start time).
-import type { Store } from '../../store/store.js';
-import { callExpandTool, EXPAND_TOOL, EXPAND_TOOL_DEFINITION } from '../../tools/expand-tool.js';
+import type { Store } from '../../store/index.js';
+import { callExpandTool, EXPAND_TOOL, EXPAND_TOOL_DEFINITION } from '../../tools/index.js';
 
 /** The MCP revisions this server speaks, newest first (it answers a client in the client's own). */
 export const PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const;

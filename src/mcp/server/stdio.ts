@@ -1,5 +1,4 @@
-// Imports direct, not through indexes: it is on a start path (see DEVELOPERS.md, Start time).
-import type { Store } from '../../store/store.js';
+import type { Store } from '../../store/index.js';
 import { boundedLines, idInHead, MAX_MESSAGE_BYTES } from '../line-reader.js';
 import { type Answer, answerMessage, rpcError } from './server.js';
 

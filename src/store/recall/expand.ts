@@ -1,8 +1,6 @@
 import { SpillwayError } from '../../errors.js';
-import { codePointFloor } from '../../text/measure.js';
-import { storedText } from '../../text/stored-text.js';
-import { getTokenizer } from '../../text/tokenizers/index.js';
-import type { Tokenizer } from '../../text/tokenizers/tokenizer.js';
+import { codePointFloor, storedText } from '../../text/index.js';
+import { getTokenizer, type Tokenizer } from '../../text/tokenizers/index.js';
 import { parseRecallId } from '../ids.js';
 import type { Store } from '../store.js';
 import { streamLines } from './line-stream.js';

@@ -1,4 +1,4 @@
-import { storedText } from '../../text/stored-text.js';
+import { storedText } from '../../text/index.js';
 import type { StoreKey } from '../ids.js';
 import type { Store } from '../store.js';
 import { readOriginal } from './verified-read.js';

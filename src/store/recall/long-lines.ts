@@ -1,4 +1,4 @@
-import { codePointFloor } from '../../text/measure.js';
+import { codePointFloor } from '../../text/index.js';
 import type { SafePattern } from './safe-pattern.js';
 
 // A line longer than this is searched in windows of it, with the event loop let run between

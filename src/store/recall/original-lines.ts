@@ -1,5 +1,5 @@
-import { storedText } from '../../text/stored-text.js';
-import type { Tokenizer } from '../../text/tokenizers/tokenizer.js';
+import { storedText } from '../../text/index.js';
+import type { Tokenizer } from '../../text/tokenizers/index.js';
 import type { StoreKey } from '../ids.js';
 import type { Store } from '../store.js';
 import { countLines, STREAM_CHUNK_BYTES } from './line-stream.js';

@@ -1,5 +1,5 @@
 import { SpillwayError } from '../../errors.js';
-import { storedText } from '../../text/stored-text.js';
+import { storedText } from '../../text/index.js';
 import { parseRecallId } from '../ids.js';
 import type { Store } from '../store.js';
 import { readOriginal } from './verified-read.js';

@@ -1,6 +1,6 @@
 import { setFlagsFromString } from 'node:v8';
 import { SpillwayError } from '../../errors.js';
-import { topAlternatives } from '../../signals/any-of.js';
+import { topAlternatives } from '../../signals/index.js';
 
 /** The longest pattern accepted from a model or a person. */
 export const MAX_PATTERN_CHARS = 1000;

@@ -1,5 +1,5 @@
 import { SpillwayError } from '../../errors.js';
-import { stashId } from '../../text/content-hash.js';
+import { stashId } from '../../text/index.js';
 import { STASH_DIR, type StoreKey } from '../ids.js';
 import type { ByteRange, Store } from '../store.js';
 
