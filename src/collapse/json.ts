@@ -1,5 +1,5 @@
-import { jsonCompactedHeader } from '../text/markers.js';
-import type { Tokenizer } from '../text/tokenizers/tokenizer.js';
+import { jsonCompactedHeader } from '../text/index.js';
+import type { Tokenizer } from '../text/tokenizers/index.js';
 import { largestFitting } from './bisect.js';
 import { type Json, type JsonOmitted, planJson, renderJson, type Step } from './json-tree.js';
 
@@ -19,6 +19,20 @@ const PLAN_CHARS_PER_TOKEN = 16;
 const FILL_TRIES = 24;
 // Filled this far, later steps are not tried: what they could add is not worth their counts.
 const FULL_ENOUGH = 0.95;
+
+/**
+ * As much of a step that shows many entries at once (an object's keys) as `fits`: its first
+ * entries and its last, the rest counted where they were. A large object deep in a tree is
+ * opened all at once, so without this the budget it needs is left unused when it does not fit.
+ * Its own later steps are not taken (they need the whole step), so what it shows stays closed.
+ */
+function partOf(step: Step, fits: (part: Step) => boolean): Step | undefined {
+  if (step.at.length < 3) return undefined;
+  const part = (n: number): Step => ({ ...step, at: [...step.at.slice(0, n - 1), step.at.at(-1) as number] });
+  // At least its first entry and its last: a marker never opens a container.
+  const n = largestFitting(1, step.at.length, (k) => fits(part(k)));
+  return n > 1 ? part(n) : undefined;
+}
 
 /** Whether `text` may be an object or an array collapse compacts (at most 4 MiB; not parsed). */
 function mayCompactAsJson(text: string): boolean {
@@ -116,11 +130,19 @@ export function compactJson(
   for (const step of steps.slice(taken.length)) {
     if (step.after && !has.has(step.after)) continue;
     if (tries++ >= FILL_TRIES || tokens >= o.maxTokens * FULL_ENOUGH) break;
-    const out = attempt([...taken, step]);
-    if (!out) continue;
+    let out = attempt([...taken, step]);
+    const fitted = out
+      ? step
+      : partOf(step, (part) => {
+          // Bisection finds larger fits only after smaller ones, as above.
+          const fit = attempt([...taken, part]);
+          if (fit) out = fit;
+          return fit !== undefined;
+        });
+    if (!fitted || !out) continue;
     best = out;
-    taken.push(step);
-    has.add(step);
+    taken.push(fitted);
+    has.add(fitted);
   }
   return { text: best, calls };
 }
