@@ -1,5 +1,6 @@
 import { parseClusterUrl } from './redis-cluster-url.js';
-import { connectOrExplain, importRedis } from './redis-common.js';
+import { connectOrExplain } from './redis-common.js';
+import { importRedis } from './redis-import.js';
 import type { RedisBufferReads, RedisReads } from './redis-reads.js';
 
 // The parts of node-redis's cluster client this store uses.

@@ -53,26 +53,6 @@ export function redisSettings(options: RedisStoreOptions): RedisSettings {
 }
 
 /**
- * Loads node-redis (an optional peer), or says how to install it.
- *
- * @example
- * const redis = await importRedis();
- */
-export async function importRedis(): Promise<typeof import('redis')> {
-  try {
-    return await import('redis');
-  } catch (err) {
-    throw new SpillwayError(
-      'SPILLWAY_BAD_CONFIG',
-      'the Redis store needs the "redis" package: npm install redis@6.3.1',
-      {
-        cause: err,
-      },
-    );
-  }
-}
-
-/**
  * Throws when both parts of a key are not valid ids (before either becomes part of a key).
  *
  * @example

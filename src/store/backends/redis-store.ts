@@ -9,7 +9,6 @@ import {
 import {
   checkKey,
   connectOrExplain,
-  importRedis,
   putRefusal,
   type RedisSettings,
   type RedisStoreOptions,
@@ -18,6 +17,7 @@ import {
   redisSettings,
 } from './redis-common.js';
 import { STORE_DEADLINE_MS, withDeadline } from './redis-deadline.js';
+import { importRedis } from './redis-import.js';
 import { type RedisBufferReads, RedisReader, RedisReadingStore, type RedisReads } from './redis-reads.js';
 import { DELETE_SCRIPT, PUT_SCRIPT } from './redis-scripts.js';
 

@@ -1,0 +1,24 @@
+import { SpillwayError } from '../../errors.js';
+
+// A module of its own, so that no declaration users' types read names "redis" (an optional
+// peer): a project without it that checks libraries' types still compiles.
+
+/**
+ * Loads node-redis (an optional peer), or says how to install it.
+ *
+ * @example
+ * const redis = await importRedis();
+ */
+export async function importRedis(): Promise<typeof import('redis')> {
+  try {
+    return await import('redis');
+  } catch (err) {
+    throw new SpillwayError(
+      'SPILLWAY_BAD_CONFIG',
+      'the Redis store needs the "redis" package: npm install redis@6.3.1',
+      {
+        cause: err,
+      },
+    );
+  }
+}
