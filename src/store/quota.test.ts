@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { evictions, sessionFits, stashIdsNamed } from './quota.js';
+import { evictions, idleEvictions, isLive, sessionFits, stashIdsNamed } from './quota.js';
 
 describe('the quota rules every backend keeps', () => {
   it('evicts the oldest entries first, never a spared one, and stops once enough is freed', () => {
@@ -20,6 +20,35 @@ describe('the quota rules every backend keeps', () => {
           // Enough is freed when the unspared entries hold enough; nothing past that.
           if (eligible.reduce((n, e) => n + e.bytes, 0) >= need) expect(freed).toBeGreaterThanOrEqual(need);
           else expect(out).toEqual(eligible);
+          if (out.length > 0) expect(freed - (out.at(-1)?.bytes ?? 0)).toBeLessThan(Math.max(need, 1));
+        },
+      ),
+    );
+  });
+
+  it('removes idle sessions only, the longest idle first, and stops once enough is freed', () => {
+    const session = fc.record({
+      name: fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f'),
+      bytes: fc.nat(100),
+      newestMs: fc.nat(10_000),
+    });
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(session, { selector: (s) => s.name }),
+        fc.nat(400),
+        fc.constantFrom('a', 'b', undefined),
+        fc.nat(10_000),
+        (sessions, need, keep, activeAgeMs) => {
+          const o = { keep, now: 10_000, activeAgeMs };
+          const out = idleEvictions(sessions, need, o);
+          const freed = out.reduce((n, s) => n + s.bytes, 0);
+          expect(out.some((s) => isLive(s, o) || s.name === keep)).toBe(false);
+          const idle = sessions
+            .filter((s) => !isLive(s, o))
+            .sort((x, y) => x.newestMs - y.newestMs || (x.name < y.name ? -1 : 1));
+          expect(out).toEqual(idle.slice(0, out.length));
+          if (idle.reduce((n, s) => n + s.bytes, 0) >= need) expect(freed).toBeGreaterThanOrEqual(need);
+          else expect(out).toEqual(idle);
           if (out.length > 0) expect(freed - (out.at(-1)?.bytes ?? 0)).toBeLessThan(Math.max(need, 1));
         },
       ),

@@ -5,11 +5,60 @@ import type { StoreLimits } from './store.js';
 /*
  * The quota rules every backend keeps, written once: a session's directory may hold at most
  * maxSessionBytes (the stash is no session), the store at most maxTotalBytes, and over the total
- * the oldest stash entries go first, never one a frozen decision names nor the one being
- * written. The memory and file backends apply them here; the Redis backends apply the same
- * rules inside their Lua scripts (atomic across proxies) and report with these errors. The
- * store contract suite holds every backend to them.
+ * the oldest idle sessions go first (never the one being written nor one active within
+ * activeAgeMs), then the oldest stash entries, never one a live session's frozen decision names
+ * nor the one being written. The memory and file backends apply them here; the Redis backends
+ * apply the same rules inside their Lua scripts (atomic across proxies) and report with these
+ * errors. The store contract suite holds every backend to them.
  */
+
+/** A session is in use, and survives a store over its total, this long after its last write. */
+export const ACTIVE_AGE_MS = 15 * 60 * 1000;
+
+/** A session as the quota rules see it: its bytes and its newest write. */
+export interface SessionUsage {
+  name: string;
+  bytes: number;
+  newestMs: number;
+}
+
+/** Which session is being written, and the clock, for telling live sessions from idle ones. */
+export interface Liveness {
+  keep?: string | undefined;
+  now: number;
+  activeAgeMs: number;
+}
+
+/**
+ * True for the session being written and for one that wrote within `activeAgeMs`.
+ *
+ * @example
+ * isLive({ name: 's', bytes: 1, newestMs: 0 }, { now: 60_000, activeAgeMs: ACTIVE_AGE_MS }); // true
+ */
+export function isLive(session: Omit<SessionUsage, 'bytes'>, o: Liveness): boolean {
+  return session.name === o.keep || o.now - session.newestMs < o.activeAgeMs;
+}
+
+/**
+ * The sessions to remove to free `need` bytes: idle ones only, the longest idle first (by name
+ * among equals), until enough is freed (or none is left).
+ *
+ * @example
+ * idleEvictions(sessions, 1000, { keep: 'now', now: Date.now(), activeAgeMs: ACTIVE_AGE_MS });
+ */
+export function idleEvictions<S extends SessionUsage>(sessions: Iterable<S>, need: number, o: Liveness): S[] {
+  const idle = [...sessions]
+    .filter((s) => !isLive(s, o))
+    .sort((a, b) => a.newestMs - b.newestMs || (a.name < b.name ? -1 : 1));
+  const out: S[] = [];
+  let freed = 0;
+  for (const session of idle) {
+    if (freed >= need) break;
+    out.push(session);
+    freed += session.bytes;
+  }
+  return out;
+}
 
 /**
  * True when `dir`, holding `holds` bytes, may grow by `growth` (the stash has no session quota).

@@ -26,6 +26,29 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   }),
 );
 
+describe('MemoryStore over its total', () => {
+  it('removes the longest idle session before any stash entry, never a live one', async () => {
+    let now = 0;
+    const store = new MemoryStore({ maxTotalBytes: 100 }, () => now, 1_000);
+    const body = (n: number) => Buffer.alloc(n, 'x');
+    await store.put({ dir: 'old', name: 'e' }, body(30));
+    now = 100;
+    await store.put({ dir: 'older', name: 'e' }, body(0));
+    await store.put({ dir: STASH_DIR, name: 's1' }, body(30));
+    now = 5_000;
+    await store.put({ dir: 'live', name: 'e' }, body(30));
+    // 10 more than fits: the idle "old" goes (its 30 bytes), the stash and "live" stay.
+    await store.put({ dir: 'live', name: 'f' }, body(20));
+    expect((await store.list()).map((d) => d.name)).toEqual(['live', 'older', STASH_DIR]);
+    // Nothing idle holds enough now: the stash entry goes, the live session never.
+    now = 5_500;
+    await store.put({ dir: 'new', name: 'e' }, body(40));
+    expect(await store.get({ dir: STASH_DIR, name: 's1' })).toBeNull();
+    await expect(store.put({ dir: 'new', name: 'f' }, body(40))).rejects.toThrow(/total quota/);
+    expect((await store.list()).map((d) => d.name)).toContain('live');
+  });
+});
+
 describe('MemoryStore usage, kept as entries change', () => {
   it('answers every read and every quota decision as a recount of its entries would', async () => {
     const limits = { maxFileBytes: 64, maxSessionBytes: 100, maxTotalBytes: 1_000_000 };

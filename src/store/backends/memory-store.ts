@@ -1,5 +1,15 @@
 import { assertIdPart, FROZEN_PREFIX, STASH_DIR, type StoreKey } from '../ids.js';
-import { evictions, sessionFits, sessionQuotaError, stashIdsNamed, totalQuotaError } from '../quota.js';
+import {
+  ACTIVE_AGE_MS,
+  evictions,
+  idleEvictions,
+  isLive,
+  type SessionUsage,
+  sessionFits,
+  sessionQuotaError,
+  stashIdsNamed,
+  totalQuotaError,
+} from '../quota.js';
 import {
   type ByteRange,
   cutAtUtf8Boundary,
@@ -44,10 +54,12 @@ export class MemoryStore implements Store {
   readonly #dirBytes = new Map<string, number>();
   #total = 0;
   readonly #now: () => number;
+  readonly #activeAgeMs: number;
 
-  constructor(limits: Partial<StoreLimits> = {}, now: () => number = Date.now) {
+  constructor(limits: Partial<StoreLimits> = {}, now: () => number = Date.now, activeAgeMs = ACTIVE_AGE_MS) {
     this.limits = Object.freeze({ ...DEFAULT_LIMITS, ...limits });
     this.#now = now;
+    this.#activeAgeMs = activeAgeMs;
   }
 
   #entry(key: StoreKey): Entry | undefined {
@@ -57,14 +69,15 @@ export class MemoryStore implements Store {
 
   /**
    * Throws SPILLWAY_QUOTA unless `key.dir` may grow by `growth` bytes, making room in the total
-   * the way the other stores do (the oldest unnamed stash entries go, never `key` itself).
+   * the way the other stores do (the oldest idle sessions, then the oldest stash entries no live
+   * session names; never `key` itself nor its session).
    */
   #admit(key: StoreKey, growth: number): void {
     const session = this.#dirBytes.get(key.dir) ?? 0;
     if (!sessionFits(this.limits, key.dir, session, growth))
       throw sessionQuotaError(this.limits, key.dir, session);
     if (this.#total + growth > this.limits.maxTotalBytes)
-      this.#evictStash(this.#total + growth - this.limits.maxTotalBytes, key);
+      this.#makeRoom(this.#total + growth - this.limits.maxTotalBytes, key);
     if (this.#total + growth > this.limits.maxTotalBytes) throw totalQuotaError(this.limits, this.#total);
   }
 
@@ -92,19 +105,33 @@ export class MemoryStore implements Store {
     return { storedBytes: stored.length, totalBytes: body.length, truncated: stored.length < body.length };
   }
 
-  /**
-   * Frees at least `need` bytes by deleting the oldest stash entries (a Map iterates in write
-   * order) that no frozen decision names, as the other stores do.
-   */
-  #evictStash(need: number, writing: StoreKey): void {
+  /** Frees at least `need` bytes by the quota rules (quota.ts), as the other stores do. */
+  #makeRoom(need: number, writing: StoreKey): void {
+    const liveness = { keep: writing.dir, now: this.#now(), activeAgeMs: this.#activeAgeMs };
+    const sessions: SessionUsage[] = [];
+    for (const [name, entries] of this.#dirs) {
+      if (name === STASH_DIR) continue;
+      let newestMs = 0;
+      for (const entry of entries.values()) newestMs = Math.max(newestMs, entry.mtimeMs);
+      sessions.push({ name, bytes: this.#dirBytes.get(name) ?? 0, newestMs });
+    }
+    let freed = 0;
+    for (const session of idleEvictions(sessions, need, liveness)) {
+      freed += session.bytes;
+      for (const name of [...(this.#dirs.get(session.name)?.keys() ?? [])])
+        this.#remove({ dir: session.name, name });
+    }
+    if (freed >= need) return;
     const logs: string[] = [];
-    for (const entries of this.#dirs.values())
-      for (const [name, entry] of entries)
+    for (const session of sessions) {
+      if (!isLive(session, liveness)) continue;
+      for (const [name, entry] of this.#dirs.get(session.name) ?? [])
         if (name.startsWith(FROZEN_PREFIX)) logs.push(bodyOf(entry).toString('utf8'));
+    }
     const spared = stashIdsNamed(logs);
     if (writing.dir === STASH_DIR) spared.add(writing.name);
     const stash = [...(this.#dirs.get(STASH_DIR) ?? [])].map(([name, e]) => ({ name, bytes: e.length }));
-    for (const { name } of evictions(stash, need, spared)) this.#remove({ dir: STASH_DIR, name });
+    for (const { name } of evictions(stash, need - freed, spared)) this.#remove({ dir: STASH_DIR, name });
   }
 
   async putIfAbsent(key: StoreKey, body: Uint8Array): Promise<boolean> {

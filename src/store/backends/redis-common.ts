@@ -1,6 +1,6 @@
 import { SpillwayError } from '../../errors.js';
 import { assertIdPart, type StoreKey } from '../ids.js';
-import { sessionQuotaError, totalQuotaError } from '../quota.js';
+import { ACTIVE_AGE_MS, sessionQuotaError, totalQuotaError } from '../quota.js';
 import { DEFAULT_LIMITS, entryFull, type StoreLimits } from '../store.js';
 import { DAY_MS } from './retention.js';
 
@@ -48,7 +48,7 @@ export function redisSettings(options: RedisStoreOptions): RedisSettings {
     }),
     prefix,
     keepAgeMs: options.keepAgeMs ?? 30 * DAY_MS,
-    activeAgeMs: options.activeAgeMs ?? 15 * 60 * 1000,
+    activeAgeMs: options.activeAgeMs ?? ACTIVE_AGE_MS,
   };
 }
 

@@ -1,7 +1,7 @@
 import { readFile, rmdir, stat, unlink } from 'node:fs/promises';
 import { processAlive, withLock } from '../file-lock.js';
 import { FROZEN_PREFIX } from '../ids.js';
-import { evictions, stashIdsNamed } from '../quota.js';
+import { ACTIVE_AGE_MS, evictions, idleEvictions, isLive, stashIdsNamed } from '../quota.js';
 import { DEFAULT_LIMITS } from '../store.js';
 import { type DirScan, scanBase, totalBytes } from './scan.js';
 import { ledgerFromScan, saveLedger } from './usage-ledger.js';
@@ -57,7 +57,7 @@ export async function applyRetentionLocked(
 ): Promise<RetentionReport> {
   const now = options.now ?? Date.now();
   const keepAgeMs = options.keepAgeMs ?? 30 * DAY_MS;
-  const activeAgeMs = options.activeAgeMs ?? 15 * 60 * 1000;
+  const liveness = { keep: options.keep, now, activeAgeMs: options.activeAgeMs ?? ACTIVE_AGE_MS };
   const maxTotalBytes = options.maxTotalBytes ?? DEFAULT_LIMITS.maxTotalBytes;
   const scan = await scanBase(base);
   const report: RetentionReport = { removed: [], freedBytes: 0, remainingBytes: 0, leftAlone: scan.foreign };
@@ -107,18 +107,12 @@ export async function applyRetentionLocked(
   }
 
   // Over the total: the oldest idle sessions go first; kept and active ones never.
-  const isLive = (s: DirScan) => s.name === options.keep || now - s.newestMs < activeAgeMs;
-  const idle = survivors
-    .filter((s) => !isLive(s))
-    .sort((a, b) => a.newestMs - b.newestMs || (a.name < b.name ? -1 : 1));
-  for (const session of idle) {
-    if (total <= maxTotalBytes) break;
+  for (const session of idleEvictions(survivors, total - maxTotalBytes, liveness))
     await removeSession(session, 'over_total');
-  }
   // Still over: the oldest stash entries go, except those a live session's frozen decisions
   // name (its next turn replays their markers, and a marker must stay recallable).
   if (total > maxTotalBytes && scan.stash) {
-    const named = await stashIdsNamedBy(survivors.filter(isLive));
+    const named = await stashIdsNamedBy(survivors.filter((s) => isLive(s, liveness)));
     const gone = new Set(report.removed.map((r) => r.path));
     const oldest = scan.stash.files
       .filter((f) => !f.temp && !gone.has(f.path))
