@@ -3,8 +3,8 @@ import { SpillwayError } from '../errors.js';
 import { FROZEN_PREFIX, STASH_DIR, type StoreKey } from '../store/ids.js';
 import { putAllIfAbsent, type Store, type StoreLimits } from '../store/store.js';
 
-/** Makes a fresh, empty store with these limits. */
-export type StoreFactory = (limits?: Partial<StoreLimits>) => Promise<Store>;
+/** Makes a fresh, empty store with these limits (and how long a session counts as active). */
+export type StoreFactory = (limits?: Partial<StoreLimits> & { activeAgeMs?: number }) => Promise<Store>;
 
 export const BAD_PARTS = ['../x', 'a/b/c', 'a\\b', '', 'x'.repeat(129), 'a\u0000b', '..', '.', 'a b', 'é'];
 
@@ -168,6 +168,24 @@ export function storeContract(name: string, make: StoreFactory): void {
       const err = await expectCode(store.put(k('s2', 'a'), Buffer.alloc(40)), 'SPILLWAY_QUOTA');
       expect(err.message).toMatch(/total quota of 100 bytes/);
       await store.put(k('s2', 'a'), Buffer.alloc(30));
+    });
+
+    it('when full, removes the longest idle session before any stash entry, never a live one', async () => {
+      const store = await make({ maxTotalBytes: 3000, activeAgeMs: 300 });
+      await store.put(k('idle', 'a'), Buffer.alloc(1000, 'i'));
+      await store.put(k(STASH_DIR, 'kept'), Buffer.alloc(1000, 'k'));
+      await new Promise((r) => setTimeout(r, 500));
+      await store.put(k('live', 'a'), Buffer.alloc(900, 'l'));
+      // 500 bytes more than fit: the idle session goes; the stash entry and the live session stay.
+      await store.put(k('live', 'b'), Buffer.alloc(600, 'l'));
+      expect(await store.get(k('idle', 'a'))).toBeNull();
+      expect((await store.get(k(STASH_DIR, 'kept')))?.length).toBe(1000);
+      expect((await store.get(k('live', 'a')))?.length).toBe(900);
+      // Nothing idle is left: the stash entry goes, and past that the live session is kept whole.
+      await store.put(k('live', 'c'), Buffer.alloc(1000, 'l'));
+      expect(await store.get(k(STASH_DIR, 'kept'))).toBeNull();
+      await expectCode(store.put(k('live2', 'a'), Buffer.alloc(600)), 'SPILLWAY_QUOTA');
+      expect((await store.list('live')).map((e) => e.name)).toEqual(['a', 'b', 'c']);
     });
 
     it('when full, keeps taking stashes: the oldest entries go, never one a frozen decision names', async () => {

@@ -39,6 +39,8 @@ export interface FileStoreOptions extends Partial<StoreLimits> {
   lockTimeoutMs?: number;
   /** Run retention on the first spill of this process (default true). */
   pruneOnFirstSpill?: boolean;
+  /** Sessions that wrote within this are never removed to make room (default 15 minutes). */
+  activeAgeMs?: number;
 }
 
 /** Session directories an append remembers as checked; past this many, they are checked again. */
@@ -63,6 +65,7 @@ export class FileStore implements Store {
   readonly limits: Readonly<StoreLimits>;
   readonly #lockTimeoutMs: number | undefined;
   readonly #pruneOnFirstSpill: boolean;
+  readonly #activeAgeMs: number | undefined;
   /** Session directories an append checked (and the base with them, while any is here). */
   readonly #checkedDirs = new Set<string>();
 
@@ -79,6 +82,7 @@ export class FileStore implements Store {
     }
     this.#lockTimeoutMs = options.lockTimeoutMs;
     this.#pruneOnFirstSpill = options.pruneOnFirstSpill ?? true;
+    this.#activeAgeMs = options.activeAgeMs;
   }
 
   get lockPath(): string {
@@ -98,6 +102,7 @@ export class FileStore implements Store {
     await applyRetention(this.base, {
       keep: dir,
       maxTotalBytes: this.limits.maxTotalBytes,
+      activeAgeMs: this.#activeAgeMs,
       lockTimeoutMs: this.#lockTimeoutMs,
     });
   }
@@ -226,6 +231,7 @@ export class FileStore implements Store {
     await applyRetentionLocked(this.base, {
       keep: growth.length === 1 ? (growth[0] as [string, number])[0] : STASH_DIR,
       maxTotalBytes: this.limits.maxTotalBytes - added,
+      activeAgeMs: this.#activeAgeMs,
     });
     ledger = await loadLedger(this.base);
     if (ledger.total + added > this.limits.maxTotalBytes)

@@ -5,7 +5,10 @@ import { storeContract } from '../../test-support/store-contract.js';
 import { STASH_DIR } from '../ids.js';
 import { MemoryStore } from './memory-store.js';
 
-storeContract('MemoryStore', async (limits) => new MemoryStore(limits));
+storeContract(
+  'MemoryStore',
+  async ({ activeAgeMs, ...limits } = {}) => new MemoryStore(limits, Date.now, activeAgeMs),
+);
 
 type Op =
   | { kind: 'put' | 'append'; dir: string; name: string; size: number }
