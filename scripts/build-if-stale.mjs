@@ -1,5 +1,5 @@
 // `npm start` builds only when a source is newer than the build: a second start goes straight
-// to the proxy instead of rebuilding (esbuild and tsc's declarations: seconds, more on a loaded machine).
+// to the proxy instead of rebuilding (rollup, then tsc's declarations: seconds, more when loaded).
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';

@@ -37,6 +37,13 @@ interface Entry {
 
 const bodyOf = (entry: Entry): Buffer => entry.data.subarray(0, entry.length);
 
+/** A directory's newest write, as the other stores date a session. */
+function newestOf(entries: Map<string, Entry>): number {
+  let newest = 0;
+  for (const entry of entries.values()) newest = Math.max(newest, entry.mtimeMs);
+  return newest;
+}
+
 /**
  * A {@link Store} in memory, with the same quotas and semantics as the file store. For tests
  * and for embedding where nothing may touch the disk. The usage of each directory is kept as
@@ -109,12 +116,9 @@ export class MemoryStore implements Store {
   #makeRoom(need: number, writing: StoreKey): void {
     const liveness = { keep: writing.dir, now: this.#now(), activeAgeMs: this.#activeAgeMs };
     const sessions: SessionUsage[] = [];
-    for (const [name, entries] of this.#dirs) {
-      if (name === STASH_DIR) continue;
-      let newestMs = 0;
-      for (const entry of entries.values()) newestMs = Math.max(newestMs, entry.mtimeMs);
-      sessions.push({ name, bytes: this.#dirBytes.get(name) ?? 0, newestMs });
-    }
+    for (const [name, entries] of this.#dirs)
+      if (name !== STASH_DIR)
+        sessions.push({ name, bytes: this.#dirBytes.get(name) ?? 0, newestMs: newestOf(entries) });
     let freed = 0;
     for (const session of idleEvictions(sessions, need, liveness)) {
       freed += session.bytes;
@@ -185,9 +189,7 @@ export class MemoryStore implements Store {
         out.push({ name, bytes: entry.length, mtimeMs: entry.mtimeMs });
     } else {
       for (const [name, entries] of this.#dirs) {
-        let mtimeMs = 0;
-        for (const entry of entries.values()) mtimeMs = Math.max(mtimeMs, entry.mtimeMs);
-        out.push({ name, bytes: this.#dirBytes.get(name) ?? 0, mtimeMs });
+        out.push({ name, bytes: this.#dirBytes.get(name) ?? 0, mtimeMs: newestOf(entries) });
       }
     }
     return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));

@@ -1,7 +1,7 @@
 import { SpillwayError } from '../../errors.js';
 
-// A module of its own, so that no declaration users' types read names "redis" (an optional
-// peer): a project without it that checks libraries' types still compiles.
+// A module of its own, which no public declaration imports: its type names "redis" (an optional
+// peer), and a project without redis that checks libraries' types must still compile.
 
 /**
  * Loads node-redis (an optional peer), or says how to install it.
