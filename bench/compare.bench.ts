@@ -13,6 +13,8 @@ import { mcpReady } from './start.bench.js';
 
 type Root = typeof import('../src/index.js');
 type Replay = typeof import('../src/replay/index.js');
+type Stores = typeof import('../src/store/index.js');
+type Store = import('../src/store/index.js').Store;
 type Side = 'other' | 'this';
 const THIS = resolve(import.meta.dirname, '..');
 const REPORT_CPU = `data:text/javascript,process.on('exit',()=>{const u=process.resourceUsage();process.stderr.write('\\nUSAGE '+(u.userCPUTime+u.systemCPUTime)/1000+'\\n')})`;
@@ -103,6 +105,74 @@ async function work(roots: Record<Side, Root>): Promise<void> {
   );
 }
 
+/**
+ * Each backend's writes and reads through either side's store layer: under its quotas, and full
+ * (every write past the total, so each one makes room by removing an idle session).
+ */
+async function storeWork(stores: Record<Side, Stores>, root: string): Promise<void> {
+  const body = Buffer.from(multiLineLog(4096).text.slice(0, 4096));
+  const record = Buffer.alloc(300, 'r');
+  let round = 0;
+  const under = (n: number) => async (store: Store) => {
+    for (let i = 0; i < n; i++) {
+      await store.put({ dir: `s${i % 8}`, name: `c${i}` }, body);
+      await store.putIfAbsent({ dir: 'pruned', name: `h${i % (n / 2)}` }, body);
+      await store.append({ dir: `s${i % 8}`, name: 'fz_log' }, record);
+      await store.get({ dir: `s${i % 8}`, name: `c${i}` }, { start: 0, end: 1024 });
+    }
+  };
+  // 1 MiB of room, sessions of 8 entries of 4 KiB: past the 32nd session, the store is full and
+  // writes go on, so room is made for them (on both sides: all sessions but the one written idle).
+  const full = (n: number) => async (store: Store) => {
+    for (let i = 0; i < n; i++) await store.put({ dir: `f${Math.floor(i / 8)}`, name: `c${i % 8}` }, body);
+  };
+  type Open = (s: Side, limits: { maxTotalBytes?: number }) => Promise<Store>;
+  const cases: [string, Open, number][] = [
+    ['memory', async (s, limits) => new stores[s].MemoryStore(limits, Date.now, 0), 20_000],
+    [
+      'file',
+      async (s, limits) =>
+        new stores[s].FileStore({
+          base: join(root, `${s}-${round++}`),
+          pruneOnFirstSpill: false,
+          activeAgeMs: 0,
+          ...limits,
+        }),
+      150,
+    ],
+  ];
+  if (spawnSync('redis-server', ['--version']).status === 0) {
+    const { startRedis } = await import('../src/test-support/redis.js');
+    const redis = await startRedis();
+    cleanups.push(() => redis.stop());
+    cases.push([
+      'redis',
+      (s, limits) =>
+        stores[s].RedisStore.connect(redis.url, { prefix: `b${round++}`, activeAgeMs: 0, ...limits }),
+      600,
+    ]);
+  } else console.log('  redis: skipped (no redis-server on this machine)');
+  for (const [name, open, n] of cases)
+    for (const [what, work, limits] of [
+      ['put, putIfAbsent, append, ranged get', under(n), {}],
+      ['writes into a full store', full(n / 2 + 256), { maxTotalBytes: 1024 * 1024 }],
+    ] as const)
+      await ab(
+        `${name}: ${n} x ${what}`,
+        async (s) => {
+          const store = await open(s, limits);
+          try {
+            return await timed(() => work(store));
+          } finally {
+            await store.close?.();
+          }
+        },
+        5,
+      );
+}
+
+const cleanups: (() => Promise<void>)[] = [];
+
 /** Every corpus result and real program's output collapsed by both, and every transcript replayed. */
 async function identity(roots: Record<Side, Root>, replays: Record<Side, Replay>): Promise<void> {
   const texts = [...corpusResultTexts(0), ...programOutputs().map((p) => p.text)];
@@ -166,14 +236,20 @@ export async function benchCompare(): Promise<void> {
     other: (await import(join(dirs.other, 'src/replay/index.ts'))) as Replay,
     this: (await import(join(THIS, 'src/replay/index.ts'))) as Replay,
   };
-  // SPILLWAY_COMPARE_PARTS=starts,work,identity (the default: all three) runs some of them.
-  const parts = new Set((process.env.SPILLWAY_COMPARE_PARTS ?? 'starts,work,identity').split(','));
+  const stores = {
+    other: (await import(join(dirs.other, 'src/store/index.ts'))) as Stores,
+    this: (await import(join(THIS, 'src/store/index.ts'))) as Stores,
+  };
+  // SPILLWAY_COMPARE_PARTS=starts,work,stores,identity (the default: all four) runs some of them.
+  const parts = new Set((process.env.SPILLWAY_COMPARE_PARTS ?? 'starts,work,stores,identity').split(','));
   const home = mkdtempSync(join(tmpdir(), 'spillway-bench-'));
   try {
     if (parts.has('starts')) await starts(dirs, home);
     if (parts.has('work')) await work(roots);
+    if (parts.has('stores')) await storeWork(stores, home);
     if (parts.has('identity')) await identity(roots, replays);
   } finally {
+    for (const stop of cleanups.splice(0)) await stop();
     rmSync(home, { recursive: true, force: true });
   }
 }

@@ -7,7 +7,7 @@ import { ConversationEngine } from './conversation.js';
 
 /** A store two proxies share (as Redis is), whose appends can be made to fail (Redis away). */
 class SharedStore extends MemoryStore {
-  readonly shared = true;
+  override readonly shared = true;
   down = false;
   override async append(key: StoreKey, body: Uint8Array): Promise<void> {
     if (this.down) throw new Error('store away');

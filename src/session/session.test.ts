@@ -123,7 +123,7 @@ describe('pruneSession (the dsh seed cases)', () => {
     const batches: number[] = [];
     let before = 0;
     const store = new (class extends MemoryStore {
-      async putAllIfAbsent(entries: readonly StoreEntry[]): Promise<number> {
+      override async putAllIfAbsent(entries: readonly StoreEntry[]): Promise<number> {
         batches.push(entries.length);
         expect(s.events.length).toBe(before); // no replacement appended yet
         let n = 0;

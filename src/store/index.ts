@@ -1,7 +1,9 @@
 export {
   applyRetention,
+  FileBytes,
   FileStore,
   type FileStoreOptions,
+  MemoryBytes,
   MemoryStore,
   RedisClusterStore,
   type RedisClusterStoreOptions,
@@ -11,6 +13,7 @@ export {
   type RetentionReason,
   type RetentionReport,
 } from './backends/index.js';
+export type { ByteStore, WriteMode, WriteOutcome } from './byte-store.js';
 export { type CapOptions, type CapResult, cap, DEFAULT_CAP_BYTES } from './cap.js';
 export { defaultBase, spillwayHome } from './default-base.js';
 export {
@@ -26,6 +29,7 @@ export {
 } from './ids.js';
 export { JsonlLog } from './jsonl-log.js';
 export { openRegularFile, writeFileAtomic } from './private-fs.js';
+export { type QuotaOptions, QuotaStore } from './quota-store.js';
 export {
   DEFAULT_EXPAND_TOKENS,
   type ExpandRequest,
@@ -37,6 +41,7 @@ export {
   recall,
   recallAll,
 } from './recall/index.js';
+export { makeRoom, planRoom, type RoomPlan, type RoomView } from './room.js';
 export { readAtSource, recordAtSource } from './source-log.js';
 export { StashBatch, stash, stashOriginal } from './stash.js';
 export {

@@ -7,10 +7,17 @@ import type { StoreLimits } from './store.js';
  * maxSessionBytes (the stash is no session), the store at most maxTotalBytes, and over the total
  * the oldest idle sessions go first (never the one being written nor one active within
  * activeAgeMs), then the oldest stash entries, never one a live session's frozen decision names
- * nor the one being written. The memory and file backends apply them here; the Redis backends
- * apply the same rules inside their Lua scripts (atomic across proxies) and report with these
- * errors. The store contract suite holds every backend to them.
+ * nor the one being written. A backend checks the two quotas in its atomic write (sessionFits);
+ * what goes when it is full is decided above every backend (room.ts, quota-store.ts) and by
+ * file retention (backends/retention.ts). The store contract suite holds every backend to them.
  */
+
+/**
+ * A write that finds the store full makes room for itself and for this share of the total
+ * more (32 MiB of the default 1 GiB), so a store at its total makes room once per many writes,
+ * not on every one (each time costs a listing, and round trips on a shared store).
+ */
+export const ROOM_MARGIN_SHARE = 1 / 32;
 
 /** A session is in use, and survives a store over its total, this long after its last write. */
 export const ACTIVE_AGE_MS = 15 * 60 * 1000;
@@ -24,7 +31,8 @@ export interface SessionUsage {
 
 /** Which session is being written, and the clock, for telling live sessions from idle ones. */
 export interface Liveness {
-  keep?: string | undefined;
+  /** The session, or sessions, being written. */
+  keep?: string | ReadonlySet<string> | undefined;
   now: number;
   activeAgeMs: number;
 }
@@ -36,7 +44,8 @@ export interface Liveness {
  * isLive({ name: 's', bytes: 1, newestMs: 0 }, { now: 60_000, activeAgeMs: ACTIVE_AGE_MS }); // true
  */
 export function isLive(session: Omit<SessionUsage, 'bytes'>, o: Liveness): boolean {
-  return session.name === o.keep || o.now - session.newestMs < o.activeAgeMs;
+  const kept = typeof o.keep === 'string' ? session.name === o.keep : (o.keep?.has(session.name) ?? false);
+  return kept || o.now - session.newestMs < o.activeAgeMs;
 }
 
 /**

@@ -16,14 +16,17 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { byteStoreContract } from '../../test-support/byte-store-contract.js';
 import { storeContract } from '../../test-support/store-contract.js';
 import { defaultBase } from '../default-base.js';
 import { withLock } from '../file-lock.js';
+import { FileBytes } from './file-bytes.js';
 import { FileStore } from './file-store.js';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'spillway-store-'));
 const mode = (p: string) => statSync(p).mode & 0o777;
 
+byteStoreContract('FileBytes', async () => new FileBytes(join(tmp(), 'tool-results')));
 storeContract(
   'FileStore',
   async (limits) => new FileStore({ base: join(tmp(), 'tool-results'), pruneOnFirstSpill: false, ...limits }),

@@ -1,6 +1,7 @@
 export { DiscardStore } from './discard-store.js';
+export { FileBytes } from './file-bytes.js';
 export { FileStore, type FileStoreOptions } from './file-store.js';
-export { MemoryStore } from './memory-store.js';
+export { MemoryBytes, MemoryStore } from './memory-store.js';
 export { RedisClusterStore, type RedisClusterStoreOptions } from './redis-cluster-store.js';
 export { RedisStore, type RedisStoreOptions } from './redis-store.js';
 export {

@@ -1,10 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SpillwayError } from '../../errors.js';
+import { byteStoreContract } from '../../test-support/byte-store-contract.js';
 import { storeContract } from '../../test-support/store-contract.js';
 import { STASH_DIR } from '../ids.js';
-import { MemoryStore } from './memory-store.js';
+import { MemoryBytes, MemoryStore } from './memory-store.js';
 
+byteStoreContract('MemoryBytes', async () => new MemoryBytes());
 storeContract(
   'MemoryStore',
   async ({ activeAgeMs, ...limits } = {}) => new MemoryStore(limits, Date.now, activeAgeMs),

@@ -12,7 +12,6 @@ export interface ClusterClient extends RedisReads {
   eval(script: string, options: { keys: string[]; arguments: (string | Buffer)[] }): Promise<unknown>;
   sendCommand(firstKey: string, isReadonly: boolean, args: string[]): Promise<unknown>;
   readonly slots: ReadonlyArray<{ replicas?: readonly unknown[] } | undefined>;
-  lPopCount(key: string, count: number): Promise<string[] | null>;
   zRange(key: string, min: number, max: number): Promise<string[]>;
   del(keys: string | string[]): Promise<number>;
   pExpire(key: string, ms: number): Promise<number>;

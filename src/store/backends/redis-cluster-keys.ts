@@ -6,9 +6,7 @@ import { STASH_DIR, type StoreKey } from '../ids.js';
  *   {p:s:DIR}:b:NAME  a session's body (PX = keep age); {p:s:DIR}:n  ZSET name -> last write
  *   {p:x:ID}:b        a stash entry's body (PX = keep age): the stash spreads over every shard
  *   {p}:total, {p}:use (HASH dir -> bytes), {p}:dirs (ZSET dir -> last write), {p}:stash (ZSET
- *   id -> write), {p}:sz (HASH id -> bytes), {p}:pins (HASH stash id -> sessions whose frozen
- *   decisions name it), {p}:doomed (LIST of what eviction removed from the ledger and whose
- *   bodies are still to be deleted): the ledger, on one slot, where quotas are decided.
+ *   id -> write), {p}:sz (HASH id -> bytes): the ledger, on one slot, where quotas are decided.
  *
  * @example
  * const keys = clusterKeys('spillway');
@@ -21,9 +19,9 @@ export function clusterKeys(prefix: string) {
       key.dir === STASH_DIR ? `{${prefix}:x:${key.name}}:b` : `{${prefix}:s:${key.dir}}:b:${key.name}`,
     /** The ZSET of a session's names; the stash's names are in the ledger. */
     names: (dir: string) => (dir === STASH_DIR ? ledger('stash') : `{${prefix}:s:${dir}}:n`),
-    ledger: ['total', 'use', 'dirs', 'stash', 'sz', 'pins', 'doomed'].map(ledger),
-    doomed: ledger('doomed'),
+    ledger: ['total', 'use', 'dirs', 'stash', 'sz'].map(ledger),
     use: ledger('use'),
+    stashSizes: ledger('sz'),
     dirs: ledger('dirs'),
   };
 }

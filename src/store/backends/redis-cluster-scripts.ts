@@ -1,6 +1,6 @@
 /**
  * The Lua the cluster store runs. A script may touch one slot only, so a write is three steps:
- * the ledger reserves its bytes (quota checks and eviction, atomic for every proxy), the body
+ * the ledger reserves its bytes (the quota checks, atomic for every proxy), the body
  * is written on its own shard, and the ledger is corrected when the body step did not do what
  * was reserved. Keys in redis-cluster-keys.ts; every key a script touches is in its KEYS.
  */
@@ -9,7 +9,7 @@ import { USAGE_FUNCTIONS } from './redis-scripts.js';
 
 // KEYS of every ledger script, in this order (clusterKeys().ledger).
 const LEDGER = `
-local K_TOTAL, K_USE, K_DIRS, K_STASH, K_SZ, K_PINS, K_DOOMED = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7]
+local K_TOTAL, K_USE, K_DIRS, K_STASH, K_SZ = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 ${USAGE_FUNCTIONS}local function dropDir(d)
   dropUse(d)
   redis.call('ZREM', K_DIRS, d)
@@ -19,79 +19,43 @@ local function dropStash(n)
   addUse('pruned', -size)
   redis.call('HDEL', K_SZ, n)
   redis.call('ZREM', K_STASH, n)
-  redis.call('HDEL', K_PINS, n)
   return size
 end
 `;
 
 /**
  * ARGV: dir, name, len (the bytes this write adds), prior (the entry's bytes before it, 0 for
- * an append), now, keepMs, activeMs, maxSession, maxTotal, pins (stash ids this frozen decision
- * names, space-separated). Returns {1, len, doomed}; {-1, held, doomed} over the session quota;
- * {-2, total, doomed} over the total even after removing the oldest idle sessions and the oldest
- * stash entries no active session's frozen decision names. What it removes goes to the doomed
- * list, whose bodies the caller deletes; `doomed` is how many wait there. Entries past the keep
- * age leave the ledger here; their bodies expire on their own.
+ * an append), now, keepMs, maxSession, maxTotal. Returns {1, len}; {-1, held} over the session
+ * quota; {-2, total, need} over the total (`need`: the bytes to free; what goes is decided
+ * above the store, room.ts). Entries past the keep age leave the ledger here; their bodies
+ * expire on their own.
  */
 export const RESERVE_SCRIPT = `${LEDGER}
 local dir, name, len, prior = ARGV[1], ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4])
-local now, keep, active = tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7])
-local maxSession, maxTotal = tonumber(ARGV[8]), tonumber(ARGV[9])
+local now, keep = tonumber(ARGV[5]), tonumber(ARGV[6])
+local maxSession, maxTotal = tonumber(ARGV[7]), tonumber(ARGV[8])
 for _, d in ipairs(redis.call('ZRANGEBYSCORE', K_DIRS, '-inf', now - keep)) do dropDir(d) end
 for _, n in ipairs(redis.call('ZRANGEBYSCORE', K_STASH, '-inf', now - keep)) do dropStash(n) end
 local stash = dir == 'pruned'
 local held = tonumber(redis.call('HGET', K_USE, dir) or '0')
-if not stash and held + len - prior > maxSession then return {-1, held, redis.call('LLEN', K_DOOMED)} end
+if not stash and held + len - prior > maxSession then return {-1, held} end
 local total = storeTotal()
-if total + len - prior > maxTotal then
-  for _, d in ipairs(redis.call('ZRANGEBYSCORE', K_DIRS, '-inf', now - active)) do
-    if total + len - prior <= maxTotal then break end
-    if d ~= dir then
-      total = total - tonumber(redis.call('HGET', K_USE, d) or '0')
-      dropDir(d)
-      redis.call('RPUSH', K_DOOMED, 's '..d)
-    end
-  end
-  if total + len - prior > maxTotal then
-    local live = {}
-    for _, d in ipairs(redis.call('ZRANGEBYSCORE', K_DIRS, now - active, '+inf')) do live[d] = true end
-    local named = {}
-    local pins = redis.call('HGETALL', K_PINS)
-    for i = 1, #pins, 2 do
-      for d in string.gmatch(pins[i + 1], '%S+') do if live[d] then named[pins[i]] = true end end
-    end
-    for _, n in ipairs(redis.call('ZRANGE', K_STASH, 0, -1)) do
-      if total + len - prior <= maxTotal then break end
-      if not named[n] and not (stash and n == name) then
-        total = total - dropStash(n)
-        redis.call('RPUSH', K_DOOMED, 'x '..n)
-      end
-    end
-  end
-  if total + len - prior > maxTotal then return {-2, total, redis.call('LLEN', K_DOOMED)} end
-end
+if total + len - prior > maxTotal then return {-2, total, total + len - prior - maxTotal} end
 addUse(dir, len - prior)
 if stash then
   redis.call('ZADD', K_STASH, now, name)
   redis.call('HSET', K_SZ, name, prior + len)
 else
   redis.call('ZADD', K_DIRS, now, dir)
-  for id in string.gmatch(ARGV[10], '%S+') do
-    if redis.call('HEXISTS', K_SZ, id) == 1 then
-      local by = redis.call('HGET', K_PINS, id) or ''
-      if not string.find(' '..by..' ', ' '..dir..' ', 1, true) then
-        -- The newest few sessions naming it: a content-addressed id shared by many sessions
-        -- keeps a bounded list.
-        local list = {}
-        for d in string.gmatch(by, '%S+') do list[#list + 1] = d end
-        if #list >= 8 then table.remove(list, 1) end
-        list[#list + 1] = dir
-        redis.call('HSET', K_PINS, id, table.concat(list, ' '))
-      end
-    end
-  end
 end
-return {1, len, redis.call('LLEN', K_DOOMED)}
+return {1, len}
+`;
+
+/** ARGV: dir (a session). Takes it out of the ledger; returns the bytes its usage held. */
+export const DROP_DIR_SCRIPT = `${LEDGER}
+local held = tonumber(redis.call('HGET', K_USE, ARGV[1]) or '0')
+dropDir(ARGV[1])
+return held
 `;
 
 /**

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { byteStoreContract } from '../../test-support/byte-store-contract.js';
 import {
   REDIS_CLUSTER_MISSING,
   REDIS_CLUSTER_TOOLS,
@@ -52,6 +53,7 @@ afterAll(async () => {
 
 if (REDIS_CLUSTER_TOOLS) {
   storeContract('RedisClusterStore', (limits) => open(limits));
+  byteStoreContract('RedisClusterBytes', async () => (await open()).bytes);
 
   describe('RedisClusterStore', () => {
     it('hashes keys to the slots the cluster does, hash tags included', () => {

@@ -1,7 +1,9 @@
 import { SpillwayError } from '../../errors.js';
+import type { ByteStore, WriteOutcome } from '../byte-store.js';
 import { assertIdPart, type StoreKey } from '../ids.js';
-import { ACTIVE_AGE_MS, sessionQuotaError, totalQuotaError } from '../quota.js';
-import { DEFAULT_LIMITS, entryFull, type StoreLimits } from '../store.js';
+import { ACTIVE_AGE_MS } from '../quota.js';
+import { QuotaStore } from '../quota-store.js';
+import { DEFAULT_LIMITS, type StoreLimits } from '../store.js';
 import { DAY_MS } from './retention.js';
 
 /** What both Redis stores take: one server or a cluster. */
@@ -64,23 +66,20 @@ export function checkKey(key: StoreKey): void {
 }
 
 /**
- * The error a put's refusal stands for: -3 the entry's own limit, -1 the session's quota, -2 the
- * store's total (`held` is what it holds); undefined for any other status.
+ * A write script's reply as a {@link WriteOutcome}: {1, stored}; {0} the entry exists; {-3,
+ * length} an append past the entry's limit; {-1, held} over the session quota; {-2, total,
+ * need} over the store's total.
  *
  * @example
- * const err = putRefusal(-2, 1000, key, store.limits, 'the Redis store');
+ * outcomeOf([-2, 1000, 40]); // { ok: false, reason: 'total', held: 1000, need: 40 }
  */
-export function putRefusal(
-  status: number,
-  held: number,
-  key: StoreKey,
-  limits: Readonly<StoreLimits>,
-  what: string,
-): SpillwayError | undefined {
-  if (status === -3) return entryFull(key, limits.maxFileBytes);
-  if (status === -1) return sessionQuotaError(limits, key.dir, held);
-  if (status === -2) return totalQuotaError(limits, held, what);
-  return undefined;
+export function outcomeOf([status = 0, held = 0, need = 0]: number[]): WriteOutcome {
+  if (status === 1) return { ok: true, stored: held };
+  if (status === 0) return { ok: false, reason: 'exists' };
+  if (status === -3) return { ok: false, reason: 'entry', held };
+  if (status === -1) return { ok: false, reason: 'session', held };
+  if (status === -2) return { ok: false, reason: 'total', held, need };
+  throw new SpillwayError('SPILLWAY_IO', `a Redis write script answered an unknown status ${status}`);
 }
 
 /**
@@ -148,5 +147,21 @@ export function redactUrl(url: string): string {
     return u.toString();
   } catch {
     return '(an invalid URL)';
+  }
+}
+
+/**
+ * What both Redis stores are: the quotas above their backend, and the URL they reached
+ * (redacted).
+ *
+ * @example
+ * class MyRedisStore extends RedisQuotaStore {}
+ */
+export abstract class RedisQuotaStore extends QuotaStore {
+  readonly url: string;
+
+  protected constructor(url: string, bytes: ByteStore, settings: RedisSettings) {
+    super(bytes, { limits: settings.limits, activeAgeMs: settings.activeAgeMs });
+    this.url = url;
   }
 }

@@ -30,6 +30,8 @@ export interface RedisReadKeys {
   use: string;
   /** ZSET session dir -> last write. */
   dirs: string;
+  /** HASH stash id -> bytes: a stash listing reads sizes here, not from each of its bodies. */
+  stashSizes: string;
 }
 
 /**
@@ -85,14 +87,26 @@ export class RedisReader {
   async list(dir?: string): Promise<EntryInfo[]> {
     try {
       if (dir === undefined) {
-        const use = await this.client.hGetAll(this.keys.use);
-        const dirs = await this.client.zRangeWithScores(this.keys.dirs, 0, -1);
+        const [use, dirs, newest] = await Promise.all([
+          this.client.hGetAll(this.keys.use),
+          this.client.zRangeWithScores(this.keys.dirs, 0, -1),
+          this.client.zRangeWithScores(this.keys.names(STASH_DIR), -1, -1),
+        ]);
         const out = dirs.map((d) => ({ name: d.value, bytes: Number(use[d.value] ?? 0), mtimeMs: d.score }));
-        const stash = await this.client.zRangeWithScores(this.keys.names(STASH_DIR), 0, -1);
-        // reduce, not Math.max(...): a stash of 130,000 entries would overflow the stack as arguments.
-        const newest = stash.reduce((m, s) => Math.max(m, s.score), -Infinity);
-        if (stash.length > 0)
-          out.push({ name: STASH_DIR, bytes: Number(use[STASH_DIR] ?? 0), mtimeMs: newest });
+        if (newest[0])
+          out.push({ name: STASH_DIR, bytes: Number(use[STASH_DIR] ?? 0), mtimeMs: newest[0].score });
+        return byName(out);
+      }
+      if (dir === STASH_DIR) {
+        const [names, sizes] = await Promise.all([
+          this.client.zRangeWithScores(this.keys.names(dir), 0, -1),
+          this.client.hGetAll(this.keys.stashSizes),
+        ]);
+        const out: EntryInfo[] = [];
+        for (const n of names) {
+          const bytes = sizes[n.value];
+          if (bytes !== undefined) out.push({ name: n.value, bytes: Number(bytes), mtimeMs: n.score });
+        }
         return byName(out);
       }
       assertIdPart('directory', dir);
@@ -131,15 +145,15 @@ function byName(entries: EntryInfo[]): EntryInfo[] {
 }
 
 /**
- * The reading half both Redis stores share: each sets `reads` to its own key layout.
+ * The reading half both Redis backends share: each sets `reads` to its own key layout.
  *
  * @example
- * class MyRedisStore extends RedisReadingStore { protected readonly reads = new RedisReader(...); }
+ * class MyRedisBytes extends RedisReadingBytes { protected readonly reads = new RedisReader(...); }
  */
-export abstract class RedisReadingStore {
+export abstract class RedisReadingBytes {
   protected abstract readonly reads: RedisReader;
 
-  get(key: StoreKey, range?: ByteRange): Promise<Buffer | null> {
+  read(key: StoreKey, range?: ByteRange): Promise<Buffer | null> {
     return this.reads.get(key, range);
   }
 

@@ -1,6 +1,7 @@
 /**
- * The Lua the Redis store runs, so that quota checks and the writes they guard are one atomic
- * step for every proxy sharing the server. Keys (prefix p):
+ * The Lua the Redis backend runs, so that a write's quota check, the write and its count are one
+ * atomic step for every proxy sharing the server (what to remove when full is decided above the
+ * backend). Keys (prefix p):
  *   p:b:DIR:NAME  a body (string, PX = keep age)
  *   p:n:DIR       ZSET name -> last write (ms)
  *   p:dirs        ZSET session dir -> last write (ms); the stash ("pruned") is not a session
@@ -45,7 +46,8 @@ const USAGE = `
 local K_TOTAL, K_USE = ARGV[1]..':total', ARGV[1]..':use'
 ${USAGE_FUNCTIONS}`;
 
-// Forgets what has expired: whole sessions idle past the keep age, and old stash entries.
+// The ledger forgets what the keys' TTLs expired: whole sessions idle past the keep age, and
+// old stash entries.
 const PURGE = `${USAGE}
 local function dropStash(p, n)
   local size = tonumber(redis.call('HGET', p..':sz:pruned', n) or '0')
@@ -67,61 +69,31 @@ end
 `;
 
 /**
- * ARGV: prefix, dir, name, body, now, keepMs, activeMs, maxSession, maxTotal, mode ('put' | 'nx' |
+ * ARGV: prefix, dir, name, body, now, keepMs, maxSession, maxTotal, mode ('put' | 'nx' |
  * 'append'), maxFile (for 'append'). Returns {1, stored}, {0, 0} when mode is nx and the key
- * exists, {-3, length} when an append would take the entry past maxFile, {-1, held} over the session
- * quota, {-2, held} over the total even after removing the oldest idle sessions and the oldest
- * stash entries no active session's frozen decision names.
+ * exists, {-3, length} when an append would take the entry past maxFile, {-1, held} over the
+ * session quota, {-2, total, need} over the total (`need`: the bytes to free). It removes
+ * nothing to make room: that is decided above the store (room.ts), the same for every backend.
  */
 export const PUT_SCRIPT = `${PURGE}
 local p, dir, name, body = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
-local now, keep, active = tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7])
-local maxSession, maxTotal = tonumber(ARGV[8]), tonumber(ARGV[9])
+local now, keep = tonumber(ARGV[5]), tonumber(ARGV[6])
+local maxSession, maxTotal = tonumber(ARGV[7]), tonumber(ARGV[8])
 purge(p, now, keep)
 local key = p..':b:'..dir..':'..name
-if ARGV[10] == 'nx' and redis.call('EXISTS', key) == 1 then return {0, 0} end
+if ARGV[9] == 'nx' and redis.call('EXISTS', key) == 1 then return {0, 0} end
 local len = string.len(body)
 local replaced = redis.call('STRLEN', key)
-local append = ARGV[10] == 'append'
+local append = ARGV[9] == 'append'
 if append then
-  if replaced + len > tonumber(ARGV[11]) then return {-3, replaced} end
+  if replaced + len > tonumber(ARGV[10]) then return {-3, replaced} end
   replaced = 0
 end
 local stash = dir == 'pruned'
 local held = tonumber(redis.call('HGET', p..':use', dir) or '0')
 if not stash and held - replaced + len > maxSession then return {-1, held} end
 local total = storeTotal()
-if total - replaced + len > maxTotal then
-  for _, d in ipairs(redis.call('ZRANGEBYSCORE', p..':dirs', '-inf', now - active)) do
-    if total - replaced + len <= maxTotal then break end
-    if d ~= dir then
-      total = total - tonumber(redis.call('HGET', p..':use', d) or '0')
-      for _, n in ipairs(redis.call('ZRANGE', p..':n:'..d, 0, -1)) do redis.call('DEL', p..':b:'..d..':'..n) end
-      redis.call('DEL', p..':n:'..d)
-      dropUse(d)
-      redis.call('ZREM', p..':dirs', d)
-    end
-  end
-  if total - replaced + len > maxTotal then
-    -- Then the oldest stash entries, except those a frozen decision of an active session names
-    -- (its next turn replays their markers).
-    local named = {}
-    for _, d in ipairs(redis.call('ZRANGEBYSCORE', p..':dirs', now - active, '+inf')) do
-      for _, n in ipairs(redis.call('ZRANGE', p..':n:'..d, 0, -1)) do
-        if string.sub(n, 1, 3) == 'fz_' then
-          local b = redis.call('GET', p..':b:'..d..':'..n) or ''
-          for id in string.gmatch(b, '"stashId":"([%w_%-]+)"') do named[id] = true end
-          for id in string.gmatch(b, '<<sw:([%w_%-]+)>>') do named[id] = true end
-        end
-      end
-    end
-    for _, n in ipairs(redis.call('ZRANGE', p..':n:pruned', 0, -1)) do
-      if total - replaced + len <= maxTotal then break end
-      if not named[n] and not (stash and n == name) then total = total - dropStash(p, n) end
-    end
-  end
-  if total - replaced + len > maxTotal then return {-2, total} end
-end
+if total - replaced + len > maxTotal then return {-2, total, total - replaced + len - maxTotal} end
 if append then
   redis.call('APPEND', key, body)
   redis.call('PEXPIRE', key, keep)
@@ -144,6 +116,17 @@ else
   redis.call('PEXPIRE', p..':n:'..dir, keep)
 end
 return {1, len}
+`;
+
+/** ARGV: prefix, dir. Removes a whole directory; returns the bytes its usage held. */
+export const DROP_DIR_SCRIPT = `${USAGE}
+local p, dir = ARGV[1], ARGV[2]
+local held = tonumber(redis.call('HGET', K_USE, dir) or '0')
+for _, n in ipairs(redis.call('ZRANGE', p..':n:'..dir, 0, -1)) do redis.call('DEL', p..':b:'..dir..':'..n) end
+redis.call('DEL', p..':n:'..dir)
+dropUse(dir)
+if dir == 'pruned' then redis.call('DEL', p..':sz:pruned') else redis.call('ZREM', p..':dirs', dir) end
+return held
 `;
 
 /** ARGV: prefix, dir, name. Returns 1 when something was deleted. */

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { byteStoreContract } from '../../test-support/byte-store-contract.js';
 import { REDIS_MISSING, REDIS_SERVER, startRedis, type TestRedis } from '../../test-support/redis.js';
 import { storeContract } from '../../test-support/store-contract.js';
 import { RedisStore } from './redis-store.js';
@@ -26,11 +27,13 @@ afterAll(async () => {
 
 if (shared || REDIS_SERVER) {
   // A fresh key prefix per store: the same Redis, isolated like a fresh directory.
-  storeContract('RedisStore', async (limits) => {
+  const open = async (limits = {}) => {
     const store = await RedisStore.connect(url, { ...limits, prefix: `t${process.pid}_${n++}` });
     stores.push(store);
     return store;
-  });
+  };
+  storeContract('RedisStore', open);
+  byteStoreContract('RedisBytes', async () => (await open()).bytes);
 
   describe('RedisStore', () => {
     it('fails clearly at start when Redis is not there', async () => {

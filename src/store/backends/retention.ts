@@ -1,9 +1,10 @@
 import { readFile, rmdir, stat, unlink } from 'node:fs/promises';
 import { processAlive, withLock } from '../file-lock.js';
-import { FROZEN_PREFIX } from '../ids.js';
-import { ACTIVE_AGE_MS, evictions, idleEvictions, isLive, stashIdsNamed } from '../quota.js';
-import { DEFAULT_LIMITS } from '../store.js';
-import { type DirScan, scanBase, totalBytes } from './scan.js';
+import { STASH_DIR } from '../ids.js';
+import { ACTIVE_AGE_MS } from '../quota.js';
+import { planRoom, type RoomView } from '../room.js';
+import { DEFAULT_LIMITS, type EntryInfo } from '../store.js';
+import { type DirScan, type OwnFile, scanBase, totalBytes } from './scan.js';
 import { ledgerFromScan, saveLedger } from './usage-ledger.js';
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
@@ -106,20 +107,21 @@ export async function applyRetentionLocked(
     survivors.push(session);
   }
 
-  // Over the total: the oldest idle sessions go first; kept and active ones never.
-  for (const session of idleEvictions(survivors, total - maxTotalBytes, liveness))
-    await removeSession(session, 'over_total');
-  // Still over: the oldest stash entries go, except those a live session's frozen decisions
-  // name (its next turn replays their markers, and a marker must stay recallable).
-  if (total > maxTotalBytes && scan.stash) {
-    const named = await stashIdsNamedBy(survivors.filter((s) => isLive(s, liveness)));
+  // Over the total: the one over-total rule every store keeps (room.ts), on what is left.
+  if (total > maxTotalBytes) {
     const gone = new Set(report.removed.map((r) => r.path));
-    const oldest = scan.stash.files
-      .filter((f) => !f.temp && !gone.has(f.path))
-      .sort((a, b) => a.mtimeMs - b.mtimeMs || (a.name < b.name ? -1 : 1))
-      .map((f) => ({ ...f, name: f.name.slice(0, -'.txt'.length) }));
-    for (const f of evictions(oldest, total - maxTotalBytes, named))
-      await removeFile(f.path, f.bytes, 'over_total');
+    const stash = (scan.stash?.files ?? []).filter((f) => !f.temp && !gone.has(f.path));
+    const plan = await planRoom(scanView(survivors, stash), total - maxTotalBytes, liveness);
+    const byName = new Map(survivors.map((s) => [s.name, s]));
+    for (const { name } of plan.sessions) {
+      const session = byName.get(name);
+      if (session) await removeSession(session, 'over_total');
+    }
+    const files = new Map(stash.map((f) => [entryName(f), f]));
+    for (const { name } of plan.stash) {
+      const f = files.get(name);
+      if (f) await removeFile(f.path, f.bytes, 'over_total');
+    }
   }
   report.remainingBytes = total;
   // What is left is exactly known now: the quota ledger starts again from this scan.
@@ -127,14 +129,24 @@ export async function applyRetentionLocked(
   return report;
 }
 
-/** The stash ids the frozen decisions of `sessions` name (their own id, or in a marker). */
-async function stashIdsNamedBy(sessions: DirScan[]): Promise<Set<string>> {
-  const logs: string[] = [];
-  for (const session of sessions)
-    for (const f of session.files)
-      if (!f.temp && f.name.startsWith(FROZEN_PREFIX))
-        logs.push(await readFile(f.path, 'utf8').catch(() => ''));
-  return stashIdsNamed(logs);
+const entryName = (f: OwnFile): string => f.name.slice(0, -'.txt'.length);
+
+/** What a scan found, as room-making reads a store: sessions, the stash's entries, bodies. */
+function scanView(sessions: DirScan[], stash: OwnFile[]): RoomView {
+  const entries = (files: OwnFile[]): EntryInfo[] =>
+    files.filter((f) => !f.temp).map((f) => ({ name: entryName(f), bytes: f.bytes, mtimeMs: f.mtimeMs }));
+  const dirs = new Map(sessions.map((s) => [s.name, s.files]));
+  const paths = new Map(sessions.flatMap((s) => s.files.map((f) => [`${s.name}/${f.name}`, f.path])));
+  return {
+    list: async (dir?: string) =>
+      dir === undefined
+        ? sessions.map((s) => ({ name: s.name, bytes: s.bytes, mtimeMs: s.newestMs }))
+        : entries(dir === STASH_DIR ? stash : (dirs.get(dir) ?? [])),
+    read: async (key) => {
+      const path = paths.get(`${key.dir}/${key.name}.txt`);
+      return path ? readFile(path).catch(() => null) : null;
+    },
+  };
 }
 
 /**

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, it } from 'vitest';
+import { byteStoreContract } from '../../test-support/byte-store-contract.js';
 import { startRedis, type TestRedis, VALKEY_MISSING, VALKEY_SERVER } from '../../test-support/redis.js';
 import { startCluster, type TestCluster } from '../../test-support/redis-cluster.js';
 import { storeContract } from '../../test-support/store-contract.js';
@@ -37,6 +38,11 @@ if (VALKEY_SERVER) {
     kept(
       await RedisClusterStore.connect(cluster?.url ?? '', { ...limits, prefix: `vc${process.pid}_${n++}` }),
     ),
+  );
+  byteStoreContract(
+    'Redis on Valkey',
+    async () =>
+      kept(await RedisStore.connect(server?.url ?? '', { prefix: `vb${process.pid}_${n++}` })).bytes,
   );
 } else {
   describe('Valkey', () => it.skip(VALKEY_MISSING, () => {}));
