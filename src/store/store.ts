@@ -69,7 +69,9 @@ export interface ByteRange {
 
 /**
  * Where spillway keeps full originals. Keys are validated before they reach a path or a key.
- * Implementations: {@link MemoryStore} (tests), {@link FileStore} (default), a Redis store.
+ * Every store spillway has is a {@link QuotaStore} over a backend (a {@link ByteStore}):
+ * {@link MemoryStore} (tests, embedding), {@link FileStore} (default), the Redis and Redis
+ * Cluster stores; a new backend is one ByteStore.
  *
  * @example
  * const store = new MemoryStore();

@@ -14,7 +14,7 @@ import {
 import { sessionFits } from '../quota.js';
 import type { ByteRange, EntryInfo, StoreEntry, StoreLimits } from '../store.js';
 import { scanBase, scanDir } from './scan.js';
-import { loadLedger, noteUnledgered, saveLedger, type UsageLedger } from './usage-ledger.js';
+import { ledgerFromScan, loadLedger, noteUnledgered, saveLedger, type UsageLedger } from './usage-ledger.js';
 
 /** Files written at once by writeAll: enough to overlap flushes, few enough for any fd limit. */
 const PARALLEL_WRITES = 8;
@@ -107,8 +107,7 @@ export class FileBytes implements ByteStore {
       const existing = await this.stat(key);
       if (mode === 'nx' && existing) return { ok: false, reason: 'exists' } as const;
       const growth = body.length - (existing?.bytes ?? 0);
-      const ledger = await loadLedger(this.base);
-      const refused = refusal(ledger, [[key.dir, growth]], limits);
+      const { ledger, refused } = await this.#admit([[key.dir, growth]], limits);
       if (refused) return refused;
       const dir = join(this.base, key.dir);
       await ensurePrivateDir(dir);
@@ -166,8 +165,7 @@ export class FileBytes implements ByteStore {
       if (fresh.size === 0) return { ok: true, stored: 0 } as const;
       const byDir = new Map<string, number>();
       for (const { key, body } of fresh.values()) byDir.set(key.dir, (byDir.get(key.dir) ?? 0) + body.length);
-      const ledger = await loadLedger(this.base);
-      const refused = refusal(ledger, [...byDir], limits);
+      const { ledger, refused } = await this.#admit([...byDir], limits);
       if (refused) return refused;
       for (const dir of byDir.keys()) await ensurePrivateDir(join(this.base, dir));
       const failures: unknown[] = [];
@@ -187,6 +185,25 @@ export class FileBytes implements ByteStore {
       if (failures.length > 0) throw failures[0];
       return { ok: true, stored: fresh.size } as const;
     });
+  }
+
+  /**
+   * The ledger, and the refusal of `growth` if it does not fit. Under the lock. Over the total,
+   * the ledger is counted again from a scan first (it may still count files removed behind its
+   * back), so room is never made for bytes that are not there.
+   */
+  async #admit(
+    growth: readonly [dir: string, bytes: number][],
+    limits: Readonly<StoreLimits>,
+  ): Promise<{ ledger: UsageLedger; refused: WriteOutcome | null }> {
+    let ledger = await loadLedger(this.base);
+    let refused = refusal(ledger, growth, limits);
+    if (refused && !refused.ok && refused.reason === 'total') {
+      ledger = ledgerFromScan(await scanBase(this.base));
+      await saveLedger(this.base, ledger);
+      refused = refusal(ledger, growth, limits);
+    }
+    return { ledger, refused };
   }
 
   async #checkDir(key: StoreKey): Promise<boolean> {

@@ -317,6 +317,24 @@ describe('FileStore quota ledger', () => {
   });
 });
 
+describe('FileStore when full', () => {
+  it('counts again before making room, so a file removed behind the ledger costs no session', async () => {
+    const base = join(tmp(), 'tool-results');
+    const store = new FileStore({ base, maxTotalBytes: 100, activeAgeMs: 0, pruneOnFirstSpill: false });
+    await store.put({ dir: 'old', name: 'a' }, Buffer.alloc(30));
+    await store.put({ dir: 's', name: 'one' }, Buffer.alloc(60));
+    const { unlinkSync } = await import('node:fs');
+    unlinkSync(join(base, 's', 'one.txt'));
+    // The ledger says 90 + 40 > 100; the disk holds 30 + 40: nothing needs to go.
+    await store.put({ dir: 'new', name: 'x' }, Buffer.alloc(40));
+    expect((await store.get({ dir: 'old', name: 'a' }))?.length).toBe(30);
+    expect(JSON.parse(readFileSync(join(base, '.usage.json'), 'utf8'))).toMatchObject({ total: 70 });
+    // Full for real now: the idle session goes.
+    await store.put({ dir: 'new', name: 'y' }, Buffer.alloc(50));
+    expect(await store.get({ dir: 'old', name: 'a' })).toBeNull();
+  });
+});
+
 describe('FileStore batches', () => {
   it('writes a batch under one ledger update, and nothing of a batch over quota', async () => {
     const base = join(tmp(), 'tool-results');
