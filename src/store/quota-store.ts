@@ -99,7 +99,7 @@ export class QuotaStore implements Store {
     options?: PutOptions,
   ): Promise<WriteOutcome> {
     const outcome = await this.bytes.write(key, body, mode, this.limits, options);
-    if (outcome.ok) return outcome;
+    if (outcome.ok || outcome.reason === 'exists') return outcome;
     return this.#settle(outcome, key, [key], () => this.bytes.write(key, body, mode, this.limits, options));
   }
 
