@@ -27,8 +27,9 @@ export interface QuotaOptions {
 /**
  * A {@link Store} over any {@link ByteStore}: cuts bodies to `maxFileBytes`, turns a backend's
  * refusals into `SPILLWAY_QUOTA` errors, and, when a write would take the store past its total,
- * makes room by the one over-total rule ({@link planRoom}) and tries once more. Every backend
- * (memory, file, Redis, Redis Cluster) is one of these, so none of them holds quota policy.
+ * makes room by the one over-total rule ({@link planRoom}) and tries once more. Every store
+ * spillway has (memory, file, Redis, Redis Cluster) is one of these over its backend, so no
+ * backend holds quota policy.
  *
  * @example
  * const store = new QuotaStore(new MemoryBytes(), { limits: DEFAULT_LIMITS });
@@ -92,20 +93,16 @@ export class QuotaStore implements Store {
     throw totalQuotaError(this.limits, outcome.held, this.bytes.label, this.#hint);
   }
 
-  async #write(
-    key: StoreKey,
-    body: Uint8Array,
-    mode: WriteMode,
-    options?: PutOptions,
-  ): Promise<WriteOutcome> {
-    const outcome = await this.bytes.write(key, body, mode, this.limits, options);
-    if (outcome.ok || outcome.reason === 'exists') return outcome;
+  /** A refusal of a write by `mode`, settled: room made and written again, or its error. */
+  #refused(outcome: WriteOutcome, key: StoreKey, body: Uint8Array, mode: WriteMode, options?: PutOptions) {
     return this.#settle(outcome, key, [key], () => this.bytes.write(key, body, mode, this.limits, options));
   }
 
   async put(key: StoreKey, body: Uint8Array, options?: PutOptions): Promise<PutResult> {
     const stored = cutAtUtf8Boundary(body, this.limits.maxFileBytes);
-    await this.#write(key, stored, 'put', options);
+    // The common write (it fits) costs one call to the backend, nothing more.
+    const outcome = await this.bytes.write(key, stored, 'put', this.limits, options);
+    if (!outcome.ok) await this.#refused(outcome, key, stored, 'put', options);
     const result: PutResult = {
       storedBytes: stored.length,
       totalBytes: body.length,
@@ -116,7 +113,10 @@ export class QuotaStore implements Store {
   }
 
   async putIfAbsent(key: StoreKey, body: Uint8Array): Promise<boolean> {
-    return (await this.#write(key, cutAtUtf8Boundary(body, this.limits.maxFileBytes), 'nx')).ok;
+    const stored = cutAtUtf8Boundary(body, this.limits.maxFileBytes);
+    const outcome = await this.bytes.write(key, stored, 'nx', this.limits);
+    if (outcome.ok || outcome.reason === 'exists') return outcome.ok;
+    return (await this.#refused(outcome, key, stored, 'nx')).ok;
   }
 
   /** See {@link Store.putAllIfAbsent}: one step where the backend batches, else one by one. */
@@ -141,7 +141,8 @@ export class QuotaStore implements Store {
   }
 
   async append(key: StoreKey, body: Uint8Array): Promise<void> {
-    await this.#write(key, body, 'append');
+    const outcome = await this.bytes.write(key, body, 'append', this.limits);
+    if (!outcome.ok) await this.#refused(outcome, key, body, 'append');
   }
 
   get(key: StoreKey, range?: ByteRange): Promise<Buffer | null> {
