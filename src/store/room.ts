@@ -57,15 +57,16 @@ export async function planRoom(
   const plan: RoomPlan = { sessions: idleEvictions(sessions, need, liveness), stash: [], freed: 0 };
   for (const s of plan.sessions) plan.freed += s.bytes;
   if (plan.freed >= need) return plan;
-  const logs: string[] = [];
+  const spared = new Set(spare);
   for (const session of sessions) {
     if (!isLive(session, liveness)) continue;
     const frozen = (await view.list(session.name)).filter((e) => e.name.startsWith(FROZEN_PREFIX));
-    for (const body of await inBatches(frozen, (e) => view.read({ dir: session.name, name: e.name })))
-      logs.push(body?.toString('utf8') ?? '');
+    // The ids each log names, taken as it is read: a batch of logs in memory at a time, not all.
+    await inBatches(frozen, async (e) => {
+      const body = await view.read({ dir: session.name, name: e.name });
+      for (const id of stashIdsNamed([body?.toString('utf8') ?? ''])) spared.add(id);
+    });
   }
-  const spared = stashIdsNamed(logs);
-  for (const name of spare) spared.add(name);
   const oldest = (await view.list(STASH_DIR)).sort(
     (a, b) => a.mtimeMs - b.mtimeMs || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
   );

@@ -2,7 +2,7 @@ import { lstat, rmdir, unlink } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { ByteStore, WriteMode, WriteOutcome } from '../byte-store.js';
 import { withLock } from '../file-lock.js';
-import { assertIdPart, STASH_DIR, type StoreKey } from '../ids.js';
+import { assertIdPart, type StoreKey } from '../ids.js';
 import {
   appendPrivate,
   ensurePrivateDir,
@@ -295,9 +295,11 @@ export class FileBytes implements ByteStore {
       }
       // Only empties what spillway wrote; a directory holding anything else stays.
       await rmdir(scan.path).catch(() => {});
+      // What the ledger counted for it goes, whatever the disk held: bytes another process
+      // appended and the ledger never counted are not taken off twice.
       const ledger = await loadLedger(this.base);
-      count(ledger, dir, -freed);
-      if (dir !== STASH_DIR && ledger.dirs[dir] === 0) delete ledger.dirs[dir];
+      count(ledger, dir, -(ledger.dirs[dir] ?? 0));
+      delete ledger.dirs[dir];
       await saveLedger(this.base, ledger);
       return freed;
     });
