@@ -9,6 +9,7 @@ import {
   entryFull,
   type PutOptions,
   type PutResult,
+  putEachIfAbsent,
   type Store,
   type StoreEntry,
   type StoreLimits,
@@ -121,17 +122,13 @@ export class QuotaStore implements Store {
 
   /** See {@link Store.putAllIfAbsent}: one step where the backend batches, else one by one. */
   async putAllIfAbsent(entries: readonly StoreEntry[]): Promise<number> {
+    const writeAll = this.bytes.writeAll?.bind(this.bytes);
+    if (!writeAll) return putEachIfAbsent(this, entries);
+    if (entries.length === 0) return 0;
     const cut = entries.map(({ key, body }) => ({
       key,
       body: cutAtUtf8Boundary(body, this.limits.maxFileBytes),
     }));
-    const writeAll = this.bytes.writeAll?.bind(this.bytes);
-    if (!writeAll) {
-      let written = 0;
-      for (const { key, body } of cut) if (await this.putIfAbsent(key, body)) written++;
-      return written;
-    }
-    if (cut.length === 0) return 0;
     const keys = cut.map((e) => e.key);
     const first = keys.find((k) => k.dir !== STASH_DIR) ?? (keys[0] as StoreKey);
     const outcome = await this.#settle(await writeAll(cut, this.limits), first, keys, () =>

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { evictions, idleEvictions, isLive, sessionFits, stashIdsNamed } from './quota.js';
+import { evictions, idleEvictions, isLive, refusal, sessionFits, stashIdsNamed } from './quota.js';
 
 describe('the quota rules every backend keeps', () => {
   it('evicts the oldest entries first, never a spared one, and stops once enough is freed', () => {
@@ -62,5 +62,25 @@ describe('the quota rules every backend keeps', () => {
     expect(stashIdsNamed(['{"stashId":"Ab3","x":1}', 'a <<sw:Cd-4>> b <<sw:E_5>>'])).toEqual(
       new Set(['Ab3', 'Cd-4', 'E_5']),
     );
+  });
+
+  it('refuses growth past a session quota (naming the directory) or the total (saying how much to free)', () => {
+    const limits = { maxSessionBytes: 100, maxTotalBytes: 1000 };
+    const held = (dir: string) => ({ a: 60, b: 10 })[dir] ?? 0;
+    expect(refusal(limits, 500, held, [['a', 40]])).toBeNull();
+    expect(
+      refusal(limits, 500, held, [
+        ['b', 10],
+        ['a', 41],
+      ]),
+    ).toEqual({ ok: false, reason: 'session', held: 60, dir: 'a' });
+    expect(
+      refusal(limits, 950, held, [
+        ['b', 30],
+        ['c', 30],
+      ]),
+    ).toEqual({ ok: false, reason: 'total', held: 950, need: 10 });
+    // The stash has no session quota.
+    expect(refusal(limits, 0, held, [['pruned', 1000]])).toBeNull();
   });
 });

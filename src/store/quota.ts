@@ -1,4 +1,5 @@
 import { SpillwayError } from '../errors.js';
+import type { WriteOutcome } from './byte-store.js';
 import { NAMED_STASH_ID, STASH_DIR } from './ids.js';
 import type { StoreLimits } from './store.js';
 
@@ -7,7 +8,7 @@ import type { StoreLimits } from './store.js';
  * maxSessionBytes (the stash is no session), the store at most maxTotalBytes, and over the total
  * the oldest idle sessions go first (never the one being written nor one active within
  * activeAgeMs), then the oldest stash entries, never one a live session's frozen decision names
- * nor the one being written. A backend checks the two quotas in its atomic write (sessionFits);
+ * nor the one being written. A backend checks the two quotas in its atomic write (refusal; Lua on Redis);
  * what goes when it is full is decided above every backend (room.ts, quota-store.ts) and by
  * file retention (backends/retention.ts). The store contract suite holds every backend to them.
  */
@@ -82,6 +83,30 @@ export function sessionFits(
   growth: number,
 ): boolean {
   return dir === STASH_DIR || holds + growth <= limits.maxSessionBytes;
+}
+
+/**
+ * The refusal of growing directories by `growth` bytes against a ledger (`total`, and `held` for
+ * a directory's bytes), or null when it fits: the two quota checks of every backend's guarded
+ * write (the Redis scripts make the same in Lua).
+ *
+ * @example
+ * refusal(limits, 900, () => 0, [['sess', 200]]); // { ok: false, reason: 'total', held: 900, need: 100 } at 1,000
+ */
+export function refusal(
+  limits: Pick<StoreLimits, 'maxSessionBytes' | 'maxTotalBytes'>,
+  total: number,
+  held: (dir: string) => number,
+  growth: readonly [dir: string, bytes: number][],
+): WriteOutcome | null {
+  let added = 0;
+  for (const [dir, bytes] of growth) {
+    added += bytes;
+    const holds = held(dir);
+    if (!sessionFits(limits, dir, holds, bytes)) return { ok: false, reason: 'session', held: holds, dir };
+  }
+  if (total + added <= limits.maxTotalBytes) return null;
+  return { ok: false, reason: 'total', held: total, need: total + added - limits.maxTotalBytes };
 }
 
 /**

@@ -160,6 +160,19 @@ export function cutAtUtf8Boundary(body: Uint8Array, max: number): Uint8Array {
  */
 export async function putAllIfAbsent(store: Store, entries: readonly StoreEntry[]): Promise<number> {
   if (store.putAllIfAbsent) return store.putAllIfAbsent(entries);
+  return putEachIfAbsent(store, entries);
+}
+
+/**
+ * putIfAbsent of each entry in turn: the batch of a store that cannot batch.
+ *
+ * @example
+ * await putEachIfAbsent(store, [{ key: stashKey(id), body }]); // 1 when it was not there
+ */
+export async function putEachIfAbsent(
+  store: Pick<Store, 'putIfAbsent'>,
+  entries: readonly StoreEntry[],
+): Promise<number> {
   let written = 0;
   for (const { key, body } of entries) if (await store.putIfAbsent(key, body)) written++;
   return written;

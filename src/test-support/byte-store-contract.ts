@@ -96,6 +96,13 @@ export function byteStoreContract(name: string, make: ByteStoreFactory): void {
       expect(await bytes.read(k('s1', 'a'))).toBeNull();
       expect(await bytes.list('s1')).toEqual([]);
       expect(await bytes.usedBytes()).toBe(5);
+      // The stash is a directory like any other.
+      await bytes.write(k(STASH_DIR, 'i'), body(3), 'put', limits);
+      await bytes.write(k(STASH_DIR, 'j'), body(4), 'put', limits);
+      expect(await bytes.removeDir(STASH_DIR)).toBe(7);
+      expect(await bytes.list(STASH_DIR)).toEqual([]);
+      expect(await bytes.read(k(STASH_DIR, 'j'))).toBeNull();
+      expect(await bytes.usedBytes()).toBe(5);
       // The room freed is room to write.
       expect(await bytes.write(k('s3', 'a'), body(100), 'put', limits)).toMatchObject({ ok: true });
     });

@@ -11,7 +11,7 @@ import {
   openPrivateForRead,
   writeFileAtomic,
 } from '../private-fs.js';
-import { sessionFits } from '../quota.js';
+import { refusal } from '../quota.js';
 import type { ByteRange, EntryInfo, StoreEntry, StoreLimits } from '../store.js';
 import { scanBase, scanDir } from './scan.js';
 import { ledgerFromScan, loadLedger, noteUnledgered, saveLedger, type UsageLedger } from './usage-ledger.js';
@@ -20,27 +20,6 @@ import { ledgerFromScan, loadLedger, noteUnledgered, saveLedger, type UsageLedge
 const PARALLEL_WRITES = 8;
 /** Session directories an append remembers as checked; past this many, they are checked again. */
 const MAX_CHECKED_DIRS = 4096;
-
-/** The outcome of growing directories by `growth` bytes, or null when it fits the quotas. */
-function refusal(
-  ledger: UsageLedger,
-  growth: readonly [dir: string, bytes: number][],
-  limits: Readonly<StoreLimits>,
-): WriteOutcome | null {
-  let added = 0;
-  for (const [dir, bytes] of growth) {
-    added += bytes;
-    const held = ledger.dirs[dir] ?? 0;
-    if (!sessionFits(limits, dir, held, bytes)) return { ok: false, reason: 'session', held, dir };
-  }
-  if (ledger.total + added <= limits.maxTotalBytes) return null;
-  return {
-    ok: false,
-    reason: 'total',
-    held: ledger.total,
-    need: ledger.total + added - limits.maxTotalBytes,
-  };
-}
 
 /** Counts `bytes` (negative when freed) in the ledger's total and in `dir`'s usage. */
 function count(ledger: UsageLedger, dir: string, bytes: number): void {
@@ -197,24 +176,26 @@ export class FileBytes implements ByteStore {
     limits: Readonly<StoreLimits>,
   ): Promise<{ ledger: UsageLedger; refused: WriteOutcome | null }> {
     let ledger = await loadLedger(this.base);
-    let refused = refusal(ledger, growth, limits);
+    const held = (dir: string) => ledger.dirs[dir] ?? 0;
+    let refused = refusal(limits, ledger.total, held, growth);
     if (refused && !refused.ok && refused.reason === 'total') {
       ledger = ledgerFromScan(await scanBase(this.base));
       await saveLedger(this.base, ledger);
-      refused = refusal(ledger, growth, limits);
+      refused = refusal(limits, ledger.total, held, growth);
     }
     return { ledger, refused };
   }
 
-  async #checkDir(key: StoreKey): Promise<boolean> {
-    const info = lstatQuick(join(this.base, key.dir));
-    if (info?.isSymbolicLink()) throw linkRefused(join(this.base, key.dir));
+  async #checkDir(dir: string): Promise<boolean> {
+    const path = join(this.base, dir);
+    const info = lstatQuick(path);
+    if (info?.isSymbolicLink()) throw linkRefused(path);
     return info?.isDirectory() ?? false;
   }
 
   async read(key: StoreKey, range?: ByteRange): Promise<Buffer | null> {
     const path = this.pathOf(key);
-    if (!(await this.#checkDir(key))) return null;
+    if (!(await this.#checkDir(key.dir))) return null;
     const handle = await openPrivateForRead(path);
     if (!handle) return null;
     try {
@@ -240,7 +221,7 @@ export class FileBytes implements ByteStore {
 
   async stat(key: StoreKey): Promise<EntryInfo | null> {
     const path = this.pathOf(key);
-    if (!(await this.#checkDir(key))) return null;
+    if (!(await this.#checkDir(key.dir))) return null;
     const info = lstatQuick(path);
     return info?.isFile() ? { name: key.name, bytes: info.size, mtimeMs: info.mtimeMs } : null;
   }
@@ -262,7 +243,7 @@ export class FileBytes implements ByteStore {
 
   async remove(key: StoreKey): Promise<boolean> {
     const path = this.pathOf(key);
-    if (!(await this.#checkDir(key))) return false;
+    if (!(await this.#checkDir(key.dir))) return false;
     return this.#locked(async () => {
       try {
         const info = await lstat(path);
@@ -282,7 +263,7 @@ export class FileBytes implements ByteStore {
   /** Removes what spillway wrote in `dir` (the directory too, once empty); never follows a link. */
   async removeDir(dir: string): Promise<number> {
     assertIdPart('directory', dir);
-    if (!(await this.#checkDir({ dir, name: 'x' }))) return 0;
+    if (!(await this.#checkDir(dir))) return 0;
     return this.#locked(async () => {
       const scan = await scanDir(join(this.base, dir), dir);
       if (!scan) return 0;

@@ -1,6 +1,6 @@
 import type { ByteStore, WriteMode, WriteOutcome } from '../byte-store.js';
 import { assertIdPart, type StoreKey } from '../ids.js';
-import { sessionFits } from '../quota.js';
+import { refusal } from '../quota.js';
 import { QuotaStore } from '../quota-store.js';
 import { type ByteRange, DEFAULT_LIMITS, type EntryInfo, type StoreLimits } from '../store.js';
 
@@ -42,6 +42,7 @@ export class MemoryBytes implements ByteStore {
   readonly #dirs = new Map<string, Map<string, Entry>>();
   readonly #dirBytes = new Map<string, number>();
   #total = 0;
+  readonly #held = (dir: string): number => this.#dirBytes.get(dir) ?? 0;
   readonly #now: () => number;
 
   constructor(now: () => number = Date.now) {
@@ -71,15 +72,8 @@ export class MemoryBytes implements ByteStore {
     if (mode === 'append' && length + body.length > limits.maxFileBytes)
       return { ok: false, reason: 'entry', held: length };
     const growth = mode === 'append' ? body.length : body.length - length;
-    const held = this.#dirBytes.get(key.dir) ?? 0;
-    if (!sessionFits(limits, key.dir, held, growth)) return { ok: false, reason: 'session', held };
-    if (this.#total + growth > limits.maxTotalBytes)
-      return {
-        ok: false,
-        reason: 'total',
-        held: this.#total,
-        need: this.#total + growth - limits.maxTotalBytes,
-      };
+    const refused = refusal(limits, this.#total, this.#held, [[key.dir, growth]]);
+    if (refused) return refused;
     const data =
       mode === 'append' ? this.#grown(entry, length + body.length, limits) : Buffer.alloc(body.length);
     data.set(body, mode === 'append' ? length : 0);

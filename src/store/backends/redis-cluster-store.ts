@@ -1,6 +1,6 @@
 import { SpillwayError } from '../../errors.js';
 import type { ByteStore, WriteMode, WriteOutcome } from '../byte-store.js';
-import { STASH_DIR, type StoreKey } from '../ids.js';
+import { assertIdPart, STASH_DIR, type StoreKey } from '../ids.js';
 import type { StoreLimits } from '../store.js';
 import { type ClusterClient, connectCluster } from './redis-cluster-client.js';
 import { type ClusterKeys, clusterKeys, keySlot } from './redis-cluster-keys.js';
@@ -196,7 +196,7 @@ export class RedisClusterBytes extends RedisReadingBytes implements ByteStore {
 
   /** Takes a session out of the ledger, then deletes its bodies (one slot: one DEL per 500 keys). */
   async removeDir(dir: string): Promise<number> {
-    checkKey({ dir, name: 'x' });
+    assertIdPart('directory', dir);
     try {
       if (dir === STASH_DIR) {
         let freed = 0;

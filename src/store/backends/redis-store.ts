@@ -1,5 +1,5 @@
 import type { ByteStore, WriteMode, WriteOutcome } from '../byte-store.js';
-import type { StoreKey } from '../ids.js';
+import { assertIdPart, type StoreKey } from '../ids.js';
 import type { StoreLimits } from '../store.js';
 import {
   checkKey,
@@ -96,7 +96,7 @@ export class RedisBytes extends RedisReadingBytes implements ByteStore {
   }
 
   async removeDir(dir: string): Promise<number> {
-    checkKey({ dir, name: 'x' });
+    assertIdPart('directory', dir);
     return Number(await this.#eval('delete', DROP_DIR_SCRIPT, [dir]));
   }
 
