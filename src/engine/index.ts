@@ -38,6 +38,7 @@ export {
   type WindowRequest,
 } from './fit-window.js';
 export { FrozenDecisions, type FrozenEntry } from './frozen.js';
+export { isOwnOutput, recordOwnOutput } from './own-outputs.js';
 export { addTokens, type RecentDecision, type RequestFigures, requestFigures } from './request-figures.js';
 export type { ResultOutcome } from './run-item.js';
 export { type PipelineRun, type RunOptions, runPipeline } from './runner.js';
