@@ -1,10 +1,8 @@
 import { SpillwayError } from '../errors.js';
+import { CLIENT_KEYS, type ClientKey } from './client-keys.js';
 import type { ClientSpec } from './client-spec.js';
 
-/** The clients spillway sets up, each a folder of its own (`src/clients/KEY/index.ts`). */
-export const CLIENT_KEYS = ['claude', 'codex', 'gemini', 'opencode'] as const;
-
-export type ClientKey = (typeof CLIENT_KEYS)[number];
+export { CLIENT_KEYS, type ClientKey } from './client-keys.js';
 
 const LOADERS: Record<ClientKey, () => Promise<{ spec: ClientSpec }>> = {
   claude: () => import('./claude/index.js'),

@@ -1,4 +1,5 @@
 import { type KeptUpstreams, parseKeptUpstreams, type UpstreamApi, upstreamsFile } from '../store/index.js';
+import { CLIENT_KEYS } from './client-keys.js';
 import type { SpillwayCommand } from './spillway-command.js';
 
 /** What `spillway setup CLIENT` is given. */
@@ -34,7 +35,7 @@ export interface FileEdit {
 }
 
 /** The command lines spillway writes into a client's hooks end like this; setup finds its own by it. */
-export const OWN_HOOK = /(^|[\s/'])(spillway|cli\.js)'? hook (claude|codex|gemini)$/;
+export const OWN_HOOK = new RegExp(`(^|[\\s/'])(spillway|cli\\.js)'? hook (${CLIENT_KEYS.join('|')})$`);
 
 /** Whether a hook group (Claude Code's, Codex's and Gemini CLI's share the shape) is spillway's. */
 export function isOwnHookGroup(group: unknown): boolean {
