@@ -24,7 +24,9 @@ export {
   markerTag,
   maskPlaceholder,
   parseSnipMarker,
+  RERUN_SAME,
   rerunHeader,
+  rerunSameLines,
   STASH_FAILED_NOTE,
   SUPERSEDED_PREFIX,
   snipMarker,
@@ -51,7 +53,6 @@ export {
   pruneContent,
   resolvePruneConfig,
 } from './prune-content.js';
-export { rerunDiff } from './rerun-diff.js';
 export { type SnipOptions, type SnipResult, snip, snipDetailed } from './snip.js';
 export { storedText } from './stored-text.js';
 export * from './tokenizers/index.js';

@@ -6,7 +6,7 @@ import { DedupOptionsSchema, dedupStage } from './dedup.js';
 import { formatStage } from './format.js';
 import { LinecapOptionsSchema, linecapStage } from './linecap.js';
 import { MaskOptionsSchema, maskStage } from './mask.js';
-import { RerunOptionsSchema, rerunStage } from './rerun.js';
+import { RerunOptionsSchema, rerunStage } from './rerun/index.js';
 import { SupersedeOptionsSchema, supersedeStage } from './supersede.js';
 import { textcleanStage } from './textclean.js';
 
@@ -54,6 +54,6 @@ export { type DedupOptions, DedupOptionsSchema, dedupStage } from './dedup.js';
 export { formatStage } from './format.js';
 export { type LinecapOptions, LinecapOptionsSchema, linecapStage } from './linecap.js';
 export { dueCount, type MaskOptions, MaskOptionsSchema, maskStage } from './mask.js';
-export { type RerunOptions, RerunOptionsSchema, rerunStage } from './rerun.js';
+export { type RerunOptions, RerunOptionsSchema, rerunStage } from './rerun/index.js';
 export { type SupersedeOptions, SupersedeOptionsSchema, supersedeStage } from './supersede.js';
 export { textcleanStage } from './textclean.js';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { readRerunDiff, rerunDiff } from './diff.js';
 import { alignLines } from './line-align.js';
-import { readRerunDiff, rerunDiff } from './rerun-diff.js';
 
 describe('rerun diff', () => {
   it('shows a rerun as what changed, each unchanged stretch one line naming both places, the last lines as they are', () => {

@@ -1,12 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MemoryStore } from '../../store/backends/memory-store.js';
-import { recallAll } from '../../store/recall/recall.js';
-import { markerIds, RERUN_PREFIX } from '../../text/markers.js';
-import { readRerunDiff } from '../../text/rerun-diff.js';
-import type { ToolResult } from '../../text/tool-result.js';
-import { resolvePipeline } from '../config.js';
-import { ConversationEngine } from '../conversation.js';
+import { MemoryStore } from '../../../store/backends/memory-store.js';
+import { recallAll } from '../../../store/recall/recall.js';
+import { markerIds, RERUN_PREFIX } from '../../../text/markers.js';
+import type { ToolResult } from '../../../text/tool-result.js';
+import { resolvePipeline } from '../../config.js';
+import { ConversationEngine } from '../../conversation.js';
+import { readRerunDiff } from './diff.js';
 
 const bash = (id: string, command: string, position: number, content: string): ToolResult => ({
   id,

@@ -1,6 +1,6 @@
-import { lineKind } from '../signals/index.js';
+import { lineKind } from '../../../signals/index.js';
+import { RERUN_SAME, rerunSameLines } from '../../../text/index.js';
 import { alignLines } from './line-align.js';
-import { RERUN_SAME, rerunSameLines } from './markers.js';
 
 // An unchanged stretch shorter than this is shown as itself: its marker would cost about as much.
 const MIN_STRETCH = 3;

@@ -1,9 +1,10 @@
 import { z } from 'zod';
-import { wholeNumber } from '../../config-schema.js';
-import { markerIds, rerunDiff, rerunHeader, textOf } from '../../text/index.js';
-import { callKeyOf } from '../call-keys.js';
-import type { Stage, StageItem } from '../types.js';
-import { decideThenStash } from './per-item.js';
+import { wholeNumber } from '../../../config-schema.js';
+import { markerIds, rerunHeader, textOf } from '../../../text/index.js';
+import { callKeyOf } from '../../call-keys.js';
+import type { Stage, StageItem } from '../../types.js';
+import { decideThenStash } from '../per-item.js';
+import { rerunDiff } from './diff.js';
 
 /** rerun's options. */
 export const RerunOptionsSchema = z.strictObject({
