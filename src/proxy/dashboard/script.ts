@@ -48,15 +48,22 @@ function chart(timeline) {
   });
 }
 
-// What the model saw, its marker lines highlighted (built as text nodes and <mark> elements).
-function showMarked(pre, text) {
+// What the model saw: its marker lines highlighted, and the line the collapse kept for a signal
+// shown first, not line 1 (built as text nodes and elements: an output can say anything).
+function showView(pre, decision) {
   pre.replaceChildren();
-  for (const line of text.split('\\n')) {
-    const isMarker = /<<sw:[A-Za-z0-9_-]+>>|^\\.\\.\\. \\(|\\bomitted\\b/.test(line);
-    const node = isMarker ? document.createElement('mark') : document.createTextNode(line);
-    if (isMarker) node.textContent = line;
+  pre.scrollTop = 0;
+  const markers = new Set(decision.markers);
+  let kept;
+  decision.view.split('\\n').forEach((line, i) => {
+    const tag = i === decision.kept ? 'b' : markers.has(i) ? 'mark' : '';
+    const node = tag ? document.createElement(tag) : document.createTextNode(line);
+    if (tag) node.textContent = line;
+    if (i === decision.kept) { node.className = 'kept'; kept = node; }
     pre.append(node, document.createTextNode('\\n'));
-  }
+  });
+  // A third of the way down the pane; the pane alone scrolls, not the page.
+  if (kept) pre.scrollTop += kept.getBoundingClientRect().top - pre.getBoundingClientRect().top - pre.clientHeight / 3;
 }
 
 let recent = [];
@@ -64,7 +71,7 @@ async function open(decision, row) {
   document.querySelectorAll('tr.decision.open').forEach((r) => r.classList.remove('open'));
   row.classList.add('open');
   $('#detail').hidden = false;
-  showMarked($('#view'), decision.view);
+  showView($('#view'), decision);
   const original = $('#original');
   $('#recall').textContent = decision.stashId ? 'spillway expand ' + decision.stashId : '(nothing stashed)';
   if (!decision.stashId) { original.textContent = ''; return; }
@@ -94,7 +101,7 @@ function draw(data) {
   kpi('k-source', src.outputs + ' outputs', src.outputs ? n(src.whole) + ' tokens whole \u2192 ' + n(src.shown) + ' shown (bytes/4; the client\u2019s cut and spillway\u2019s note, or its collapse), each recallable; ' + Object.entries(src.byClient).map(([k, r]) => k + ' ' + r.outputs).join(', ') : 'no output cut by a client was captured by the hooks or spillway run');
   chart(v.timeline);
   table('tools', Object.entries(v.byTool).sort((a, b) => b[1].before - a[1].before).map(([t, r]) => [t, n(r.before), n(r.after), pct(r.before, r.after)]));
-  table('sessions', Object.entries(v.bySession).reverse().slice(0, 20).map(([k, r]) => [k, String(r.requests), n(r.before), n(r.after), pct(r.before, r.after), String(r.rewrites ?? 0), String(r.waiting ?? 0), '$' + (r.bankedUsd ?? 0).toFixed(4)]));
+  table('sessions', Object.entries(v.bySession).reverse().slice(0, 20).map(([k, r]) => [k, String(r.requests), n(r.before), n(r.after), pct(r.before, r.after), String(r.rewrites), String(r.waiting), usd(r.bankedUsd)]));
   if (JSON.stringify(v.recent.map((d) => d.at + d.stashId)) !== JSON.stringify(recent.map((d) => d.at + d.stashId))) {
     recent = v.recent.slice().reverse();
     const body = $('#recent tbody');
