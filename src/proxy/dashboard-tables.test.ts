@@ -160,10 +160,14 @@ describe.skipIf(BROWSER_MISSING)('the dashboard fed by an agent through the prox
     }
   }, 60_000);
 
-  it('opens a decision at the error its collapse kept, not at line 1 (needs chromium and playwright-core)', async () => {
-    const recent: { stages: string[]; view: string; kept?: number }[] = (await data()).stats.savings.recent;
+  it('opens a decision at the error its collapse kept, in what the model saw and in the original, not at line 1 (needs chromium and playwright-core)', async () => {
+    const recent: { stages: string[]; view: string; kept?: number; keptLine?: number }[] = (await data())
+      .stats.savings.recent;
     const index = recent.findIndex((d) => d.stages.includes('collapse'));
-    expect(recent[index]?.view.split('\n')[recent[index]?.kept ?? -1]).toBe(ERROR);
+    const decision = recent[index];
+    expect(decision?.view.split('\n')[decision?.kept ?? -1]).toBe(ERROR);
+    // The error is line 701 of each log.
+    expect(decision?.keptLine).toBe(output(8).split('\n').indexOf(ERROR) + 1);
     const browser = await launchChromium();
     try {
       const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
@@ -172,18 +176,25 @@ describe.skipIf(BROWSER_MISSING)('the dashboard fed by an agent through the prox
       // The page lists the newest first.
       await page.click(`#recent tbody tr:nth-child(${recent.length - index})`);
       await page.waitForSelector('#view .kept');
-      const where = await page.evaluate(() => {
-        const pre = (globalThis as unknown as Page).document.querySelector('#view');
-        const kept = pre.querySelector('.kept');
-        const [p, k] = [pre.getBoundingClientRect(), kept.getBoundingClientRect()];
-        return {
-          text: kept.textContent,
-          // Where the line sits in the pane's text: below what a pane opened at line 1 shows.
-          offscreenAtLineOne: k.bottom - p.top + pre.scrollTop > pre.clientHeight,
-          shown: k.top >= p.top && k.bottom <= p.top + pre.clientHeight,
-        };
-      });
-      expect(where).toEqual({ text: ERROR, offscreenAtLineOne: true, shown: true });
+      await page.waitForSelector('#original .kept');
+      const where = await page.evaluate(() =>
+        ['#view', '#original'].map((pane) => {
+          const pre = (globalThis as unknown as Page).document.querySelector(pane);
+          const kept = pre.querySelector('.kept');
+          const [p, k] = [pre.getBoundingClientRect(), kept.getBoundingClientRect()];
+          return {
+            text: kept.textContent,
+            // Where the line sits in the pane's text: below what a pane opened at its top shows.
+            offscreenAtTop: k.bottom - p.top + pre.scrollTop > pre.clientHeight,
+            shown: k.top >= p.top && k.bottom <= p.top + pre.clientHeight,
+          };
+        }),
+      );
+      expect(where).toEqual([
+        { text: ERROR, offscreenAtTop: true, shown: true },
+        // The original's lines around it, numbered as /expand numbers them.
+        { text: `${decision?.keptLine}:${ERROR}`, offscreenAtTop: true, shown: true },
+      ]);
     } finally {
       await browser.close();
     }

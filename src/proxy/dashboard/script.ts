@@ -48,36 +48,48 @@ function chart(timeline) {
   });
 }
 
-// What the model saw: its marker lines highlighted, and the line the collapse kept for a signal
-// shown first, not line 1 (built as text nodes and elements: an output can say anything).
-function showView(pre, decision) {
+// Lines into a pane as text nodes and elements (an output can say anything): marked ones
+// highlighted, and the kept one, if any, shown a third of the way down rather than line 1 (the
+// pane alone scrolls, not the page).
+function fillPane(pre, lines, tagOf) {
   pre.replaceChildren();
   pre.scrollTop = 0;
-  const markers = new Set(decision.markers);
   let kept;
-  decision.view.split('\\n').forEach((line, i) => {
-    const tag = i === decision.kept ? 'b' : markers.has(i) ? 'mark' : '';
-    const node = tag ? document.createElement(tag) : document.createTextNode(line);
+  lines.forEach((line, i) => {
+    const tag = tagOf(line, i);
+    const node = tag ? document.createElement(tag === 'kept' ? 'b' : 'mark') : document.createTextNode(line);
     if (tag) node.textContent = line;
-    if (i === decision.kept) { node.className = 'kept'; kept = node; }
+    if (tag === 'kept') { node.className = 'kept'; kept = node; }
     pre.append(node, document.createTextNode('\\n'));
   });
-  // A third of the way down the pane; the pane alone scrolls, not the page.
   if (kept) pre.scrollTop += kept.getBoundingClientRect().top - pre.getBoundingClientRect().top - pre.clientHeight / 3;
 }
 
 let recent = [];
+// The decision opened last: an original that arrives after another was opened is not shown.
+let opened = 0;
 async function open(decision, row) {
+  const mine = ++opened;
   document.querySelectorAll('tr.decision.open').forEach((r) => r.classList.remove('open'));
   row.classList.add('open');
   $('#detail').hidden = false;
-  showView($('#view'), decision);
+  const markers = new Set(decision.markers);
+  fillPane($('#view'), decision.view.split('\\n'), (_, i) => (i === decision.kept ? 'kept' : markers.has(i) ? 'mark' : ''));
   const original = $('#original');
   $('#recall').textContent = decision.stashId ? 'spillway expand ' + decision.stashId : '(nothing stashed)';
   if (!decision.stashId) { original.textContent = ''; return; }
   original.textContent = 'loading...';
-  const res = await fetch('/expand?max_tokens=3000&id=' + encodeURIComponent(decision.stashId), { headers: headers() });
-  original.textContent = res.ok ? await res.text() : 'could not recall it: ' + res.status + ' ' + (await res.text());
+  // Where the kept line is known, the original's lines around it, numbered; else its first page.
+  const at = decision.keptLine;
+  const lines = at ? '&lines=' + Math.max(1, at - 40) + '-' + (at + 200) : '';
+  const recall = (extra) => fetch('/expand?max_tokens=3000&id=' + encodeURIComponent(decision.stashId) + extra, { headers: headers() });
+  let res = await recall(lines);
+  // Lines the original does not have (its lines numbered otherwise than the view's gaps): its first page.
+  if (res.status === 400 && lines) res = await recall('');
+  const text = await res.text();
+  if (mine !== opened) return;
+  if (!res.ok) { original.textContent = 'could not recall it: ' + res.status + ' ' + text; return; }
+  fillPane(original, text.split('\\n'), (line) => (at && line.startsWith(at + ':') ? 'kept' : ''));
 }
 
 function draw(data) {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { collapse } from '../../collapse/index.js';
 import { LINE_WEIGHT, lineSignal } from '../../signals/index.js';
 import { MemoryStore } from '../../store/backends/memory-store.js';
-import { lineGapMarker, maskPlaceholder, withoutRecall } from '../../text/index.js';
+import { jsonCompactedHeader, lineGapMarker, maskPlaceholder, withoutRecall } from '../../text/index.js';
 import { viewLines } from './view-lines.js';
 
 const ERROR = 'src/pay.c:88:3: error: expected ";" before "}" token';
@@ -17,9 +17,11 @@ describe('viewLines: what the dashboard marks in a decision and where it opens',
     lines[2100] = ERROR;
     const out = await collapse(lines.join('\n'), { tokens: 2000, store: new MemoryStore() });
     const view = out.text.split('\n');
-    const { markers, kept } = viewLines(out.text);
+    const { markers, kept, keptLine } = viewLines(out.text);
     expect(kept).toBeDefined();
     expect(view[kept as number]).toBe(ERROR);
+    // Its number in the original, counted through the gaps before it.
+    expect(keptLine).toBe(2101);
     // Far enough down that a pane opened at line 1 would not show it.
     expect(kept).toBeGreaterThan(40);
     expect(markers.length).toBeGreaterThan(0);
@@ -30,6 +32,7 @@ describe('viewLines: what the dashboard marks in a decision and where it opens',
     expect(viewLines([ORDINARY, WARNING, ORDINARY, ERROR, ERROR].join('\n'))).toEqual({
       markers: [],
       kept: 3,
+      keptLine: 4,
     });
   });
 
@@ -41,6 +44,18 @@ describe('viewLines: what the dashboard marks in a decision and where it opens',
     const masked = maskPlaceholder('Bash', 't1', 3000, 'Ab3');
     const view = [ORDINARY, quoting, tagged, untagged, masked, WARNING].join('\n');
     expect(viewLines(view)).toEqual({ markers: [1, 2, 3, 4], kept: 5 });
+  });
+
+  it('numbers the kept line through the gaps, and not past a marker that is not one', () => {
+    const gap = lineGapMarker(2, 9, 20, { id: 'Ab3' });
+    expect(viewLines(['a', gap, 'b', ERROR].join('\n'))).toEqual({ markers: [1], kept: 3, keptLine: 11 });
+    expect(viewLines([ERROR, gap].join('\n'))).toEqual({ markers: [1], kept: 0, keptLine: 1 });
+    const single = lineGapMarker(4, 4, 20);
+    expect(viewLines(['a', 'b', 'c', single, ERROR].join('\n'))).toMatchObject({ keptLine: 5 });
+    const json = jsonCompactedHeader({ items: 10, strings: 0 }, 'Ab3');
+    expect(viewLines([json, ERROR].join('\n'))).toEqual({ markers: [0], kept: 1 });
+    const masked = maskPlaceholder('Bash', 't1', 3000, 'Ab3');
+    expect(viewLines([masked, gap, ERROR].join('\n'))).toEqual({ markers: [0, 1], kept: 2, keptLine: 10 });
   });
 
   it('opens at line 1 when no rule names a line', () => {
