@@ -2,6 +2,10 @@
  * The dashboard's page: a shell with no data in it (the data comes from /dashboard.json, behind
  * the same tokens as /expand), its styles inline, its script from /dashboard.js. Nothing loads
  * from anywhere else. TOKEN_FILE stands for the recall token's path (see dashboardPage).
+ *
+ * Rewrites, results waiting and what is banked are a conversation's (the weighing of a prefix
+ * rewrite is made once a request, over all its results, against what that conversation saved):
+ * they are By session's columns, and By tool has none, there being no such figure by tool.
  */
 export const DASHBOARD_HTML = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
@@ -30,7 +34,7 @@ tr.decision { cursor: pointer; } tr.decision:hover, tr.decision.open { backgroun
 .panes { display: grid; grid-template-columns: 1fr 1fr; gap: .6rem; margin-top: .6rem; }
 .panes > div { min-width: 0; }
 pre { white-space: pre-wrap; word-break: break-all; background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: .5rem; max-height: 420px; overflow: auto; margin: .3rem 0; font-size: 12px; }
-mark { background: #fde68a; }
+mark { background: #fde68a; } .kept { background: #fde2e1; font-weight: 600; }
 #login { display: none; background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 1rem; margin-top: 1rem; }
 #login input { width: min(420px, 100%); font: inherit; padding: .3rem; }
 #error { color: var(--bad); }
@@ -54,8 +58,8 @@ mark { background: #fde68a; }
 </div>
 <h2>Tool-result tokens per minute <small class="muted">(grey: as they came, blue: as sent)</small></h2>
 <svg class="chart" id="chart" viewBox="0 0 600 180" preserveAspectRatio="none" role="img" aria-label="tool-result tokens per minute"></svg>
-<h2>By tool</h2><div class="scroll"><table id="tools"><thead><tr><th>tool</th><th class="num">before</th><th class="num">after</th><th class="num">saved</th><th class="num" title="requests that rewrote the cached prefix (mask, supersede): each one paid for by what spillway had saved this conversation">rewrites</th><th class="num" title="old results left in place because taking them out would not pay yet at this model's cache prices">waiting</th><th class="num" title="what spillway has saved this conversation, at its cache prices: a rewrite is made only when this covers its cost were the conversation to end right after">banked</th></tr></thead><tbody></tbody></table></div>
-<h2>By session</h2><div class="scroll"><table id="sessions"><thead><tr><th>session</th><th class="num">requests</th><th class="num">before</th><th class="num">after</th><th class="num">saved</th></tr></thead><tbody></tbody></table></div>
+<h2>By tool</h2><div class="scroll"><table id="tools"><thead><tr><th>tool</th><th class="num">before</th><th class="num">after</th><th class="num">saved</th></tr></thead><tbody></tbody></table></div>
+<h2>By session</h2><div class="scroll"><table id="sessions"><thead><tr><th>session</th><th class="num">requests</th><th class="num">before</th><th class="num">after</th><th class="num">saved</th><th class="num" title="requests that rewrote the cached prefix (mask, supersede): each one paid for by what spillway had saved this conversation">rewrites</th><th class="num" title="old results left in place after the latest request because taking them out would not pay yet at this model's cache prices">waiting</th><th class="num" title="what spillway has saved this conversation, at its cache prices: a rewrite is made only when this covers its cost were the conversation to end right after">banked</th></tr></thead><tbody></tbody></table></div>
 <h2>Recent decisions <small class="muted">(click one: what the model saw, beside the original)</small></h2>
 <div class="scroll"><table id="recent"><thead><tr><th>when</th><th>tool</th><th>stages</th><th class="num">before</th><th class="num">after</th><th>recall id</th></tr></thead><tbody></tbody></table></div>
 <div id="detail" hidden><div class="panes"><div><b>what the model saw</b><pre id="view"></pre></div>

@@ -48,29 +48,48 @@ function chart(timeline) {
   });
 }
 
-// What the model saw, its marker lines highlighted (built as text nodes and <mark> elements).
-function showMarked(pre, text) {
+// Lines into a pane as text nodes and elements (an output can say anything): marked ones
+// highlighted, and the kept one, if any, shown a third of the way down rather than line 1 (the
+// pane alone scrolls, not the page).
+function fillPane(pre, lines, tagOf) {
   pre.replaceChildren();
-  for (const line of text.split('\\n')) {
-    const isMarker = /<<sw:[A-Za-z0-9_-]+>>|^\\.\\.\\. \\(|\\bomitted\\b/.test(line);
-    const node = isMarker ? document.createElement('mark') : document.createTextNode(line);
-    if (isMarker) node.textContent = line;
+  pre.scrollTop = 0;
+  let kept;
+  lines.forEach((line, i) => {
+    const tag = tagOf(line, i);
+    const node = tag ? document.createElement(tag === 'kept' ? 'b' : 'mark') : document.createTextNode(line);
+    if (tag) node.textContent = line;
+    if (tag === 'kept') { node.className = 'kept'; kept = node; }
     pre.append(node, document.createTextNode('\\n'));
-  }
+  });
+  if (kept) pre.scrollTop += kept.getBoundingClientRect().top - pre.getBoundingClientRect().top - pre.clientHeight / 3;
 }
 
 let recent = [];
+// The decision opened last: an original that arrives after another was opened is not shown.
+let opened = 0;
 async function open(decision, row) {
+  const mine = ++opened;
   document.querySelectorAll('tr.decision.open').forEach((r) => r.classList.remove('open'));
   row.classList.add('open');
   $('#detail').hidden = false;
-  showMarked($('#view'), decision.view);
+  const markers = new Set(decision.markers);
+  fillPane($('#view'), decision.view.split('\\n'), (_, i) => (i === decision.kept ? 'kept' : markers.has(i) ? 'mark' : ''));
   const original = $('#original');
   $('#recall').textContent = decision.stashId ? 'spillway expand ' + decision.stashId : '(nothing stashed)';
   if (!decision.stashId) { original.textContent = ''; return; }
   original.textContent = 'loading...';
-  const res = await fetch('/expand?max_tokens=3000&id=' + encodeURIComponent(decision.stashId), { headers: headers() });
-  original.textContent = res.ok ? await res.text() : 'could not recall it: ' + res.status + ' ' + (await res.text());
+  // Where the kept line is known, the original's lines around it, numbered; else its first page.
+  const at = decision.keptLine;
+  const lines = at ? '&lines=' + Math.max(1, at - 40) + '-' + (at + 200) : '';
+  const recall = (extra) => fetch('/expand?max_tokens=3000&id=' + encodeURIComponent(decision.stashId) + extra, { headers: headers() });
+  let res = await recall(lines);
+  // Lines the original does not have (its lines numbered otherwise than the view's gaps): its first page.
+  if (res.status === 400 && lines) res = await recall('');
+  const text = await res.text();
+  if (mine !== opened) return;
+  if (!res.ok) { original.textContent = 'could not recall it: ' + res.status + ' ' + text; return; }
+  fillPane(original, text.split('\\n'), (line) => (at && line.startsWith(at + ':') ? 'kept' : ''));
 }
 
 function draw(data) {
@@ -94,7 +113,7 @@ function draw(data) {
   kpi('k-source', src.outputs + ' outputs', src.outputs ? n(src.whole) + ' tokens whole \u2192 ' + n(src.shown) + ' shown (bytes/4; the client\u2019s cut and spillway\u2019s note, or its collapse), each recallable; ' + Object.entries(src.byClient).map(([k, r]) => k + ' ' + r.outputs).join(', ') : 'no output cut by a client was captured by the hooks or spillway run');
   chart(v.timeline);
   table('tools', Object.entries(v.byTool).sort((a, b) => b[1].before - a[1].before).map(([t, r]) => [t, n(r.before), n(r.after), pct(r.before, r.after)]));
-  table('sessions', Object.entries(v.bySession).reverse().slice(0, 20).map(([k, r]) => [k, String(r.requests), n(r.before), n(r.after), pct(r.before, r.after), String(r.rewrites ?? 0), String(r.waiting ?? 0), '$' + (r.bankedUsd ?? 0).toFixed(4)]));
+  table('sessions', Object.entries(v.bySession).reverse().slice(0, 20).map(([k, r]) => [k, String(r.requests), n(r.before), n(r.after), pct(r.before, r.after), String(r.rewrites), String(r.waiting), usd(r.bankedUsd)]));
   if (JSON.stringify(v.recent.map((d) => d.at + d.stashId)) !== JSON.stringify(recent.map((d) => d.at + d.stashId))) {
     recent = v.recent.slice().reverse();
     const body = $('#recent tbody');

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { readAtSource } from '../../store/index.js';
 import type { ProxyContext } from '../context.js';
-import { DASHBOARD_HTML, DASHBOARD_JS } from '../dashboard/index.js';
+import { DASHBOARD_HTML, DASHBOARD_JS, viewLines } from '../dashboard/index.js';
 import { sendJson } from '../http.js';
 import { AT_SOURCE_DAYS } from './observe.js';
 
@@ -48,8 +48,9 @@ export function dashboardPageRoute(
 
 /**
  * `GET /dashboard.json`: what the dashboard draws: the counters and savings (with the start of
- * what the model saw of each recent decision: outputs, so behind the same tokens as /expand),
- * and the stash's size against its quota.
+ * what the model saw of each recent decision: outputs, so behind the same tokens as /expand;
+ * its marker lines and the line kept for a signal, read here only when the page asks), and
+ * the stash's size against its quota.
  *
  * @example
  * if (path === '/dashboard.json') return dashboardDataRoute(ctx, res);
@@ -57,10 +58,12 @@ export function dashboardPageRoute(
 export async function dashboardDataRoute(ctx: ProxyContext, res: ServerResponse): Promise<void> {
   const used = (await ctx.store.usedBytes?.().catch(() => undefined)) ?? null;
   const atSource = await readAtSource(ctx.store, { days: AT_SOURCE_DAYS, now: new Date() });
+  const savings = ctx.stats.savings;
+  const recent = savings.recent.map((d) => ({ ...d, ...viewLines(d.view) }));
   sendJson(res, 200, {
     version: ctx.version,
     sessions: ctx.sessions.size,
-    stats: ctx.stats,
+    stats: { ...ctx.stats, savings: { ...savings, recent } },
     atSource,
     storeKind: ctx.store.kind,
     stash: { used, quota: ctx.store.limits.maxTotalBytes },
