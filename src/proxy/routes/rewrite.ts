@@ -6,6 +6,7 @@ import { BUDGET_HEADER, parseBudgetHeader } from '../budget-header.js';
 import type { ProxyContext } from '../context.js';
 import { forward } from '../forward.js';
 import { apiError, BodyTooLarge, readBody, redactedTarget, refuseTooLarge, refuseUnread } from '../http.js';
+import { answerWithRecall, planRecall } from '../recall/index.js';
 import { rewriteRequest } from '../rewrite.js';
 import { recordAnswer, recordRequest } from '../savings.js';
 import { recordCalibration, recordRewrite } from '../stats.js';
@@ -158,9 +159,11 @@ async function rewriteAndForward(
         new Date(),
       );
   };
-  return forward(ctx, req, res, {
+  // A conversation with markers and no recall tool of its own gets spillway's, answered here.
+  const recall = ctx.recallOffers && planRecall(ctx.recallOffers, api, req.url ?? '/', out.session, out.body);
+  const sent = {
     api,
-    body: out.body,
+    body: recall ? recall.body : out.body,
     started,
     onSent: release,
     ...(out.calibrate || figures ? { onUsage } : {}),
@@ -178,5 +181,8 @@ async function rewriteAndForward(
       ...(out.failOpen ? { failOpen: out.failOpen.message } : {}),
       ...(out.unparseable ? { unparseable: out.unparseable } : {}),
     },
-  });
+  };
+  // count_tokens counts the request with the tool, as it will be sent; there is no answer to answer.
+  if (recall && call.advances) return answerWithRecall(ctx, req, res, { ...sent, ...recall });
+  return forward(ctx, req, res, sent);
 }

@@ -1,0 +1,2 @@
+export { answerWithRecall, type RecallJob } from './loop.js';
+export { planRecall, type RecallPlan } from './offer.js';

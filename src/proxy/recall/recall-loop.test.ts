@@ -1,0 +1,67 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resolvePipeline } from '../../engine/config.js';
+import { FileStore } from '../../store/backends/file-store.js';
+import {
+  BUILD_ERROR,
+  buildConversation,
+  finalAnswer,
+  recallingModel,
+} from '../../test-support/recall-fixture.js';
+import { type ScriptedModel, startScriptedModel } from '../../test-support/scripted-model.js';
+import { type RunningProxy, startProxy } from '../server.js';
+
+let model: ScriptedModel;
+let proxy: RunningProxy;
+
+beforeAll(async () => {
+  model = await startScriptedModel(recallingModel);
+  proxy = await startProxy({
+    pipeline: resolvePipeline({ preset: 'balanced' }),
+    store: new FileStore({
+      base: join(mkdtempSync(join(tmpdir(), 'sw-recall-')), 'store'),
+      pruneOnFirstSpill: false,
+    }),
+    port: 0,
+    upstreams: { anthropic: model.url, openai: model.url, gemini: model.url },
+    log: () => {},
+  });
+});
+afterAll(async () => {
+  await proxy?.close();
+  await model?.close();
+});
+
+type Api = 'anthropic' | 'openai-chat' | 'openai-responses' | 'gemini';
+
+const post = (path: string, body: unknown, session: string, headers: Record<string, string> = {}) =>
+  fetch(`${proxy.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-spillway-session': session, ...headers },
+    body: JSON.stringify(body),
+  });
+
+const APIS: Api[] = ['anthropic', 'openai-chat', 'openai-responses', 'gemini'];
+
+describe('recall through the proxy alone', () => {
+  for (const api of APIS)
+    for (const stream of [false, true])
+      it(`${api}${stream ? ', streamed' : ''}: the model recalls the error line and the agent gets the final answer`, async () => {
+        const session = `recall-${api}-${stream}`;
+        const before = model.seen.length;
+        const { path, body } = buildConversation(api, stream);
+        const res = await post(path, body, session);
+        const text = await res.text();
+        expect(res.status).toBe(200);
+        const rounds = model.seen.slice(before);
+        expect(rounds).toHaveLength(2);
+        // The model was offered the tool, and its second round holds the recalled line.
+        expect(rounds[0]?.body.toString()).toContain('"spillway_expand"');
+        expect(rounds[1]?.body.toString()).toContain(BUILD_ERROR.replaceAll('`', '`'));
+        // The agent gets the final answer and never a call of a tool it does not have.
+        expect(text.replaceAll('\\u0060', '`')).toContain(finalAnswer(BUILD_ERROR).slice(0, 40));
+        expect(text).not.toContain('spillway_expand');
+      });
+});
