@@ -61,6 +61,9 @@ class AnthropicRelay implements StreamRelay {
   #blocks = new Map<number, { block: Json; json: string }>();
   #usage: Json = {};
   #delta: Json | undefined;
+  /** The held closing events as they came: what a turn with no recall ends with. */
+  #endRaw = '';
+  #rounds = 0;
 
   event(ev: SseEvent, round: number): string {
     const data = eventJson(ev);
@@ -73,9 +76,13 @@ class AnthropicRelay implements StreamRelay {
     if (type === 'message_delta') {
       this.#usage = { ...this.#usage, ...asRecord(data.usage) };
       this.#delta = data;
+      this.#endRaw += ev.raw;
       return '';
     }
-    if (type === 'message_stop') return '';
+    if (type === 'message_stop') {
+      this.#endRaw += ev.raw;
+      return '';
+    }
     const index = typeof data.index === 'number' ? data.index : undefined;
     if (index === undefined) return ev.raw;
     this.#accumulate(type, index, data);
@@ -114,14 +121,17 @@ class AnthropicRelay implements StreamRelay {
     this.#holdFrom = Number.POSITIVE_INFINITY;
     this.#blocks = new Map();
     this.#usage = {};
+    this.#rounds++;
     return { parts, usage };
   }
 
   between(): string {
+    this.#endRaw = '';
     return '';
   }
 
   finish(end: TurnCut, usage: unknown): string {
+    if (this.#rounds === 1 && !end.cut) return this.#endRaw;
     const delta = { ...asRecord(this.#delta?.delta) };
     if (end.cut && !end.agentCalls) delta.stop_reason = 'end_turn';
     const usageOut = { ...asRecord(this.#delta?.usage), ...counts(usage) };

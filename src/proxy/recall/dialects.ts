@@ -12,3 +12,11 @@ export const DIALECTS: Readonly<Record<ApiName, Dialect>> = {
   'openai-responses': openaiResponsesDialect,
   gemini: geminiDialect,
 };
+
+/**
+ * What the offered tool may add to a request, in tokens: its largest definition's bytes (a token
+ * is at least a byte), so a guarded request has room for it.
+ */
+export const RECALL_TOOL_TOKENS = Math.max(
+  ...Object.values(DIALECTS).map((d) => Buffer.byteLength(d.toolJson) + 1),
+);

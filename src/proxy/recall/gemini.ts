@@ -82,6 +82,9 @@ class GeminiRelay implements StreamRelay {
   #before: unknown;
   /** Parts of the held closing chunk that come before a recall: sent before the next round. */
   #owed = '';
+  /** The held closing events as they came: what a turn with no recall ends with. */
+  #endRaw = '';
+  #rounds = 0;
 
   event(ev: SseEvent): string {
     const data = eventJson(ev);
@@ -92,6 +95,7 @@ class GeminiRelay implements StreamRelay {
     if (parts.some((p) => partOf(p).kind === 'recall')) this.#holding = true;
     if (candidateOf(data).finishReason !== undefined) {
       this.#closing = data;
+      this.#endRaw += ev.raw;
       return '';
     }
     if (this.#holding) return '';
@@ -119,16 +123,19 @@ class GeminiRelay implements StreamRelay {
     this.#holding = false;
     this.#parts = [];
     this.#usage = undefined;
+    this.#rounds++;
     return { parts, usage };
   }
 
   between(): string {
     const owed = this.#owed;
     this.#owed = '';
+    this.#endRaw = '';
     return owed;
   }
 
   finish(end: TurnCut, usage: unknown): string {
+    if (this.#rounds === 1 && !end.cut) return this.#endRaw;
     const closing = this.#closing ?? {
       candidates: [{ content: { role: 'model', parts: [] }, finishReason: 'STOP' }],
     };

@@ -79,18 +79,31 @@ class ChatRelay implements StreamRelay {
   #calls = new Map<number, Json>();
   #closing: Json | undefined;
   #usage: unknown;
+  /** The held closing events as they came: what a turn with no recall ends with. */
+  #endRaw = '';
+  #rounds = 0;
 
   event(ev: SseEvent): string {
-    if (ev.data.trim() === '[DONE]') return '';
+    if (ev.data.trim() === '[DONE]') {
+      this.#endRaw += ev.raw;
+      return '';
+    }
     const data = eventJson(ev);
     if (!data) return ev.raw;
     if (data.usage) this.#usage = data.usage;
     const choice = choiceOf(data);
     const delta = asRecord(choice.delta);
-    if (!delta) return data.usage ? '' : ev.raw;
+    if (!delta) {
+      if (!data.usage) return ev.raw;
+      this.#endRaw += ev.raw;
+      return '';
+    }
     this.#accumulate(delta);
     const finished = choice.finish_reason !== null && choice.finish_reason !== undefined;
-    if (finished) this.#closing = data;
+    if (finished) {
+      this.#closing = data;
+      this.#endRaw += ev.raw;
+    }
     if (this.#holding || finished) return '';
     return data.usage ? sseText(undefined, { ...data, usage: null }) : ev.raw;
   }
@@ -122,14 +135,17 @@ class ChatRelay implements StreamRelay {
     this.#text = '';
     this.#calls = new Map();
     this.#usage = undefined;
+    this.#rounds++;
     return { parts, usage };
   }
 
   between(): string {
+    this.#endRaw = '';
     return '';
   }
 
   finish(end: TurnCut, usage: unknown): string {
+    if (this.#rounds === 1 && !end.cut) return this.#endRaw;
     const closing = this.#closing ?? { object: 'chat.completion.chunk', choices: [{ index: 0, delta: {} }] };
     const choice = choiceOf(closing);
     const reason = end.cut && !end.agentCalls ? 'stop' : choice.finish_reason;

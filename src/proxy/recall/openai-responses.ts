@@ -79,6 +79,9 @@ class ResponsesRelay implements StreamRelay {
   #shown: Json[] = [];
   #closing: Json | undefined;
   #usage: unknown;
+  /** The held closing events as they came: what a turn with no recall ends with. */
+  #endRaw = '';
+  #rounds = 0;
 
   event(ev: SseEvent, round: number): string {
     const data = eventJson(ev);
@@ -87,6 +90,7 @@ class ResponsesRelay implements StreamRelay {
     if (START.has(type)) return round === 0 ? this.#send(ev, data, false) : '';
     if (END.has(type)) {
       this.#closing = data;
+      this.#endRaw += ev.raw;
       this.#usage = asRecord(data.response)?.usage;
       return '';
     }
@@ -124,14 +128,17 @@ class ResponsesRelay implements StreamRelay {
     this.#holdFrom = Number.POSITIVE_INFINITY;
     this.#items = new Map();
     this.#usage = undefined;
+    this.#rounds++;
     return { parts, usage };
   }
 
   between(): string {
+    this.#endRaw = '';
     return '';
   }
 
-  finish(_end: TurnCut, usage: unknown): string {
+  finish(end: TurnCut, usage: unknown): string {
+    if (this.#rounds === 1 && !end.cut) return this.#endRaw;
     const closing = this.#closing ?? { type: 'response.completed', response: {} };
     const response = {
       ...asRecord(closing.response),

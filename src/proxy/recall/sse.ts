@@ -22,9 +22,9 @@ export async function* sseEvents(body: AsyncIterable<Buffer>): AsyncGenerator<Ss
   for await (const chunk of body) {
     pending += decoder.decode(chunk, { stream: true });
     for (let end = blankLine(pending); end >= 0; end = blankLine(pending)) {
-      const raw = pending.slice(0, end);
-      pending = pending.slice(end + (pending.startsWith('\r\n\r\n', end) ? 4 : 2));
-      const ev = parseEvent(raw);
+      const cut = end + (pending.startsWith('\r\n\r\n', end) ? 4 : 2);
+      const ev = parseEvent(pending.slice(0, end), pending.slice(0, cut));
+      pending = pending.slice(cut);
       if (ev) yield ev;
     }
     if (pending.length > MAX_EVENT_BYTES)
@@ -33,7 +33,8 @@ export async function* sseEvents(body: AsyncIterable<Buffer>): AsyncGenerator<Ss
         `an event of the model's stream is over ${MAX_EVENT_BYTES} bytes`,
       );
   }
-  const ev = parseEvent(pending + decoder.decode());
+  const rest = pending + decoder.decode();
+  const ev = parseEvent(rest, rest);
   if (ev) yield ev;
 }
 
@@ -44,15 +45,16 @@ function blankLine(text: string): number {
   return crlf < 0 ? lf : Math.min(lf, crlf);
 }
 
-function parseEvent(raw: string): SseEvent | undefined {
-  if (raw.trim() === '') return undefined;
+/** An event from its text (`raw` is it with the blank line that ended it: the bytes passed on). */
+function parseEvent(text: string, raw: string): SseEvent | undefined {
+  if (text.trim() === '') return undefined;
   let event: string | undefined;
   const data: string[] = [];
-  for (const line of raw.split(/\r?\n/)) {
+  for (const line of text.split(/\r?\n/)) {
     if (line.startsWith('event:')) event = line.slice(6).trim();
     else if (line.startsWith('data:')) data.push(line.slice(line.startsWith('data: ') ? 6 : 5));
   }
-  return { event, data: data.join('\n'), raw: `${raw}\n\n` };
+  return { event, data: data.join('\n'), raw };
 }
 
 /**
