@@ -43,6 +43,28 @@ const post = (path: string, body: unknown, session: string, headers: Record<stri
     body: JSON.stringify(body),
   });
 
+/** The input and output tokens the client reads from the answer (a stream's last report). */
+function reportedUsage(api: Api, stream: boolean, text: string): { input: number; output: number } {
+  const events = stream
+    ? text
+        .split(/\r?\n/)
+        .filter((l) => l.startsWith('data: {'))
+        .map((l) => JSON.parse(l.slice(6)))
+    : [JSON.parse(text)];
+  // biome-ignore lint/suspicious/noExplicitAny: each API's usage read by hand
+  const usage = events.flatMap((e: any) => {
+    if (api === 'gemini')
+      return e.usageMetadata
+        ? [{ input: e.usageMetadata.promptTokenCount, output: e.usageMetadata.candidatesTokenCount }]
+        : [];
+    const u = e.usage ?? e.response?.usage ?? (api === 'anthropic' && stream ? undefined : undefined);
+    if (!u) return [];
+    if (api === 'openai-chat') return [{ input: u.prompt_tokens, output: u.completion_tokens }];
+    return [{ input: u.input_tokens, output: u.output_tokens }];
+  });
+  return usage.at(-1) ?? { input: 0, output: 0 };
+}
+
 const APIS: Api[] = ['anthropic', 'openai-chat', 'openai-responses', 'gemini'];
 
 describe('recall through the proxy alone', () => {
@@ -63,5 +85,7 @@ describe('recall through the proxy alone', () => {
         // The agent gets the final answer and never a call of a tool it does not have.
         expect(text.replaceAll('\\u0060', '`')).toContain(finalAnswer(BUILD_ERROR).slice(0, 40));
         expect(text).not.toContain('spillway_expand');
+        // Both rounds' usage, reported as the answer's: 100 in and 10 out each.
+        expect(reportedUsage(api, stream, text)).toEqual({ input: 200, output: 20 });
       });
 });
