@@ -269,6 +269,13 @@ function responsesEvents(step: ModelStep, n: number): string[] {
             output_index: 0,
             item: { ...item, status: 'in_progress', content: [] },
           }),
+          sse('response.content_part.added', {
+            type: 'response.content_part.added',
+            item_id: item.id,
+            output_index: 0,
+            content_index: 0,
+            part: { type: 'output_text', text: '', annotations: [] },
+          }),
           sse('response.output_text.delta', {
             type: 'response.output_text.delta',
             item_id: item.id,
