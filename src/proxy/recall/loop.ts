@@ -6,7 +6,7 @@ import type { ProxyContext } from '../context.js';
 import { apiError, redactedTarget, sendJson } from '../http.js';
 import { responseHeaders } from '../upstreams.js';
 import { answerCalls } from './answer-calls.js';
-import { askUpstream, readAnswer } from './ask-upstream.js';
+import { askUpstream, MAX_ANSWER_BYTES, readAnswer } from './ask-upstream.js';
 import { appendTurn } from './body-bytes.js';
 import type { Dialect, StreamRelay } from './dialect.js';
 import { DIALECTS } from './dialects.js';
@@ -192,8 +192,14 @@ async function streamRounds(state: Rounds): Promise<number> {
       delete headers['content-length'];
       res.writeHead(answer.statusCode, headers);
     }
-    for await (const ev of sseEvents(answer.body as AsyncIterable<Buffer>))
+    let bytes = 0;
+    for await (const ev of sseEvents(answer.body as AsyncIterable<Buffer>)) {
+      // What a round holds for its history grows with its stream: a stream no model writes ends it.
+      bytes += ev.raw.length;
+      if (bytes > MAX_ANSWER_BYTES)
+        throw new Error('the answer is over the size spillway reads for recall calls');
       await write(relay.event(ev, round));
+    }
     const { parts, usage } = relay.endRound();
     if (round === 0) learn(state, usage);
     state.usage = sumUsage(state.usage, usage);
