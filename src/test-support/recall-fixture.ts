@@ -1,5 +1,8 @@
+import { resolvePipeline } from '../engine/config.js';
+import { type ProxyOptions, type RunningProxy, startProxy } from '../proxy/index.js';
+import { MemoryStore } from '../store/backends/memory-store.js';
 import { markerIds } from '../text/index.js';
-import type { ModelStep, ModelTurn } from './scripted-model.js';
+import { type ModelStep, type ModelTurn, type ScriptedModel, startScriptedModel } from './scripted-model.js';
 
 /** The error line a long build log hides in its middle, past what a collapse keeps of its text. */
 export const BUILD_ERROR = 'ERROR: ld returned 1: undefined reference to `frobnicate_widget`';
@@ -109,6 +112,35 @@ export function buildConversation(
           parts: [{ functionResponse: { id: 'c1', name: 'bash', response: { output: BUILD_LOG } } }],
         },
       ],
+    },
+  };
+}
+
+/**
+ * A scripted model and a proxy in front of it (every API's upstream), for recall tests.
+ *
+ * @example
+ * const { model, proxy, close } = await recallProxy(recallingModel);
+ */
+export async function recallProxy(
+  script: (turn: ModelTurn) => ModelStep,
+  options: Partial<ProxyOptions> = {},
+): Promise<{ model: ScriptedModel; proxy: RunningProxy; close: () => Promise<void> }> {
+  const model = await startScriptedModel(script);
+  const proxy = await startProxy({
+    pipeline: resolvePipeline({ preset: 'balanced' }),
+    store: new MemoryStore({ maxTotalBytes: 1 << 28, maxSessionBytes: 1 << 28 }),
+    port: 0,
+    upstreams: { anthropic: model.url, openai: model.url, gemini: model.url },
+    log: () => {},
+    ...options,
+  });
+  return {
+    model,
+    proxy,
+    close: async () => {
+      await proxy.close();
+      await model.close();
     },
   };
 }

@@ -1,6 +1,6 @@
 import { asRecord } from '../../text/index.js';
 import { EXPAND_TOOL, EXPAND_TOOL_DEFINITION } from '../../tools/index.js';
-import type { Dialect, RecallAnswer, StreamRelay, TurnCut } from './dialect.js';
+import { ClosingEvents, type Dialect, type RecallAnswer, type StreamRelay, type TurnCut } from './dialect.js';
 import { eventJson, type SseEvent, sseText } from './sse.js';
 import { isOfferedTool, type Json, type TurnPart } from './turn.js';
 
@@ -61,9 +61,7 @@ class AnthropicRelay implements StreamRelay {
   #blocks = new Map<number, { block: Json; json: string }>();
   #usage: Json = {};
   #delta: Json | undefined;
-  /** The held closing events as they came: what a turn with no recall ends with. */
-  #endRaw = '';
-  #rounds = 0;
+  readonly #ends = new ClosingEvents();
 
   event(ev: SseEvent, round: number): string {
     const data = eventJson(ev);
@@ -76,11 +74,11 @@ class AnthropicRelay implements StreamRelay {
     if (type === 'message_delta') {
       this.#usage = { ...this.#usage, ...asRecord(data.usage) };
       this.#delta = data;
-      this.#endRaw += ev.raw;
+      this.#ends.hold(ev.raw);
       return '';
     }
     if (type === 'message_stop') {
-      this.#endRaw += ev.raw;
+      this.#ends.hold(ev.raw);
       return '';
     }
     const index = typeof data.index === 'number' ? data.index : undefined;
@@ -121,17 +119,18 @@ class AnthropicRelay implements StreamRelay {
     this.#holdFrom = Number.POSITIVE_INFINITY;
     this.#blocks = new Map();
     this.#usage = {};
-    this.#rounds++;
+    this.#ends.roundEnded();
     return { parts, usage };
   }
 
   between(): string {
-    this.#endRaw = '';
+    this.#ends.nextRound();
     return '';
   }
 
   finish(end: TurnCut, usage: unknown): string {
-    if (this.#rounds === 1 && !end.cut) return this.#endRaw;
+    const asCame = this.#ends.asCame(end);
+    if (asCame !== undefined) return asCame;
     const delta = { ...asRecord(this.#delta?.delta) };
     if (end.cut && !end.agentCalls) delta.stop_reason = 'end_turn';
     const usageOut = { ...asRecord(this.#delta?.usage), ...counts(usage) };

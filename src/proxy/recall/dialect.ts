@@ -50,3 +50,34 @@ export interface StreamRelay {
   /** The closing events, cut as decided, with the usage of every round. */
   finish(end: TurnCut, usage: unknown): string;
 }
+
+/**
+ * A relay's closing events as they came: a turn that needed no recall ends with them, byte for
+ * byte; any other is closed by the relay with the rounds' usage.
+ *
+ * @example
+ * closing.hold(ev.raw); // a message_delta, a finish chunk, response.completed
+ * closing.asCame(end) ?? rebuilt;
+ */
+export class ClosingEvents {
+  #raw = '';
+  #rounds = 0;
+
+  hold(raw: string): void {
+    this.#raw += raw;
+  }
+
+  roundEnded(): void {
+    this.#rounds++;
+  }
+
+  /** Another round follows: what this one held is not the end. */
+  nextRound(): void {
+    this.#raw = '';
+  }
+
+  /** The closing events as they came, when the answer is the first round's, uncut. */
+  asCame(end: TurnCut): string | undefined {
+    return this.#rounds === 1 && !end.cut ? this.#raw : undefined;
+  }
+}

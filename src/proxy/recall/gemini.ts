@@ -1,6 +1,6 @@
 import { asRecord } from '../../text/index.js';
 import { EXPAND_TOOL, EXPAND_TOOL_DEFINITION } from '../../tools/index.js';
-import type { Dialect, RecallAnswer, StreamRelay, TurnCut } from './dialect.js';
+import { ClosingEvents, type Dialect, type RecallAnswer, type StreamRelay, type TurnCut } from './dialect.js';
 import { eventJson, type SseEvent, sseText } from './sse.js';
 import { isOfferedTool, type Json, sumUsage, type TurnPart } from './turn.js';
 
@@ -82,9 +82,7 @@ class GeminiRelay implements StreamRelay {
   #before: unknown;
   /** Parts of the held closing chunk that come before a recall: sent before the next round. */
   #owed = '';
-  /** The held closing events as they came: what a turn with no recall ends with. */
-  #endRaw = '';
-  #rounds = 0;
+  readonly #ends = new ClosingEvents();
 
   event(ev: SseEvent): string {
     const data = eventJson(ev);
@@ -95,7 +93,7 @@ class GeminiRelay implements StreamRelay {
     if (parts.some((p) => partOf(p).kind === 'recall')) this.#holding = true;
     if (candidateOf(data).finishReason !== undefined) {
       this.#closing = data;
-      this.#endRaw += ev.raw;
+      this.#ends.hold(ev.raw);
       return '';
     }
     if (this.#holding) return '';
@@ -123,19 +121,20 @@ class GeminiRelay implements StreamRelay {
     this.#holding = false;
     this.#parts = [];
     this.#usage = undefined;
-    this.#rounds++;
+    this.#ends.roundEnded();
     return { parts, usage };
   }
 
   between(): string {
     const owed = this.#owed;
     this.#owed = '';
-    this.#endRaw = '';
+    this.#ends.nextRound();
     return owed;
   }
 
   finish(end: TurnCut, usage: unknown): string {
-    if (this.#rounds === 1 && !end.cut) return this.#endRaw;
+    const asCame = this.#ends.asCame(end);
+    if (asCame !== undefined) return asCame;
     const closing = this.#closing ?? {
       candidates: [{ content: { role: 'model', parts: [] }, finishReason: 'STOP' }],
     };

@@ -1,6 +1,6 @@
 import { asRecord } from '../../text/index.js';
 import { EXPAND_TOOL, EXPAND_TOOL_DEFINITION } from '../../tools/index.js';
-import type { Dialect, RecallAnswer, StreamRelay, TurnCut } from './dialect.js';
+import { ClosingEvents, type Dialect, type RecallAnswer, type StreamRelay, type TurnCut } from './dialect.js';
 import { eventJson, type SseEvent, sseText } from './sse.js';
 import { isOfferedTool, type Json, type TurnPart } from './turn.js';
 
@@ -79,13 +79,11 @@ class ChatRelay implements StreamRelay {
   #calls = new Map<number, Json>();
   #closing: Json | undefined;
   #usage: unknown;
-  /** The held closing events as they came: what a turn with no recall ends with. */
-  #endRaw = '';
-  #rounds = 0;
+  readonly #ends = new ClosingEvents();
 
   event(ev: SseEvent): string {
     if (ev.data.trim() === '[DONE]') {
-      this.#endRaw += ev.raw;
+      this.#ends.hold(ev.raw);
       return '';
     }
     const data = eventJson(ev);
@@ -95,14 +93,14 @@ class ChatRelay implements StreamRelay {
     const delta = asRecord(choice.delta);
     if (!delta) {
       if (!data.usage) return ev.raw;
-      this.#endRaw += ev.raw;
+      this.#ends.hold(ev.raw);
       return '';
     }
     this.#accumulate(delta);
     const finished = choice.finish_reason !== null && choice.finish_reason !== undefined;
     if (finished) {
       this.#closing = data;
-      this.#endRaw += ev.raw;
+      this.#ends.hold(ev.raw);
     }
     if (this.#holding || finished) return '';
     return data.usage ? sseText(undefined, { ...data, usage: null }) : ev.raw;
@@ -135,17 +133,18 @@ class ChatRelay implements StreamRelay {
     this.#text = '';
     this.#calls = new Map();
     this.#usage = undefined;
-    this.#rounds++;
+    this.#ends.roundEnded();
     return { parts, usage };
   }
 
   between(): string {
-    this.#endRaw = '';
+    this.#ends.nextRound();
     return '';
   }
 
   finish(end: TurnCut, usage: unknown): string {
-    if (this.#rounds === 1 && !end.cut) return this.#endRaw;
+    const asCame = this.#ends.asCame(end);
+    if (asCame !== undefined) return asCame;
     const closing = this.#closing ?? { object: 'chat.completion.chunk', choices: [{ index: 0, delta: {} }] };
     const choice = choiceOf(closing);
     const reason = end.cut && !end.agentCalls ? 'stop' : choice.finish_reason;

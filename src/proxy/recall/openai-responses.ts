@@ -1,6 +1,6 @@
 import { asRecord } from '../../text/index.js';
 import { EXPAND_TOOL, EXPAND_TOOL_DEFINITION } from '../../tools/index.js';
-import type { Dialect, RecallAnswer, StreamRelay, TurnCut } from './dialect.js';
+import { ClosingEvents, type Dialect, type RecallAnswer, type StreamRelay, type TurnCut } from './dialect.js';
 import { eventJson, type SseEvent, sseText } from './sse.js';
 import { isOfferedTool, type Json, type TurnPart } from './turn.js';
 
@@ -79,9 +79,7 @@ class ResponsesRelay implements StreamRelay {
   #shown: Json[] = [];
   #closing: Json | undefined;
   #usage: unknown;
-  /** The held closing events as they came: what a turn with no recall ends with. */
-  #endRaw = '';
-  #rounds = 0;
+  readonly #ends = new ClosingEvents();
 
   event(ev: SseEvent, round: number): string {
     const data = eventJson(ev);
@@ -90,7 +88,7 @@ class ResponsesRelay implements StreamRelay {
     if (START.has(type)) return round === 0 ? this.#send(ev, data, false) : '';
     if (END.has(type)) {
       this.#closing = data;
-      this.#endRaw += ev.raw;
+      this.#ends.hold(ev.raw);
       this.#usage = asRecord(data.response)?.usage;
       return '';
     }
@@ -128,17 +126,18 @@ class ResponsesRelay implements StreamRelay {
     this.#holdFrom = Number.POSITIVE_INFINITY;
     this.#items = new Map();
     this.#usage = undefined;
-    this.#rounds++;
+    this.#ends.roundEnded();
     return { parts, usage };
   }
 
   between(): string {
-    this.#endRaw = '';
+    this.#ends.nextRound();
     return '';
   }
 
   finish(end: TurnCut, usage: unknown): string {
-    if (this.#rounds === 1 && !end.cut) return this.#endRaw;
+    const asCame = this.#ends.asCame(end);
+    if (asCame !== undefined) return asCame;
     const closing = this.#closing ?? { type: 'response.completed', response: {} };
     const response = {
       ...asRecord(closing.response),

@@ -1,38 +1,22 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolvePipeline } from '../../engine/config.js';
-import { FileStore } from '../../store/backends/file-store.js';
 import {
   BUILD_ERROR,
   buildConversation,
   finalAnswer,
   recallingModel,
+  recallProxy,
 } from '../../test-support/recall-fixture.js';
-import { type ScriptedModel, startScriptedModel } from '../../test-support/scripted-model.js';
-import { type RunningProxy, startProxy } from '../server.js';
+import type { ScriptedModel } from '../../test-support/scripted-model.js';
+import type { RunningProxy } from '../server.js';
 
 let model: ScriptedModel;
 let proxy: RunningProxy;
+let close = async () => {};
 
 beforeAll(async () => {
-  model = await startScriptedModel(recallingModel);
-  proxy = await startProxy({
-    pipeline: resolvePipeline({ preset: 'balanced' }),
-    store: new FileStore({
-      base: join(mkdtempSync(join(tmpdir(), 'sw-recall-')), 'store'),
-      pruneOnFirstSpill: false,
-    }),
-    port: 0,
-    upstreams: { anthropic: model.url, openai: model.url, gemini: model.url },
-    log: () => {},
-  });
+  ({ model, proxy, close } = await recallProxy(recallingModel));
 });
-afterAll(async () => {
-  await proxy?.close();
-  await model?.close();
-});
+afterAll(() => close());
 
 type Api = 'anthropic' | 'openai-chat' | 'openai-responses' | 'gemini';
 

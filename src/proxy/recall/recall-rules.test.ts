@@ -1,10 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { resolvePipeline } from '../../engine/config.js';
-import { MemoryStore } from '../../store/backends/memory-store.js';
-import { buildConversation, recallingModel } from '../../test-support/recall-fixture.js';
-import { type ModelStep, type ModelTurn, startScriptedModel } from '../../test-support/scripted-model.js';
+import { buildConversation, recallingModel, recallProxy } from '../../test-support/recall-fixture.js';
+import type { ModelStep, ModelTurn } from '../../test-support/scripted-model.js';
 import { arrayItemSpans, markerIds } from '../../text/index.js';
-import { type RunningProxy, startProxy } from '../server.js';
 import { MAX_RECALL_ROUNDS } from './turn.js';
 
 const closers: (() => Promise<void>)[] = [];
@@ -12,21 +9,10 @@ afterAll(async () => {
   for (const close of closers.reverse()) await close();
 });
 
-/** A scripted model and a proxy in front of it. */
+/** A scripted model, a proxy in front of it, and a way to post to it. */
 async function setUp(script: (turn: ModelTurn) => ModelStep, options: { recallTool?: boolean } = {}) {
-  const model = await startScriptedModel(script);
-  const proxy: RunningProxy = await startProxy({
-    pipeline: resolvePipeline({ preset: 'balanced' }),
-    store: new MemoryStore({ maxTotalBytes: 1 << 28, maxSessionBytes: 1 << 28 }),
-    port: 0,
-    upstreams: { anthropic: model.url, openai: model.url, gemini: model.url },
-    log: () => {},
-    ...options,
-  });
-  closers.push(
-    () => model.close(),
-    () => proxy.close(),
-  );
+  const { model, proxy, close } = await recallProxy(script, options);
+  closers.push(close);
   const post = async (path: string, body: unknown, session: string) => {
     const res = await fetch(`${proxy.url}${path}`, {
       method: 'POST',

@@ -4,12 +4,17 @@ import { ChatAnthropic } from '@langchain/anthropic';
 import { AIMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
 import { generateText, jsonSchema, type ModelMessage, streamText, tool } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolvePipeline } from '../../engine/config.js';
-import { MemoryStore } from '../../store/backends/memory-store.js';
 import { pinnedLibrary } from '../../test-support/client-install.js';
-import { BUILD_ERROR, BUILD_LOG, finalAnswer, recallingModel } from '../../test-support/recall-fixture.js';
-import { type ScriptedModel, startScriptedModel } from '../../test-support/scripted-model.js';
-import { type RunningProxy, startProxy } from '../server.js';
+import {
+  BUILD_ERROR,
+  BUILD_LOG,
+  buildConversation,
+  finalAnswer,
+  recallingModel,
+  recallProxy,
+} from '../../test-support/recall-fixture.js';
+import type { ScriptedModel } from '../../test-support/scripted-model.js';
+import type { RunningProxy } from '../server.js';
 
 // Agents built on plain SDKs, pointed at the proxy: none of them has spillway_expand. Without
 // the proxy answering it, the AI SDK throws "Model tried to call unavailable tool" and LangChain
@@ -17,20 +22,12 @@ import { type RunningProxy, startProxy } from '../server.js';
 
 let model: ScriptedModel;
 let proxy: RunningProxy;
+let close = async () => {};
+
 beforeAll(async () => {
-  model = await startScriptedModel(recallingModel);
-  proxy = await startProxy({
-    pipeline: resolvePipeline({ preset: 'balanced' }),
-    store: new MemoryStore({ maxTotalBytes: 1 << 28, maxSessionBytes: 1 << 28 }),
-    port: 0,
-    upstreams: { anthropic: model.url, openai: model.url },
-    log: () => {},
-  });
+  ({ model, proxy, close } = await recallProxy(recallingModel));
 });
-afterAll(async () => {
-  await proxy?.close();
-  await model?.close();
-});
+afterAll(() => close());
 
 const FINAL = finalAnswer(BUILD_ERROR);
 const ASK = 'Why does the build fail?';
@@ -143,18 +140,8 @@ describe('the official SDKs through the proxy', () => {
     async () => {
       const Anthropic = (anthropicSdk as { module: Record<string, Sdk> }).module.default;
       const client = new Anthropic({ apiKey: 'k', baseURL: proxy.url });
-      const body = {
-        model: 'claude-sonnet-4-5',
-        max_tokens: 1024,
-        tools: [
-          { name: 'bash', description: 'Runs a command', input_schema: { type: 'object', properties: {} } },
-        ],
-        messages: [
-          { role: 'user', content: ASK },
-          { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'bash', input: {} }] },
-          { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: BUILD_LOG }] },
-        ],
-      };
+      // The client's own request, without its `stream` (the SDK sets it).
+      const { stream: _a, ...body } = buildConversation('anthropic', false).body;
       let from = model.seen.length;
       const message = await client.messages.create(body);
       expect(message.content).toEqual([{ type: 'text', text: FINAL }]);
@@ -173,21 +160,7 @@ describe('the official SDKs through the proxy', () => {
     async () => {
       const OpenAI = (openaiSdk as { module: Record<string, Sdk> }).module.default;
       const client = new OpenAI({ apiKey: 'k', baseURL: `${proxy.url}/v1` });
-      const chat = {
-        model: 'gpt-4o',
-        tools: [
-          { type: 'function', function: { name: 'bash', parameters: { type: 'object', properties: {} } } },
-        ],
-        messages: [
-          { role: 'user', content: ASK },
-          {
-            role: 'assistant',
-            content: null,
-            tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'bash', arguments: '{}' } }],
-          },
-          { role: 'tool', tool_call_id: 'call_1', content: BUILD_LOG },
-        ],
-      };
+      const { stream: _c, ...chat } = buildConversation('openai-chat', false).body;
       let from = model.seen.length;
       const completion = await client.chat.completions.create(chat);
       expect(completion.choices[0].message.content).toBe(FINAL);
@@ -198,17 +171,7 @@ describe('the official SDKs through the proxy', () => {
       const final = await stream.finalChatCompletion();
       expect(final.choices[0].message.content).toBe(FINAL);
       expectRecalled(from);
-      const responses = {
-        model: 'gpt-5',
-        tools: [
-          { type: 'function', name: 'bash', parameters: { type: 'object', properties: {} }, strict: false },
-        ],
-        input: [
-          { role: 'user', content: ASK },
-          { type: 'function_call', call_id: 'call_1', name: 'bash', arguments: '{}' },
-          { type: 'function_call_output', call_id: 'call_1', output: BUILD_LOG },
-        ],
-      };
+      const { stream: _r, ...responses } = buildConversation('openai-responses', false).body;
       from = model.seen.length;
       expect((await client.responses.create(responses)).output_text).toBe(FINAL);
       expectRecalled(from);
