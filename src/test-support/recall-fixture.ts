@@ -1,3 +1,4 @@
+import type { ModelMessage } from 'ai';
 import { resolvePipeline } from '../engine/config.js';
 import { type ProxyOptions, type RunningProxy, startProxy } from '../proxy/index.js';
 import { MemoryStore } from '../store/backends/memory-store.js';
@@ -144,3 +145,20 @@ export async function recallProxy(
     },
   };
 }
+
+/** The conversation of {@link buildConversation} as the AI SDK's messages. */
+export const aiSdkConversation: ModelMessage[] = [
+  { role: 'user', content: 'Why does the build fail?' },
+  { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'call_1', toolName: 'bash', input: {} }] },
+  {
+    role: 'tool',
+    content: [
+      {
+        type: 'tool-result',
+        toolCallId: 'call_1',
+        toolName: 'bash',
+        output: { type: 'text', value: BUILD_LOG },
+      },
+    ],
+  },
+];

@@ -2,10 +2,11 @@ import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
 import { ChatAnthropic } from '@langchain/anthropic';
 import { AIMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
-import { generateText, jsonSchema, type ModelMessage, streamText, tool } from 'ai';
+import { generateText, jsonSchema, streamText, tool } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pinnedLibrary } from '../../test-support/client-install.js';
 import {
+  aiSdkConversation,
   BUILD_ERROR,
   BUILD_LOG,
   buildConversation,
@@ -48,21 +49,6 @@ const bash = tool({
   }),
   execute: async () => 'not run in this test',
 });
-const aiMessages: ModelMessage[] = [
-  { role: 'user', content: ASK },
-  { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'call_1', toolName: 'bash', input: {} }] },
-  {
-    role: 'tool',
-    content: [
-      {
-        type: 'tool-result',
-        toolCallId: 'call_1',
-        toolName: 'bash',
-        output: { type: 'text', value: BUILD_LOG },
-      },
-    ],
-  },
-];
 
 describe('the AI SDK (ai) through the proxy', () => {
   const anthropic = () => createAnthropic({ baseURL: `${proxy.url}/v1`, apiKey: 'k' })('claude-sonnet-4-5');
@@ -78,7 +64,7 @@ describe('the AI SDK (ai) through the proxy', () => {
       const result = await generateText({
         model: make(),
         tools: { bash },
-        messages: aiMessages,
+        messages: aiSdkConversation,
         headers: { 'x-spillway-session': `ai-g-${name}` },
       });
       expect(result.text).toBe(FINAL);
@@ -90,7 +76,7 @@ describe('the AI SDK (ai) through the proxy', () => {
       const result = streamText({
         model: make(),
         tools: { bash },
-        messages: aiMessages,
+        messages: aiSdkConversation,
         headers: { 'x-spillway-session': `ai-s-${name}` },
       });
       expect(await result.text).toBe(FINAL);
