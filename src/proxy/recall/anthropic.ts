@@ -61,7 +61,7 @@ class AnthropicRelay implements StreamRelay {
   #blocks = new Map<number, { block: Json; json: string }>();
   #usage: Json = {};
   #delta: Json | undefined;
-  readonly #ends = new ClosingEvents();
+  readonly ends = new ClosingEvents();
 
   event(ev: SseEvent, round: number): string {
     const data = eventJson(ev);
@@ -74,11 +74,11 @@ class AnthropicRelay implements StreamRelay {
     if (type === 'message_delta') {
       this.#usage = { ...this.#usage, ...asRecord(data.usage) };
       this.#delta = data;
-      this.#ends.hold(ev.raw);
+      this.ends.hold(ev.raw);
       return '';
     }
     if (type === 'message_stop') {
-      this.#ends.hold(ev.raw);
+      this.ends.hold(ev.raw);
       return '';
     }
     const index = typeof data.index === 'number' ? data.index : undefined;
@@ -119,18 +119,10 @@ class AnthropicRelay implements StreamRelay {
     this.#holdFrom = Number.POSITIVE_INFINITY;
     this.#blocks = new Map();
     this.#usage = {};
-    this.#ends.roundEnded();
     return { parts, usage };
   }
 
-  between(): string {
-    this.#ends.nextRound();
-    return '';
-  }
-
   finish(end: TurnCut, usage: unknown): string {
-    const asCame = this.#ends.asCame(end);
-    if (asCame !== undefined) return asCame;
     const delta = { ...asRecord(this.#delta?.delta) };
     if (end.cut && !end.agentCalls) delta.stop_reason = 'end_turn';
     const usageOut = { ...asRecord(this.#delta?.usage), ...counts(usage) };

@@ -45,8 +45,10 @@ export interface StreamRelay {
   event(ev: SseEvent, round: number): string;
   /** The round is over: its parts and its usage; the text it still owes the client before the next round. */
   endRound(): { parts: TurnPart[]; usage: unknown };
+  /** The closing events as they came (the loop counts the rounds and uses them when it can). */
+  readonly ends: ClosingEvents;
   /** Bytes before the next round, once it is decided there is one. */
-  between(): string;
+  between?(): string;
   /** The closing events, cut as decided, with the usage of every round. */
   finish(end: TurnCut, usage: unknown): string;
 }

@@ -82,7 +82,7 @@ class GeminiRelay implements StreamRelay {
   #before: unknown;
   /** Parts of the held closing chunk that come before a recall: sent before the next round. */
   #owed = '';
-  readonly #ends = new ClosingEvents();
+  readonly ends = new ClosingEvents();
 
   event(ev: SseEvent): string {
     const data = eventJson(ev);
@@ -93,7 +93,7 @@ class GeminiRelay implements StreamRelay {
     if (parts.some((p) => partOf(p).kind === 'recall')) this.#holding = true;
     if (candidateOf(data).finishReason !== undefined) {
       this.#closing = data;
-      this.#ends.hold(ev.raw);
+      this.ends.hold(ev.raw);
       return '';
     }
     if (this.#holding) return '';
@@ -121,20 +121,16 @@ class GeminiRelay implements StreamRelay {
     this.#holding = false;
     this.#parts = [];
     this.#usage = undefined;
-    this.#ends.roundEnded();
     return { parts, usage };
   }
 
   between(): string {
     const owed = this.#owed;
     this.#owed = '';
-    this.#ends.nextRound();
     return owed;
   }
 
   finish(end: TurnCut, usage: unknown): string {
-    const asCame = this.#ends.asCame(end);
-    if (asCame !== undefined) return asCame;
     const closing = this.#closing ?? {
       candidates: [{ content: { role: 'model', parts: [] }, finishReason: 'STOP' }],
     };

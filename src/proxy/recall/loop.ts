@@ -201,18 +201,20 @@ async function streamRounds(state: Rounds): Promise<number> {
       await write(relay.event(ev, round));
     }
     const { parts, usage } = relay.endRound();
+    relay.ends.roundEnded();
     if (round === 0) learn(state, usage);
     state.usage = sumUsage(state.usage, usage);
     const { decision } = await nextBody(state, parts, round);
     if (decision.action === 'recall') {
-      await write(relay.between());
+      relay.ends.nextRound();
+      await write(relay.between?.() ?? '');
       continue;
     }
     const end = {
       cut: decision.action === 'strip',
       agentCalls: decision.action === 'strip' && decision.agentCalls,
     };
-    await write(relay.finish(end, state.usage));
+    await write(relay.ends.asCame(end) ?? relay.finish(end, state.usage));
     res.end();
     return round + 1;
   }

@@ -79,11 +79,11 @@ class ChatRelay implements StreamRelay {
   #calls = new Map<number, Json>();
   #closing: Json | undefined;
   #usage: unknown;
-  readonly #ends = new ClosingEvents();
+  readonly ends = new ClosingEvents();
 
   event(ev: SseEvent): string {
     if (ev.data.trim() === '[DONE]') {
-      this.#ends.hold(ev.raw);
+      this.ends.hold(ev.raw);
       return '';
     }
     const data = eventJson(ev);
@@ -93,14 +93,14 @@ class ChatRelay implements StreamRelay {
     const delta = asRecord(choice.delta);
     if (!delta) {
       if (!data.usage) return ev.raw;
-      this.#ends.hold(ev.raw);
+      this.ends.hold(ev.raw);
       return '';
     }
     this.#accumulate(delta);
     const finished = choice.finish_reason !== null && choice.finish_reason !== undefined;
     if (finished) {
       this.#closing = data;
-      this.#ends.hold(ev.raw);
+      this.ends.hold(ev.raw);
     }
     if (this.#holding || finished) return '';
     return data.usage ? sseText(undefined, { ...data, usage: null }) : ev.raw;
@@ -133,18 +133,10 @@ class ChatRelay implements StreamRelay {
     this.#text = '';
     this.#calls = new Map();
     this.#usage = undefined;
-    this.#ends.roundEnded();
     return { parts, usage };
   }
 
-  between(): string {
-    this.#ends.nextRound();
-    return '';
-  }
-
   finish(end: TurnCut, usage: unknown): string {
-    const asCame = this.#ends.asCame(end);
-    if (asCame !== undefined) return asCame;
     const closing = this.#closing ?? { object: 'chat.completion.chunk', choices: [{ index: 0, delta: {} }] };
     const choice = choiceOf(closing);
     const reason = end.cut && !end.agentCalls ? 'stop' : choice.finish_reason;

@@ -79,7 +79,7 @@ class ResponsesRelay implements StreamRelay {
   #shown: Json[] = [];
   #closing: Json | undefined;
   #usage: unknown;
-  readonly #ends = new ClosingEvents();
+  readonly ends = new ClosingEvents();
 
   event(ev: SseEvent, round: number): string {
     const data = eventJson(ev);
@@ -88,7 +88,7 @@ class ResponsesRelay implements StreamRelay {
     if (START.has(type)) return round === 0 ? this.#send(ev, data, false) : '';
     if (END.has(type)) {
       this.#closing = data;
-      this.#ends.hold(ev.raw);
+      this.ends.hold(ev.raw);
       this.#usage = asRecord(data.response)?.usage;
       return '';
     }
@@ -126,18 +126,10 @@ class ResponsesRelay implements StreamRelay {
     this.#holdFrom = Number.POSITIVE_INFINITY;
     this.#items = new Map();
     this.#usage = undefined;
-    this.#ends.roundEnded();
     return { parts, usage };
   }
 
-  between(): string {
-    this.#ends.nextRound();
-    return '';
-  }
-
-  finish(end: TurnCut, usage: unknown): string {
-    const asCame = this.#ends.asCame(end);
-    if (asCame !== undefined) return asCame;
+  finish(_end: TurnCut, usage: unknown): string {
     const closing = this.#closing ?? { type: 'response.completed', response: {} };
     const response = {
       ...asRecord(closing.response),
