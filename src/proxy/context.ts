@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Agent } from 'undici';
 import type { Store } from '../store/index.js';
 import type { Admission } from './admission.js';
+import type { RecallOffers } from './recall-offers.js';
 import type { SessionTable } from './sessions.js';
 import type { ProxyStats } from './stats.js';
 import type { Upstreams } from './upstreams.js';
@@ -35,4 +36,6 @@ export interface ProxyContext {
   readonly window: number | undefined;
   /** The names a request's Host header may give (see siteProblem). */
   readonly hosts: ReadonlySet<string>;
+  /** Conversations offered `spillway_expand` by the proxy; undefined with --no-recall-tool. */
+  readonly recallOffers?: RecallOffers | undefined;
 }

@@ -108,7 +108,7 @@ export async function fitRequest(
 ): Promise<{
   body: Buffer;
   guard?: GuardReport;
-  calibrate?: (providerTokens: number) => CalibrationSample | undefined;
+  calibrate?: (providerTokens: number, sentBody?: Buffer) => CalibrationSample | undefined;
 }> {
   const { window, view } = at;
   const guarded = await guardRequest(conversation, at, results, changes, body);
@@ -117,11 +117,12 @@ export async function fitRequest(
   // reach of its window (a quarter of it in bytes, the most tokens it can hold), where the
   // guard will need the factor; before that the prior serves.
   const learn = sent.length * conversation.calibration.ratio(window.model) >= window.limit / 4;
-  const calibrate = (providerTokens: number) => {
+  // `sentBody`: what went up when it is not the guard's body (the proxy added the recall tool).
+  const calibrate = (providerTokens: number, sentBody = sent) => {
     // A request the provider took at over four windows says its window is not the one we know;
     // counting all of it would cost seconds for a sample of nothing.
     const cap = 4 * windowCap(window.window, conversation.calibration.ratio(window.model));
-    const raw = requestTokens().count(view.api, sent, conversation, cap);
+    const raw = requestTokens().count(view.api, sentBody, conversation, cap);
     return raw > cap ? undefined : conversation.calibration.observe(window.model, raw, providerTokens);
   };
   return {

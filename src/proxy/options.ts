@@ -41,4 +41,9 @@ export interface ProxyOptions {
   version?: string;
   /** A context window (tokens) for every request, instead of the model table's. */
   window?: number;
+  /**
+   * Offer `spillway_expand` to a conversation with markers whose client has no such tool, and
+   * answer its calls in the proxy (default true; `--no-recall-tool` turns it off).
+   */
+  recallTool?: boolean;
 }

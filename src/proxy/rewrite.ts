@@ -23,6 +23,8 @@ export interface RewriteDeps {
   now?: () => number;
   /** A context window for every request, instead of the model table's (`--window`). */
   window?: number;
+  /** Tokens the request may still gain after the rewrite (the recall tool the proxy offers): the guard keeps room for them. */
+  reserveTokens?: number;
 }
 
 export interface RewriteOutcome {
@@ -54,7 +56,10 @@ export interface RewriteOutcome {
    * counts what was sent and updates the conversation's calibration. Absent when the request
    * was not a conversation's.
    */
-  calibrate?: (providerTokens: number) => { rawError: number; calibratedError: number } | undefined;
+  calibrate?: (
+    providerTokens: number,
+    sentBody?: Buffer,
+  ) => { rawError: number; calibratedError: number } | undefined;
 }
 
 /** The outcome of a request that goes up as its own bytes. */
@@ -179,9 +184,11 @@ export async function rewriteRequest(
     let body =
       contents.size === 0 && inputs.size === 0 ? raw : bodyWith({ raw, parsed, view }, contents, inputs);
     // count_tokens asks about a request without sending it: no guard event.
-    const window = options.updateBoundary
+    const found = options.updateBoundary
       ? requestWindow(api, parsed as Record<string, unknown>, headers.beta, deps.window, modelName(model))
       : undefined;
+    const window =
+      found && deps.reserveTokens ? { ...found, limit: found.limit - deps.reserveTokens } : found;
     const fitted = window
       ? await fitRequest(
           conversation,

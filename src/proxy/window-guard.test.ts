@@ -89,7 +89,10 @@ describe('the window guard through the proxy', () => {
       expect(changedTurns).toBeLessThanOrEqual(guard.events + Math.ceil(24 / 10));
       // Every marker in the last request recalls its original exactly.
       const last = requestBody(api, { id: 'x', turns }, turns.length).body;
-      const sent = JSON.stringify(upstream.seen.at(-1)?.json);
+      // The messages: the recall tool the proxy offers names a marker's shape in its description.
+      const sent = JSON.stringify(
+        (upstream.seen.at(-1)?.json as { messages?: unknown } | undefined)?.messages,
+      );
       const ids = markerIds(sent);
       expect(ids.length).toBeGreaterThan(0);
       const originals = turns.flat().map((r) => contentText(r.content));
@@ -114,7 +117,11 @@ describe('the window guard through the proxy', () => {
       const { body } = requestBody('anthropic', { id: 'g', turns }, turns.length);
       await post(p.url, 'anthropic', body, `forge-b-${window}`);
       const sent = up.seen.at(-1)?.body.toString('utf8') ?? '';
-      const o200k = countTokens(sent, PLAIN);
+      // The results as sent (the recall tool the proxy offers is not one of them).
+      const o200k = countTokens(
+        JSON.stringify((up.seen.at(-1)?.json as { messages?: unknown } | undefined)?.messages),
+        PLAIN,
+      );
       // Each ~20,000-token result is collapsed to its 2,000-token budget, so the request fits.
       expect(o200k).toBeLessThanOrEqual(6 * 2000 + 1000);
       expect(JSON.stringify(body).length).toBeGreaterThan(4 * sent.length);

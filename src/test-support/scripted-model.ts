@@ -1,10 +1,11 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { listenOnLoopback } from './loopback.js';
+import { chatAnswer, chatTurn } from './scripted-chat.js';
 import { type SeenRequest, sse } from './upstream.js';
 
 /** What a request asks the model, reduced to what a script decides on. */
 export interface ModelTurn {
-  api: 'anthropic' | 'openai-responses' | 'gemini';
+  api: 'anthropic' | 'openai-responses' | 'openai-chat' | 'gemini';
   /** The names of the tools the client offered (a namespaced one as `namespace:name`). */
   tools: string[];
   /**
@@ -49,7 +50,9 @@ export function turnOf(api: ModelTurn['api'], body: Json): ModelTurn {
     ? anthropicTurn(body)
     : api === 'gemini'
       ? geminiTurn(body)
-      : responsesTurn(body);
+      : api === 'openai-chat'
+        ? chatTurn(body)
+        : responsesTurn(body);
 }
 
 function geminiTurn(body: Json): ModelTurn {
@@ -266,6 +269,13 @@ function responsesEvents(step: ModelStep, n: number): string[] {
             output_index: 0,
             item: { ...item, status: 'in_progress', content: [] },
           }),
+          sse('response.content_part.added', {
+            type: 'response.content_part.added',
+            item_id: item.id,
+            output_index: 0,
+            content_index: 0,
+            part: { type: 'output_text', text: '', annotations: [] },
+          }),
           sse('response.output_text.delta', {
             type: 'response.output_text.delta',
             item_id: item.id,
@@ -285,7 +295,7 @@ function responsesEvents(step: ModelStep, n: number): string[] {
 
 /**
  * A model API on loopback that plays a script: Anthropic Messages (SSE or JSON, and
- * count_tokens), OpenAI Responses (SSE) and Gemini (generateContent, streamGenerateContent,
+ * count_tokens), OpenAI Chat and Responses (SSE or JSON) and Gemini (generateContent, streamGenerateContent,
  * countTokens). Each request is reduced to a `ModelTurn` and the
  * script says the next step, so a real agent can be driven through tool calls to an answer.
  * Every request is recorded as it arrived.
@@ -318,12 +328,21 @@ export async function startScriptedModel(script: (turn: ModelTurn) => ModelStep)
         return send(200, 'application/json', JSON.stringify(anthropicMessage(step, name, ++responses)));
       return send(200, 'text/event-stream', anthropicEvents(step, name, ++responses).join(''));
     }
-    if (path === '/v1/responses')
-      return send(
-        200,
-        'text/event-stream',
-        responsesEvents(script(responsesTurn(json)), ++responses).join(''),
-      );
+    if (path === '/v1/chat/completions') {
+      const usage = (json.stream_options as Json | undefined)?.include_usage === true;
+      const answer = chatAnswer(script(chatTurn(json)), ++responses, json.stream === true, usage);
+      return send(200, answer.type, answer.text);
+    }
+    if (path === '/v1/responses') {
+      const events = responsesEvents(script(responsesTurn(json)), ++responses);
+      // Not streamed: the response that response.completed carries.
+      if (json.stream !== true) {
+        const last = events.at(-1) as string;
+        const data = JSON.parse(last.slice(last.indexOf('data: ') + 6)) as Json;
+        return send(200, 'application/json', JSON.stringify(data.response));
+      }
+      return send(200, 'text/event-stream', events.join(''));
+    }
     const gemini = /:(generateContent|streamGenerateContent|countTokens)$/.exec(path ?? '');
     if (gemini?.[1] === 'countTokens') return send(200, 'application/json', '{"totalTokens":100}');
     if (gemini) {

@@ -20,7 +20,7 @@ export const PROXY_HELP = `usage: spillway proxy [--port ${DEFAULT_PORT}] [--hos
                       [--dir D] [--anthropic-upstream URL] [--openai-upstream URL]
                       [--gemini-upstream URL] [--token T]
                       [--open-recall] [--max-rewrites N] [--max-rewrite-bytes N] [--rewrite-wait-ms N]
-                      [--window N]
+                      [--window N] [--no-recall-tool]
 
 Runs an HTTP proxy between your coding agent and its model API. Anthropic Messages, OpenAI
 Chat Completions, OpenAI Responses and Gemini generateContent requests have their oversized tool results shrunk
@@ -48,6 +48,9 @@ ${STORE_HELP}
   --rewrite-wait-ms N        a request that waited this long goes upstream unmodified (default ${DEFAULT_ADMISSION.maxWaitMs})
   --window N                 treat every model's context window as N tokens (default: the model
                              table's; the window guard keeps each request within it)
+  --no-recall-tool           do not offer spillway_expand to a conversation with markers whose
+                             client has no such tool (by default the proxy offers it and answers
+                             the model's calls itself; see docs/proxy.md)
   --quiet                    no per-request log lines on stderr
   --open-recall              let anyone on this machine use /expand and /mcp (by default they need
                              the token in ~/.spillway/token, which only you can read)
@@ -104,6 +107,7 @@ export async function proxyCommand(argv: string[], io: CliIo): Promise<number> {
     'rewrite-wait-ms': { type: 'string' },
     quiet: { type: 'boolean' },
     'open-recall': { type: 'boolean' },
+    'no-recall-tool': { type: 'boolean' },
     ...PIPELINE_OPTIONS,
     ...STORE_OPTIONS,
   });
@@ -135,6 +139,7 @@ export async function proxyCommand(argv: string[], io: CliIo): Promise<number> {
       admission: admissionOf(values),
       ...(values.window ? { window: intOption('--window', values.window, 1024) as number } : {}),
       version: version(),
+      ...(values['no-recall-tool'] ? { recallTool: false } : {}),
       mcp: lazyMcp(store),
       log: values.quiet
         ? () => {}

@@ -6,6 +6,7 @@ import { BUDGET_HEADER, parseBudgetHeader } from '../budget-header.js';
 import type { ProxyContext } from '../context.js';
 import { forward } from '../forward.js';
 import { apiError, BodyTooLarge, readBody, redactedTarget, refuseTooLarge, refuseUnread } from '../http.js';
+import { answerWithRecall, planRecall, RECALL_TOOL_TOKENS } from '../recall/index.js';
 import { rewriteRequest } from '../rewrite.js';
 import { recordAnswer, recordRequest } from '../savings.js';
 import { recordCalibration, recordRewrite } from '../stats.js';
@@ -129,7 +130,13 @@ async function rewriteAndForward(
       client: first('x-claude-code-session-id'),
       beta: req.headers['anthropic-beta']?.toString(),
     },
-    { sessions: ctx.sessions, observe: ctx.observe, ...(ctx.window ? { window: ctx.window } : {}) },
+    {
+      sessions: ctx.sessions,
+      observe: ctx.observe,
+      ...(ctx.window ? { window: ctx.window } : {}),
+      // The window guard keeps room for the recall tool the proxy may offer.
+      ...(ctx.recallOffers ? { reserveTokens: RECALL_TOOL_TOKENS } : {}),
+    },
     // count_tokens asks about a request without sending it: the conversation does not move on.
     {
       updateBoundary: call.advances,
@@ -143,14 +150,16 @@ async function rewriteAndForward(
   const figures = call.advances ? out.figures : undefined;
   const { session } = out;
   if (figures && session) recordRequest(ctx.stats.savings, figures, session, new Date());
+  // A conversation with markers and no recall tool of its own gets spillway's, answered here.
+  const recall = ctx.recallOffers && planRecall(ctx.recallOffers, api, req.url ?? '/', out.session, out.body);
   const onUsage = (usage: InputUsage | undefined) => {
-    if (usage) recordCalibration(ctx.stats, out.calibrate?.(totalInput(usage)));
+    if (usage) recordCalibration(ctx.stats, out.calibrate?.(totalInput(usage), recall?.body));
     if (figures)
       recordAnswer(
         ctx.stats.savings,
         {
           usage,
-          bytesSent: out.body.length,
+          bytesSent: (recall?.body ?? out.body).length,
           price: priceOf(out.model, ctx.sessions.prices)?.price,
           figures,
           observe: ctx.observe,
@@ -158,9 +167,9 @@ async function rewriteAndForward(
         new Date(),
       );
   };
-  return forward(ctx, req, res, {
+  const sent = {
     api,
-    body: out.body,
+    body: recall ? recall.body : out.body,
     started,
     onSent: release,
     ...(out.calibrate || figures ? { onUsage } : {}),
@@ -168,7 +177,7 @@ async function rewriteAndForward(
       api,
       session: out.session,
       bytesIn: raw.length,
-      bytesUp: out.body.length,
+      bytesUp: (recall?.body ?? out.body).length,
       tokensSaved: out.tokensBefore - out.tokensAfter,
       ...(out.guard ? { windowGuard: out.guard } : {}),
       // Results sent whole: their originals could not be stashed (the store is down, full).
@@ -178,5 +187,8 @@ async function rewriteAndForward(
       ...(out.failOpen ? { failOpen: out.failOpen.message } : {}),
       ...(out.unparseable ? { unparseable: out.unparseable } : {}),
     },
-  });
+  };
+  // count_tokens counts the request with the tool, as it will be sent; there is no answer to answer.
+  if (recall && call.advances) return answerWithRecall(ctx, req, res, { ...sent, ...recall });
+  return forward(ctx, req, res, sent);
 }

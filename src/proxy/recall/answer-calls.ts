@@ -1,0 +1,62 @@
+import type { Store } from '../../store/index.js';
+import { callExpandTool, EXPAND_TOOL } from '../../tools/index.js';
+import type { RecallAnswer } from './dialect.js';
+import { MAX_CALLS_PER_ROUND, MAX_RECALL_ROUNDS, type RecallCall } from './turn.js';
+
+/** A recall id as the marker names it, or the tag itself. */
+function idOf(args: unknown): string | undefined {
+  const id = (args as { id?: unknown } | null | undefined)?.id;
+  if (typeof id !== 'string') return undefined;
+  return /^<<sw:([A-Za-z0-9_-]{1,64})>>$/.exec(id.trim())?.[1] ?? id.trim();
+}
+
+const LAST_NOTE = `\n[spillway: that was the last ${EXPAND_TOOL} answer for this turn (${MAX_RECALL_ROUNDS} rounds); answer with what you have]`;
+
+/**
+ * spillway's answers to one round's recall calls, from the store as /expand and the MCP tool
+ * answer them. Only ids a marker of this conversation names are read: a request cannot reach
+ * an original its own conversation was not shown. Bad arguments, unknown ids and calls past the
+ * per-round bound are answered with an error text the model reads; nothing throws.
+ *
+ * @example
+ * await answerCalls(store, [{ callId: 'toolu_1', name: 'spillway_expand', args: { id: 'Ab3' } }], new Set(['Ab3']), 0);
+ */
+export async function answerCalls(
+  store: Store,
+  calls: readonly RecallCall[],
+  allowed: ReadonlySet<string>,
+  round: number,
+): Promise<RecallAnswer[]> {
+  const answers: RecallAnswer[] = [];
+  for (const [k, call] of calls.entries()) {
+    const error = (text: string): RecallAnswer => ({ call, text, isError: true });
+    const id = idOf(call.args);
+    if (k >= MAX_CALLS_PER_ROUND)
+      answers.push(
+        error(
+          `at most ${MAX_CALLS_PER_ROUND} ${EXPAND_TOOL} calls are answered at once; call it again for this one`,
+        ),
+      );
+    else if (call.args === undefined)
+      answers.push(error(`the arguments of ${EXPAND_TOOL} were not a JSON object`));
+    else if (id !== undefined && !allowed.has(id))
+      answers.push(
+        error(
+          `no marker in this conversation names the id ${JSON.stringify(id.slice(0, 80))}; pass the id exactly as a marker gives it`,
+        ),
+      );
+    else {
+      const result = await callExpandTool(store, call.args);
+      answers.push({
+        call,
+        text: result.content.map((c) => c.text).join('\n'),
+        isError: result.isError === true,
+      });
+    }
+  }
+  if (round === MAX_RECALL_ROUNDS - 1) {
+    const last = answers.at(-1);
+    if (last) last.text += LAST_NOTE;
+  }
+  return answers;
+}
