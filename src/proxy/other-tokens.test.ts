@@ -17,7 +17,8 @@ describe('otherTokensFrom', () => {
       ],
     };
     const raw = Buffer.from(JSON.stringify(body));
-    const results = anthropicAdapter.view(body as never).results;
+    const results = anthropicAdapter.view(body)?.results ?? [];
+    expect(results).toHaveLength(1);
     const from = otherTokensFrom('anthropic', raw, results);
     // The third message is its result and the 88 bytes of JSON around it (22 tokens).
     expect(from(2)).toBeLessThan(30);
