@@ -10,15 +10,13 @@ import {
   buildCli,
   HEADLESS_ENV,
   runClient,
+  seenOf,
   startCliProxy,
+  steady,
+  turnsFrom,
   userMachine,
 } from '../test-support/real-clients.js';
-import {
-  type ModelStep,
-  type ModelTurn,
-  startScriptedModel,
-  turnOf,
-} from '../test-support/scripted-model.js';
+import { type ModelStep, type ModelTurn, startScriptedModel } from '../test-support/scripted-model.js';
 import { cutNoteIds, markerIds } from '../text/markers.js';
 import { getTokenizer } from '../text/tokenizers/index.js';
 
@@ -212,9 +210,6 @@ function clientVersion(key: ClientKey): string {
   return 'version' in b ? b.version : '(not installed)';
 }
 
-/** What the model saw of a tool call: its output and what the client put beside it. */
-const seenOf = (out: ModelTurn['lastOutput']) => (out ? `${out.context ?? ''}\n${out.text}` : '');
-
 /**
  * The id that recalls the command's whole output: a cut note's (Codex, Gemini CLI; the proxy may
  * also have shortened the client's own cut, with markers of its own), else a collapse's marker.
@@ -265,12 +260,6 @@ const OUTPUT_RUNS = installed([
 beforeAll(() => {
   if (OUTPUT_RUNS.some((r) => 'path' in r.binary)) buildCli();
 }, 120_000);
-
-const turnsFrom = (model: { seen: { json?: unknown }[] }, from: number, api: ModelTurn['api']) =>
-  model.seen
-    .slice(from)
-    .filter((s) => s.json && Object.keys(s.json as Json).length > 0)
-    .map((s) => turnOf(api, s.json as Json));
 
 describe.each(OUTPUT_RUNS)(
   '$client.label set up by spillway setup, outputs past its own cut',
@@ -413,16 +402,6 @@ interface Scenario {
   extra?: Json;
   /** Checked on the run without spillway and on the run with it. */
   check?: (seen: string, project: string) => void;
-}
-
-/** Parts of what a model sees that differ from run to run whatever spillway does. */
-function steady(text: string): string {
-  return text
-    .replace(/Chunk ID: \w+/g, 'Chunk ID: *')
-    .replace(/Wall time: [\d.]+ seconds/g, 'Wall time: *')
-    .replace(/Process Group PGID: \d+/g, 'Process Group PGID: *')
-    .replace(/session ID \d+/g, 'session ID *')
-    .replace(/session-[\w-]+/g, 'session-*');
 }
 
 interface SideBySide {
