@@ -201,6 +201,20 @@ describe('the capture script, under real bash, compared with bash alone', () => 
     await spoolOf(m, 32 * 1024);
   });
 
+  it('writes through no link a command planted in the spool, and keeps no file that was there', async () => {
+    const m = machine();
+    const victim = join(m.dir, 'victim');
+    writeFileSync(victim, 'keep\n');
+    mkdirSync(join(m.spool, 'thread-1'));
+    symlinkSync(victim, join(m.spool, 'thread-1', 'call_1.out'));
+    const linked = machine();
+    symlinkSync(m.dir, join(linked.spool, 'thread-1'));
+    for (const target of [m, linked])
+      expect((await run(target, 'echo hi', { bashEnv: target.script })).stdout).toBe('hi\n');
+    expect(readFileSync(victim, 'utf8')).toBe('keep\n');
+    expect(readdirSync(m.dir).filter((f) => f.startsWith('call_'))).toEqual([]);
+  });
+
   it('captures nothing outside what Codex itself started: another parent, its sandbox, bad ids', async () => {
     const m = machine();
     const plain = spawnSync(BASH, ['-c', 'echo hi'], {

@@ -53,7 +53,7 @@ export function codexSpoolFiles(
  *   from a subshell, reading a FIFO removed once open): `$!`, `wait` and `jobs` see nothing of it,
  *   and Codex gets every byte on the stream it was written to, as it comes; the first
  *   SPOOL_MAX_BYTES / 2 of each stream go to the spool (`head -c`, however long a background
- *   process goes on writing);
+ *   process goes on writing), in files it makes afresh (none there before, none a link);
  * - `set -x` and `set -v` are off while it runs and restored after, no variable of its own is left
  *   set (one function, its name checked free first), and no file is written outside the spool.
  *
@@ -91,6 +91,7 @@ __spillway_codex_capture() {
   f=${dir}/"$CODEX_THREAD_ID"
   { [ -d "$f" ] || command mkdir -m 700 -p "$f" 2>/dev/null; } && [ ! -L "$f" ] || return 0
   f=$f/"$CODEX_TOOL_CALL_ID"
+  ( set -C; umask 077; : >"$f.out" ) 2>/dev/null || return 0
   command mkfifo -m 600 "$f.1" "$f.2" 2>/dev/null || { command rm -f "$f.1" "$f.2"; return 0; }
   ${reader('1', '')}
   ${reader('2', '>&2')}
