@@ -8,6 +8,8 @@ import { recallAll } from '../store/recall/recall.js';
 import { type ClientKey, clientBinary, PINNED_CLIENTS } from '../test-support/client-install.js';
 import {
   buildCli,
+  codexExecArgs,
+  codexProviderConfig,
   HEADLESS_ENV,
   runClient,
   seenOf,
@@ -131,15 +133,7 @@ const CODEX_BASE = {
 const CODEX: ClientRun = {
   ...CODEX_BASE,
   label: `Codex ${clientVersion('codex')} -m gpt-5, --sandbox danger-full-access`,
-  args: (prompt) => [
-    'exec',
-    '--skip-git-repo-check',
-    '--sandbox',
-    'danger-full-access',
-    '-m',
-    'gpt-5',
-    prompt,
-  ],
+  args: (prompt) => codexExecArgs('danger-full-access', prompt),
 };
 
 // Codex as `codex exec` runs by default: its read-only sandbox.
@@ -490,15 +484,7 @@ const SIDE_BY_SIDE: SideBySide[] = [
     client: {
       ...CODEX_BASE,
       label: `Codex ${clientVersion('codex')} -m gpt-5, --sandbox workspace-write`,
-      args: (prompt) => [
-        'exec',
-        '--skip-git-repo-check',
-        '--sandbox',
-        'workspace-write',
-        '-m',
-        'gpt-5',
-        prompt,
-      ],
+      args: (prompt) => codexExecArgs('workspace-write', prompt),
     },
     scenarios: [{ name: 'an output past its cut, in workspace-write', command: BIG }],
   },
@@ -638,11 +624,7 @@ function pointAt(bin: string, home: string, url: string): void {
     return;
   }
   mkdirSync(join(home, `.${bin}`), { recursive: true });
-  if (bin === 'codex')
-    writeFileSync(
-      join(home, '.codex/config.toml'),
-      `model_provider = "p"\n\n[model_providers.p]\nname = "p"\nbase_url = "${url}/v1"\nwire_api = "responses"\nenv_key = "OPENAI_API_KEY"\n`,
-    );
+  if (bin === 'codex') writeFileSync(join(home, '.codex/config.toml'), codexProviderConfig(url));
   if (bin === 'gemini') {
     writeFileSync(join(home, '.gemini/.env'), `GOOGLE_GEMINI_BASE_URL=${url}\n`);
     writeFileSync(

@@ -122,6 +122,21 @@ export async function startCliProxy(env: NodeJS.ProcessEnv, upstream: string): P
   };
 }
 
+/** `codex exec` as the tests start it: no git check, the sandbox mode given, a model named. */
+export const codexExecArgs = (sandbox: string, prompt: string): string[] => [
+  'exec',
+  '--skip-git-repo-check',
+  '--sandbox',
+  sandbox,
+  '-m',
+  'gpt-5',
+  prompt,
+];
+
+/** A user's `~/.codex/config.toml` with a provider of their own at `url` (a gateway, a model). */
+export const codexProviderConfig = (url: string): string =>
+  `model_provider = "p"\n\n[model_providers.p]\nname = "p"\nbase_url = "${url}/v1"\nwire_api = "responses"\nenv_key = "OPENAI_API_KEY"\n`;
+
 /** What the model saw of a tool call: its output and what the client put beside it. */
 export const seenOf = (out: ModelTurn['lastOutput']) => (out ? `${out.context ?? ''}\n${out.text}` : '');
 

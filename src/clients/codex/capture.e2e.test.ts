@@ -5,6 +5,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { clientBinary } from '../../test-support/client-install.js';
 import {
   buildCli,
+  codexExecArgs,
+  codexProviderConfig,
   HEADLESS_ENV,
   runClient,
   seenOf,
@@ -94,10 +96,7 @@ async function codexMachine(c: Pick<Case, 'files' | 'env' | 'sandbox' | 'extra' 
   });
   const machine = userMachine({ codex: bin.path });
   mkdirSync(join(machine.home, '.codex'));
-  writeFileSync(
-    join(machine.home, '.codex/config.toml'),
-    `model_provider = "p"\n\n[model_providers.p]\nname = "p"\nbase_url = "${model.url}/v1"\nwire_api = "responses"\nenv_key = "OPENAI_API_KEY"\n`,
-  );
+  writeFileSync(join(machine.home, '.codex/config.toml'), codexProviderConfig(model.url));
   for (const [path, text] of Object.entries(c.files ?? {})) writeFileSync(join(machine.home, path), text);
   const env = { ...machine.env, ...c.env?.(machine.home) };
   const cwd = c.cwd === 'home' ? machine.home : machine.project;
@@ -111,7 +110,7 @@ async function codexMachine(c: Pick<Case, 'files' | 'env' | 'sandbox' | 'extra' 
       command = cmd;
       spawnSync('find', [machine.project, '-mindepth', '1', '-delete']);
       const from = model.seen.length;
-      const args = ['exec', '--skip-git-repo-check', '--sandbox', c.sandbox, '-m', 'gpt-5', 'run it'];
+      const args = codexExecArgs(c.sandbox, 'run it');
       const run = await runClient('codex', args, {
         env: { ...env, ...HEADLESS_ENV.codex },
         cwd,
