@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { codexCaptureScript } from '../src/clients/codex/capture.js';
@@ -16,9 +16,10 @@ const run = (command: string, args: string[], input?: string, env?: NodeJS.Proce
 
 /**
  * What capture at the source costs per shell command, as a client pays it: each client's hook on
- * a small output against a bare `node -e 0`, and a Codex command (`bash -c 'ls /usr'`) with
- * spillway's BASH_ENV capture against the same command without it, all interleaved A B A B.
- * Goals: a hook within 1.5x of `node -e 0`; the capture within 1.5x of the command.
+ * a small output against a bare `node -e 0`, and a Codex command (`bash -c 'ls /usr'`, started by
+ * a process named codex, as the capture acts only there; a new call id each time) with spillway's
+ * BASH_ENV capture against the same command without it, all interleaved A B A B.
+ * Goals: a hook within 1.5x of `node -e 0`; the capture within 1.5x of `node -e 0` plus the command.
  */
 export async function benchHooks(): Promise<void> {
   console.log(
@@ -32,7 +33,24 @@ export async function benchHooks(): Promise<void> {
     const spool = join(home, '.spillway/spool/codex');
     mkdirSync(spool, { recursive: true });
     writeFileSync(script, codexCaptureScript({ spoolDir: spool }));
-    const codexEnv = { ...env, CODEX_THREAD_ID: 'bench-thread', CODEX_TOOL_CALL_ID: 'call_1' };
+    const codex = join(home, 'codex');
+    symlinkSync(spawnSync('sh', ['-c', 'command -v bash'], { encoding: 'utf8' }).stdout.trim(), codex);
+    let call = 0;
+    const codexRun = (bashEnv: string) =>
+      run(
+        codex,
+        [
+          '-c',
+          'if [ -n "$0" ]; then BASH_ENV=$0 bash -c "ls /usr"; else bash -c "ls /usr"; fi; exit $?',
+          bashEnv,
+        ],
+        undefined,
+        {
+          ...env,
+          CODEX_THREAD_ID: 'bench-thread',
+          CODEX_TOOL_CALL_ID: `call_${++call}`,
+        },
+      );
     // Each client's hook on its probe: a small output, what most shell commands of a session send.
     const clients = await loadClients();
     const hooks = Object.fromEntries(
@@ -45,8 +63,8 @@ export async function benchHooks(): Promise<void> {
       {
         node: () => run(process.execPath, ['-e', '0']),
         ...hooks,
-        bash: () => run('bash', ['-c', 'ls /usr'], undefined, codexEnv),
-        captured: () => run('bash', ['-c', 'ls /usr'], undefined, { ...codexEnv, BASH_ENV: script }),
+        bash: () => codexRun(''),
+        captured: () => codexRun(script),
       },
       15,
     );
@@ -57,7 +75,8 @@ export async function benchHooks(): Promise<void> {
       );
     console.log(
       `bash -c 'ls /usr' with the Codex capture: ${ms(median(samples.captured))} ` +
-        `(${medianRatio(samples.captured, samples.bash).toFixed(2)}x the command alone, ${ms(median(samples.bash))})`,
+        `(${medianRatio(samples.captured, samples.bash).toFixed(2)}x the command alone, ${ms(median(samples.bash))}; ` +
+        `${(median(samples.captured) / (median(samples.node ?? []) + median(samples.bash))).toFixed(2)}x node -e 0 plus the command)`,
     );
   } finally {
     rmSync(home, { recursive: true, force: true });

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -138,6 +138,18 @@ describe('codex hook', () => {
     const id = cutNoteIds(note)[0] as string;
     expect((await recallAll(id, { store })).toString()).toBe(log);
     expect(existsSync(file)).toBe(false);
+  });
+
+  it('removes spools whose hook never ran (a session ended with a server still running) once stale', async () => {
+    const { ctx, spool, input } = codexMachine();
+    const left = spool('ended-thread', 'call_server', 'x'.repeat(4096));
+    const live = spool('thread-2', 'call_now', 'y');
+    const longAgo = new Date(Date.now() - 7 * 3_600_000);
+    utimesSync(left, longAgo, longAgo);
+    await codexHook(input('ok\n'), ctx);
+    expect(existsSync(left)).toBe(false);
+    expect(existsSync(join(left, '..')), 'its emptied thread folder too').toBe(false);
+    expect(existsSync(live)).toBe(true);
   });
 
   it('leaves an output Codex showed whole exactly as it is, and removes its spool', async () => {

@@ -8,17 +8,17 @@ import { recallAll } from '../store/recall/recall.js';
 import { type ClientKey, clientBinary, PINNED_CLIENTS } from '../test-support/client-install.js';
 import {
   buildCli,
+  codexExecArgs,
+  codexProviderConfig,
   HEADLESS_ENV,
   runClient,
+  seenOf,
   startCliProxy,
+  steady,
+  turnsFrom,
   userMachine,
 } from '../test-support/real-clients.js';
-import {
-  type ModelStep,
-  type ModelTurn,
-  startScriptedModel,
-  turnOf,
-} from '../test-support/scripted-model.js';
+import { type ModelStep, type ModelTurn, startScriptedModel } from '../test-support/scripted-model.js';
 import { cutNoteIds, markerIds } from '../text/markers.js';
 import { getTokenizer } from '../text/tokenizers/index.js';
 
@@ -133,15 +133,7 @@ const CODEX_BASE = {
 const CODEX: ClientRun = {
   ...CODEX_BASE,
   label: `Codex ${clientVersion('codex')} -m gpt-5, --sandbox danger-full-access`,
-  args: (prompt) => [
-    'exec',
-    '--skip-git-repo-check',
-    '--sandbox',
-    'danger-full-access',
-    '-m',
-    'gpt-5',
-    prompt,
-  ],
+  args: (prompt) => codexExecArgs('danger-full-access', prompt),
 };
 
 // Codex as `codex exec` runs by default: its read-only sandbox.
@@ -212,9 +204,6 @@ function clientVersion(key: ClientKey): string {
   return 'version' in b ? b.version : '(not installed)';
 }
 
-/** What the model saw of a tool call: its output and what the client put beside it. */
-const seenOf = (out: ModelTurn['lastOutput']) => (out ? `${out.context ?? ''}\n${out.text}` : '');
-
 /**
  * The id that recalls the command's whole output: a cut note's (Codex, Gemini CLI; the proxy may
  * also have shortened the client's own cut, with markers of its own), else a collapse's marker.
@@ -265,12 +254,6 @@ const OUTPUT_RUNS = installed([
 beforeAll(() => {
   if (OUTPUT_RUNS.some((r) => 'path' in r.binary)) buildCli();
 }, 120_000);
-
-const turnsFrom = (model: { seen: { json?: unknown }[] }, from: number, api: ModelTurn['api']) =>
-  model.seen
-    .slice(from)
-    .filter((s) => s.json && Object.keys(s.json as Json).length > 0)
-    .map((s) => turnOf(api, s.json as Json));
 
 describe.each(OUTPUT_RUNS)(
   '$client.label set up by spillway setup, outputs past its own cut',
@@ -415,16 +398,6 @@ interface Scenario {
   check?: (seen: string, project: string) => void;
 }
 
-/** Parts of what a model sees that differ from run to run whatever spillway does. */
-function steady(text: string): string {
-  return text
-    .replace(/Chunk ID: \w+/g, 'Chunk ID: *')
-    .replace(/Wall time: [\d.]+ seconds/g, 'Wall time: *')
-    .replace(/Process Group PGID: \d+/g, 'Process Group PGID: *')
-    .replace(/session ID \d+/g, 'session ID *')
-    .replace(/session-[\w-]+/g, 'session-*');
-}
-
 interface SideBySide {
   client: ClientRun;
   scenarios: Scenario[];
@@ -511,15 +484,7 @@ const SIDE_BY_SIDE: SideBySide[] = [
     client: {
       ...CODEX_BASE,
       label: `Codex ${clientVersion('codex')} -m gpt-5, --sandbox workspace-write`,
-      args: (prompt) => [
-        'exec',
-        '--skip-git-repo-check',
-        '--sandbox',
-        'workspace-write',
-        '-m',
-        'gpt-5',
-        prompt,
-      ],
+      args: (prompt) => codexExecArgs('workspace-write', prompt),
     },
     scenarios: [{ name: 'an output past its cut, in workspace-write', command: BIG }],
   },
@@ -659,11 +624,7 @@ function pointAt(bin: string, home: string, url: string): void {
     return;
   }
   mkdirSync(join(home, `.${bin}`), { recursive: true });
-  if (bin === 'codex')
-    writeFileSync(
-      join(home, '.codex/config.toml'),
-      `model_provider = "p"\n\n[model_providers.p]\nname = "p"\nbase_url = "${url}/v1"\nwire_api = "responses"\nenv_key = "OPENAI_API_KEY"\n`,
-    );
+  if (bin === 'codex') writeFileSync(join(home, '.codex/config.toml'), codexProviderConfig(url));
   if (bin === 'gemini') {
     writeFileSync(join(home, '.gemini/.env'), `GOOGLE_GEMINI_BASE_URL=${url}\n`);
     writeFileSync(

@@ -81,9 +81,9 @@ describe('spillway setup', () => {
     expect(codex.mcp_servers.spillway.env).toEqual({ SPILLWAY_HOME: join(home, '.spillway') });
     // Codex's sandbox gets no folder of spillway's; its shell commands read the capture.
     expect(codex.sandbox_workspace_write).toBeUndefined();
-    const capture = join(home, '.spillway/capture/codex.bash');
+    const capture = join(home, '.codex/spillway/capture.bash');
     expect(codex.shell_environment_policy.set.BASH_ENV).toBe(capture);
-    expect(read(home, '.spillway/capture/codex.bash')).toMatch(/^# spillway: /);
+    expect(read(home, '.codex/spillway/capture.bash')).toMatch(/^# spillway: /);
     // The user's PreToolUse group stays; ours is the first PostToolUse group: the key names 0.
     const hooks = readJsonc(read(home, '.codex/hooks.json'), 'hooks.json') as Json;
     expect(hooks.hooks.PreToolUse.map((g: Json) => g.matcher)).toEqual(['apply_patch']);
@@ -107,7 +107,7 @@ describe('spillway setup', () => {
     }
     for (const [path, text] of Object.entries(files)) expect(read(home, path), path).toBe(text);
     expect(() => read(home, '.gemini/.env')).toThrow();
-    expect(() => read(home, '.spillway/capture/codex.bash')).toThrow();
+    expect(() => read(home, '.codex/spillway/capture.bash')).toThrow();
   });
 
   it('takes out the command-rewriting hooks an earlier spillway installed, and nothing of the user’s', async () => {
@@ -132,6 +132,15 @@ describe('spillway setup', () => {
     const gemini = (readJsonc(read(home, '.gemini/settings.json'), 's') as Json).hooks;
     expect(gemini.BeforeTool).toBeUndefined();
     expect(gemini.AfterTool).toHaveLength(1);
+  });
+
+  it("hands the user's own BASH_ENV to the capture, which reads it and gives it back to the shell", async () => {
+    const { home, env } = userHome();
+    const own = join(home, 'my env.bash');
+    expect((await cli(['setup', 'codex'], { env: { ...env, BASH_ENV: own } })).code).toBe(0);
+    const script = read(home, '.codex/spillway/capture.bash');
+    expect(script).toContain(`BASH_ENV='${own}'; } 2>/dev/null; . '${own}'\n`);
+    expect(script).not.toMatch(/unset BASH_ENV/);
   });
 
   it("leaves a [shell_environment_policy] of the user's own as it is (no capture), and says so", async () => {
@@ -399,7 +408,7 @@ describe('spillway doctor', () => {
     const r = await cli(['doctor', 'codex'], { env });
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(
-      /✗ Codex's shell commands do not read spillway's capture.*Codex's own cut stands\n\s+fix: add BASH_ENV = ".*capture\/codex\.bash" under \[shell_environment_policy\.set\]/,
+      /✗ Codex's shell commands do not read spillway's capture.*Codex's own cut stands\n\s+fix: add BASH_ENV = ".*spillway\/capture\.bash" under \[shell_environment_policy\.set\]/,
     );
   });
 });

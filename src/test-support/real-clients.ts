@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { loadClients } from '../clients/registry.js';
 import { listenOnLoopback } from './loopback.js';
+import { type ModelTurn, turnOf } from './scripted-model.js';
 
 export { clientBinary } from './client-install.js';
 
@@ -119,6 +120,44 @@ export async function startCliProxy(env: NodeJS.ProcessEnv, upstream: string): P
       await exited;
     },
   };
+}
+
+/** `codex exec` as the tests start it: no git check, the sandbox mode given, a model named. */
+export const codexExecArgs = (sandbox: string, prompt: string): string[] => [
+  'exec',
+  '--skip-git-repo-check',
+  '--sandbox',
+  sandbox,
+  '-m',
+  'gpt-5',
+  prompt,
+];
+
+/** A user's `~/.codex/config.toml` with a provider of their own at `url` (a gateway, a model). */
+export const codexProviderConfig = (url: string): string =>
+  `model_provider = "p"\n\n[model_providers.p]\nname = "p"\nbase_url = "${url}/v1"\nwire_api = "responses"\nenv_key = "OPENAI_API_KEY"\n`;
+
+/** What the model saw of a tool call: its output and what the client put beside it. */
+export const seenOf = (out: ModelTurn['lastOutput']) => (out ? `${out.context ?? ''}\n${out.text}` : '');
+
+/** The model's turns from request `from` on (the client's empty side requests left out). */
+export const turnsFrom = (model: { seen: { json?: unknown }[] }, from: number, api: ModelTurn['api']) =>
+  model.seen
+    .slice(from)
+    .filter((s) => s.json && Object.keys(s.json as Record<string, unknown>).length > 0)
+    .map((s) => turnOf(api, s.json as Record<string, unknown>));
+
+/**
+ * What a client showed the model of a command, without what differs from run to run (Codex's
+ * chunk ids, wall times, process groups and session numbers), for comparing two runs.
+ */
+export function steady(text: string): string {
+  return text
+    .replace(/Chunk ID: \w+/g, 'Chunk ID: *')
+    .replace(/Wall time: [\d.]+ seconds/g, 'Wall time: *')
+    .replace(/Process Group PGID: \d+/g, 'Process Group PGID: *')
+    .replace(/session ID \d+/g, 'session ID *')
+    .replace(/session-[\w-]+/g, 'session-*');
 }
 
 /** Runs a client to its end: exit code and output, killed after `timeoutMs`. */

@@ -5,6 +5,7 @@ import { recordAtSource } from '../../store/index.js';
 import { cutNote, NOTE_MAX_CHARS } from '../cut-note.js';
 import { type HookContext, type HookInput, objectField, stringField } from '../hook-io.js';
 import { codexSpoolDir, codexSpoolFiles, SPOOL_MAX_BYTES } from './capture.js';
+import { sweepCodexSpools } from './spool-sweep.js';
 
 /** What Codex showed of an output it cut: its head and tail, as the model would have seen them. */
 export interface CodexCut {
@@ -76,7 +77,7 @@ async function spooledOutput(
  * What Codex shows is never replaced, so the model sees at least what Codex alone would show,
  * its exit code and format included. An output Codex showed whole, or one with no spool that
  * checks out (a read-only sandbox, a terminal, another shell), gets nothing added. The command
- * itself is never touched.
+ * itself is never touched. Spools left over by calls whose hook never ran are swept (spool-sweep.ts).
  *
  * @example
  * await codexHook({ hook_event_name: 'PostToolUse', tool_name: 'Bash', session_id, tool_use_id, tool_response }, ctx);
@@ -115,5 +116,7 @@ export async function codexHook(input: HookInput, ctx: HookContext): Promise<obj
   } finally {
     await rm(files.output, { force: true });
     await rmdir(dirname(files.output)).catch(() => {}); // only when no other call of the thread is spooled
+    // Spools whose hook never ran (a session ended with a command still running) go in time.
+    await sweepCodexSpools(codexSpoolDir(ctx.env)).catch(() => {});
   }
 }

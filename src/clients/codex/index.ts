@@ -12,9 +12,9 @@ export const spec: ClientSpec = {
   key: 'codex',
   name: 'Codex',
   limit: 'about 10,000 tokens (its head and tail)',
-  setupHelp: `~/.spillway/capture/codex.bash: BASH_ENV that keeps each shell command's whole output
-          in a spool; ~/.codex/hooks.json: a PostToolUse hook that sends the model a collapse of
-          it where Codex cut the output; ~/.codex/config.toml: the hook's trust entry, BASH_ENV
+  setupHelp: `~/.codex/spillway/capture.bash: BASH_ENV that keeps each shell command's whole output
+          in a spool (where Codex runs commands in bash); ~/.codex/hooks.json: a PostToolUse hook
+          that sends the model a collapse of it where Codex cut the output; ~/.codex/config.toml: the hook's trust entry, BASH_ENV
           and the spillway MCP server`,
   hookHelp: `PostToolUse on Bash: when Codex cut an output and its whole was captured (setup's
           BASH_ENV capture), stashes it and adds a collapse of it beside Codex's cut`,

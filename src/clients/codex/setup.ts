@@ -18,6 +18,7 @@ import { spillwayShell } from '../spillway-command.js';
 import { codexCaptureScript, codexCaptureScriptPath, codexSpoolDir } from './capture.js';
 import { wrapCodexServers } from './mcp-servers.js';
 import { codexDir } from './paths.js';
+import { codexShell } from './shell.js';
 
 export { codexDir } from './paths.js';
 
@@ -50,12 +51,13 @@ export function codexTrustHash(matcher: string, command: string): string {
 }
 
 /**
- * Whether the capture can be installed: Codex runs commands with `bash -c` on Linux, and the
- * capture needs GNU tee (`-p`: go on when a reader goes away). Elsewhere the hook still acts
- * where a capture exists, and Codex's own cut stands.
+ * Whether the capture can be installed: on Linux (the capture reads /proc and needs GNU tee's
+ * `-p`: go on when a reader goes away), where Codex runs commands in bash. In another shell
+ * (a zsh login user's) `BASH_ENV` would only reach the bash a command starts, where it has
+ * nothing to do, so setup leaves it out. Elsewhere Codex's own cut stands.
  */
 export function codexCaptureSupported(): boolean {
-  return process.platform === 'linux';
+  return process.platform === 'linux' && codexShell().shell === 'bash';
 }
 
 /** The tables of setup's block at the end of config.toml. */
@@ -79,7 +81,7 @@ function codexTables(
     tables.push(
       '',
       '[shell_environment_policy.set]',
-      `BASH_ENV = ${tomlString(codexCaptureScriptPath(options.env))}`,
+      `BASH_ENV = ${tomlString(codexCaptureScriptPath(options))}`,
     );
   if (options.proxy) {
     // A provider of the user's lends its key variable and wire API; its base URL is kept as the
@@ -155,11 +157,19 @@ export function codexSetup(options: SetupOptions): FileEdit[] {
   const configPath = join(dir, 'config.toml');
   const command = spillwayShell(options.spillway, ['hook', 'codex']);
   const { edit: hooks, groupIndex } = codexHooksEdit(hooksPath, command);
+  const scriptPath = codexCaptureScriptPath(options);
+  // A BASH_ENV of the user's own (in the environment Codex inherits) is read by the capture, and
+  // handed on to the shells a command starts, as bash alone would.
+  const own = options.env.BASH_ENV?.trim();
   const capture: FileEdit = {
-    path: codexCaptureScriptPath(options.env),
+    path: scriptPath,
     purpose: "BASH_ENV for Codex's shell commands: their whole output kept in a spool",
     remove: () => '',
-    add: () => codexCaptureScript({ spoolDir: codexSpoolDir(options.env) }),
+    add: () =>
+      codexCaptureScript({
+        spoolDir: codexSpoolDir(options.env),
+        ...(own && own !== scriptPath ? { userBashEnv: own } : {}),
+      }),
   };
   const config: FileEdit = {
     path: configPath,
