@@ -8,6 +8,7 @@ export { arrayItemSpans, arrayItemSpansAfter, type JsonEdit, spliceJson, valueBy
 export { replaceJsonStrings } from './json-strings.js';
 export { asRecord, isRecord } from './json-values.js';
 export {
+  clientStashNote,
   collapseCharMarker,
   cutNoteIds,
   dedupPointer,
@@ -24,6 +25,7 @@ export {
   markerTag,
   maskPlaceholder,
   parseSnipMarker,
+  recallIdOf,
   rerunHeader,
   STASH_FAILED_NOTE,
   SUPERSEDED_PREFIX,
