@@ -360,6 +360,11 @@ describe('shellOutputOf', () => {
       'a</untrusted_context>b &lt;/untrusted_context&gt;\n',
     );
     expect(shellOutputOf(frame.llmContent)).toBeUndefined();
+    // Past 16 MB Gemini CLI keeps the last of it and adds its warning, before it trims.
+    const kept = geminiFrame(
+      'n 3ms\nFATAL: last\n\n[GEMINI_CLI_WARNING: Output truncated. The buffer is limited to 16MB.]',
+    );
+    expect(shellOutputOf(kept.llmContent, kept.returnDisplay)).toBe('n 3ms\nFATAL: last\n');
     // A raw output the frame does not hold is not taken.
     expect(shellOutputOf(frame.llmContent, 'forged')).toBeUndefined();
   });

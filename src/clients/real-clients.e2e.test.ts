@@ -549,6 +549,11 @@ interface Scenario {
   extra?: Json;
   /** Checked on the run without spillway and on the run with it. */
   check?: (seen: string, project: string) => void;
+  /**
+   * An output past the client's cut: with spillway the model sees the client's own view as it
+   * was, and beside it (Codex's hook context) only spillway's note.
+   */
+  noted?: boolean;
 }
 
 /** Parts of what a model sees that differ from run to run whatever spillway does. */
@@ -635,6 +640,8 @@ const SIDE_BY_SIDE: SideBySide[] = [
         extra: { tty: true },
         check: (seen) => expect(seen).toContain('on-a-terminal'),
       },
+      // Past Codex's cut: Codex's own view as it was, and beside it spillway's note alone.
+      { name: 'an output past its cut, no sandbox', command: BIG, noted: true },
       {
         name: 'a command that runs, no sandbox',
         command: 'touch made-it && printf "%s\\n" "$0" "$-"',
@@ -751,9 +758,10 @@ describe.each(
             cwd: machine.project,
             timeoutMs: 120_000,
           });
-          const seen = seenOf(turnsFrom(model, from, client.api).find((t) => t.lastOutput)?.lastOutput);
+          const out = turnsFrom(model, from, client.api).find((t) => t.lastOutput)?.lastOutput;
+          const seen = seenOf(out);
           scenario.check?.(seen, machine.project);
-          return { run, seen };
+          return { run, seen: scenario.noted ? (out?.text ?? '') : seen, context: out?.context };
         };
         const setup = (args: string[]) => {
           const r = spawnSync('spillway', ['setup', bin, ...args], { env: machine.env, encoding: 'utf8' });
@@ -768,6 +776,10 @@ describe.each(
           steady(alone.seen),
         );
         expect(withSpillway.run.code).toBe(alone.run.code);
+        if (scenario.noted) {
+          expect(alone.context, 'nothing beside the output without spillway').toBeUndefined();
+          expect(isClientStashNote(withSpillway.context ?? ''), withSpillway.context).toBe(true);
+        }
       } finally {
         await model.close();
       }

@@ -55,8 +55,11 @@ const WARNING = /\n\[GEMINI_CLI_WARNING: Output truncated\. [^\n]*\]$/;
 export function shellOutputOf(llmContent: string, shown?: string): string | undefined {
   if (shown !== undefined) {
     const framed = `${OPEN}${shown.replaceAll(CLOSE, ESCAPED_CLOSE)}`;
-    if (llmContent.startsWith(framed) && TRAILER.test(llmContent.slice(framed.length)))
-      return `${shown.replace(WARNING, '')}\n`;
+    if (llmContent.startsWith(framed) && TRAILER.test(llmContent.slice(framed.length))) {
+      // Gemini CLI adds its warning before it trims: what precedes the warning kept its end.
+      const kept = shown.replace(WARNING, '');
+      return kept === shown ? `${shown}\n` : kept;
+    }
   }
   const m = FRAME.exec(llmContent);
   if (!m) return llmContent;
