@@ -35,3 +35,32 @@ export async function cutNote(
   if (out.step !== 'acted' || out.id === undefined || out.stashError !== undefined) return undefined;
   return { note: clientCutNote({ collapse: out.text, id: out.id }), id: out.id };
 }
+
+/**
+ * The note a hook adds beside an output, outside the client's frame for untrusted text (Codex's
+ * developer message, Gemini CLI's hook context): the whole output stashed here, and only
+ * spillway's own words about it (its size, its recall id), never its text. Undefined when the
+ * output cannot be stashed.
+ *
+ * @example
+ * const noted = await stashNote(store, output); // { note: '[spillway: ... id "Ab3" (grep, lines)]', id: 'Ab3' }
+ */
+export async function stashNote(
+  store: Store,
+  whole: Buffer,
+): Promise<{ note: string; id: string } | undefined> {
+  const [{ stash }, { clientStashNote }] = await Promise.all([
+    import('../store/index.js'),
+    import('../text/client-notes.js'),
+  ]);
+  let id: string;
+  try {
+    id = await stash(store, whole);
+  } catch {
+    return undefined; // a full or read-only store: a note naming nothing to recall would only cost tokens
+  }
+  // Lines as an editor numbers them (a last line without its newline counts too), as recall does.
+  let lines = whole.length > 0 && whole.at(-1) !== 10 ? 1 : 0;
+  for (let at = whole.indexOf(10); at !== -1; at = whole.indexOf(10, at + 1)) lines++;
+  return { note: clientStashNote({ id, lines, bytes: whole.length }), id };
+}

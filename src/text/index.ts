@@ -8,6 +8,7 @@ export { arrayItemSpans, arrayItemSpansAfter, type JsonEdit, spliceJson, valueBy
 export { replaceJsonStrings } from './json-strings.js';
 export { asRecord, isRecord } from './json-values.js';
 export {
+  clientStashNote,
   collapseCharMarker,
   cutNoteIds,
   dedupPointer,
@@ -25,6 +26,7 @@ export {
   maskPlaceholder,
   parseSnipMarker,
   RERUN_SAME,
+  recallIdOf,
   rerunHeader,
   rerunSameLines,
   STASH_FAILED_NOTE,

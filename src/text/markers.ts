@@ -1,7 +1,10 @@
 /**
- * Every marker spillway writes comes from this module, so every reader (tests, replay, later
- * stages that skip marked content) agrees on one format.
+ * Every marker spillway writes comes from this module (the client hooks' notes from
+ * client-notes.ts, exported here too), so every reader (tests, replay, later stages that skip
+ * marked content) agrees on one format.
  */
+
+export { clientCutNote, clientStashNote, cutNoteIds, isClientStashNote } from './client-notes.js';
 
 /** What a snip counts in. */
 export type Unit = 'bytes' | 'chars' | 'tokens';
@@ -36,6 +39,22 @@ export function parseSnipMarker(
 
 /** Every marker the pipeline writes carries this tag, so any later reader can find it. */
 export const MARKER_TAG = /<<sw:[A-Za-z0-9_-]{1,64}>>/;
+
+/** A marker tag as given back: plain, or with its angle brackets HTML-escaped (Gemini CLI escapes them in a hook's text). */
+const GIVEN_TAG = /^\s*(?:<<|&lt;&lt;)sw:([A-Za-z0-9_-]{1,64})(?:>>|&gt;&gt;)\s*$/;
+
+/**
+ * The recall id in what a model passes as one: the ID of a whole marker tag, `<<sw:ID>>` or
+ * `&lt;&lt;sw:ID&gt;&gt;` (the tag as a client that escapes angle brackets showed it), else the
+ * text as it is (its own checks follow).
+ *
+ * @example
+ * recallIdOf('&lt;&lt;sw:Ab3&gt;&gt;'); // 'Ab3'
+ * recallIdOf('Ab3'); // 'Ab3'
+ */
+export function recallIdOf(given: string): string {
+  return GIVEN_TAG.exec(given)?.[1] ?? given;
+}
 
 /**
  * The tag a pipeline marker carries: `<<sw:ID>>`.
@@ -284,31 +303,4 @@ export const RERUN_SAME = /^\[lines (\d+)-(\d+) as lines (\d+)-(\d+) of the earl
  */
 export function rerunSameLines(from: number, to: number, earlierFrom: number, earlierTo: number): string {
   return `[lines ${from}-${to} as lines ${earlierFrom}-${earlierTo} of the earlier run]`;
-}
-
-/**
- * The note a client hook adds to an output the client shows only part of (Gemini CLI and Codex
- * keep its head and tail): a collapse of the whole output, and its recall id. The id is also
- * written plainly (`id "X"`): a client may escape the angle brackets of a marker tag in a hook's
- * text (Gemini CLI does).
- *
- * @example
- * clientCutNote({ collapse: 'make: *** [all] Error 2', id: 'Ab3' });
- * // '[spillway: the client shows only the head and tail of this output; what matters in the whole of it:\nmake: *** [all] Error 2\nthe whole output: spillway_expand id "Ab3" (grep, lines)]'
- */
-export function clientCutNote(options: { collapse: string; id: string }): string {
-  return `[spillway: the client shows only the head and tail of this output; what matters in the whole of it:\n${options.collapse}\nthe whole output: spillway_expand id "${options.id}" (grep, lines)]`;
-}
-
-/**
- * The recall ids of the client-cut notes in a text (clientCutNote), in order: each recalls a
- * whole output the client showed only in part.
- *
- * @example
- * cutNoteIds('[spillway: ...\nthe whole output: spillway_expand id "Cd4" (grep, lines)]'); // ['Cd4']
- */
-export function cutNoteIds(text: string): string[] {
-  return [...text.matchAll(/the whole output: spillway_expand id "([A-Za-z0-9_-]{1,64})"/g)].map(
-    (m) => m[1] as string,
-  );
 }

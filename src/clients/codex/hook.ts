@@ -2,8 +2,8 @@ import { rm, rmdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { recordAtSource } from '../../store/index.js';
-import { cutNote, NOTE_MAX_CHARS } from '../cut-note.js';
-import { type HookContext, type HookInput, objectField, stringField } from '../hook-io.js';
+import { stashNote } from '../cut-note.js';
+import { type HookContext, type HookInput, stringField } from '../hook-io.js';
 import { codexSpoolDir, codexSpoolFiles, SPOOL_MAX_BYTES } from './capture.js';
 import { sweepCodexSpools } from './spool-sweep.js';
 
@@ -71,13 +71,16 @@ async function spooledOutput(
 /**
  * Codex's PostToolUse hook on its shell tool. When Codex cut an output (its own limit, about
  * 10,000 tokens or bytes by model) and the capture (codex-capture.ts) spooled the whole of it,
- * the hook stashes the whole output and adds to what Codex shows a collapse of the whole (what
- * matters from anywhere in it) and the recall id (`additionalContext`, which Codex puts beside
- * the output).
- * What Codex shows is never replaced, so the model sees at least what Codex alone would show,
- * its exit code and format included. An output Codex showed whole, or one with no spool that
- * checks out (a read-only sandbox, a terminal, another shell), gets nothing added. The command
- * itself is never touched. Spools left over by calls whose hook never ran are swept (spool-sweep.ts).
+ * the hook stashes the whole output and adds a note with its size and recall id
+ * (`additionalContext`).
+ * Codex turns that into a developer message, a voice the model trusts more than a tool's output,
+ * so the note holds spillway's own words only, never a line of the output. Codex 0.171 could
+ * replace the output instead (`decision: "block"`), but that drops Codex's own lines (its exit
+ * code among them), fails a call made from its `exec` code tool, and shows the user a blocked
+ * hook: what Codex shows is never replaced, so the model sees at least what Codex alone would
+ * show. An output Codex showed whole, or one with no spool that checks out (a read-only sandbox,
+ * a terminal, another shell), gets nothing added. The command itself is never touched. Spools
+ * left over by calls whose hook never ran are swept (spool-sweep.ts).
  *
  * @example
  * await codexHook({ hook_event_name: 'PostToolUse', tool_name: 'Bash', session_id, tool_use_id, tool_response }, ctx);
@@ -97,11 +100,7 @@ export async function codexHook(input: HookInput, ctx: HookContext): Promise<obj
     const whole = await spooledOutput(files.output, cut, ctx.env);
     if (!whole) return undefined;
     const store = await ctx.store();
-    const noted = await cutNote(store, whole, {
-      budget: NOTE_MAX_CHARS,
-      tool: 'Bash',
-      input: objectField(input, 'tool_input'),
-    });
+    const noted = await stashNote(store, whole);
     if (!noted) return undefined;
     const { note, id } = noted;
     await recordAtSource(store, {

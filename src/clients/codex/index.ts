@@ -2,7 +2,8 @@ import type { ClientSpec } from '../client-spec.js';
 
 /**
  * Codex: bash keeps each shell command's whole output (BASH_ENV, outside Codex's sandbox) and a
- * PostToolUse hook adds a collapse of it beside Codex's cut; spillway_expand as an MCP server;
+ * PostToolUse hook stashes it and tells the model its recall id (spillway's own words only: Codex
+ * makes a hook's context a developer message); spillway_expand as an MCP server;
  * with a proxy, a model provider.
  *
  * @example
@@ -13,13 +14,14 @@ export const spec: ClientSpec = {
   name: 'Codex',
   limit: 'about 10,000 tokens (its head and tail)',
   setupHelp: `~/.codex/spillway/capture.bash: BASH_ENV that keeps each shell command's whole output
-          in a spool (where Codex runs commands in bash); ~/.codex/hooks.json: a PostToolUse hook
-          that sends the model a collapse of it where Codex cut the output; ~/.codex/config.toml: the hook's trust entry, BASH_ENV
+          in a spool (where Codex runs commands in bash); ~/.codex/hooks.json: a PostToolUse hook that,
+          where Codex cut the output, stashes the whole and tells the model its recall id; ~/.codex/config.toml: the hook's trust entry, BASH_ENV
           and the spillway MCP server`,
   hookHelp: `PostToolUse on Bash: when Codex cut an output and its whole was captured (setup's
-          BASH_ENV capture), stashes it and adds a collapse of it beside Codex's cut`,
+          BASH_ENV capture), stashes it and adds, beside Codex's cut, its size and recall id (never its text:
+          Codex makes a hook's context a developer message)`,
   notes: [
-    "Codex runs each command as the model wrote it, under your rules, approvals, sandbox and shell. Outside its sandbox, bash keeps the whole output (BASH_ENV) and the hook adds a collapse of it beside Codex's cut; in the sandbox, on a terminal, in another shell or with a [shell_environment_policy] of your own, Codex's own cut stands. spillway doctor codex says which applies here.",
+    "Codex runs each command as the model wrote it, under your rules, approvals, sandbox and shell. Outside its sandbox, bash keeps the whole output (BASH_ENV) and the hook stashes it and tells the model its recall id beside Codex's cut; in the sandbox, on a terminal, in another shell or with a [shell_environment_policy] of your own, Codex's own cut stands. spillway doctor codex says which applies here.",
   ],
   setup: async () => {
     const [setup, servers, checks, capture] = await Promise.all([

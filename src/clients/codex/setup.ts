@@ -124,7 +124,7 @@ function codexHooksEdit(
   };
   const edit: FileEdit = {
     path,
-    purpose: 'PostToolUse hook on Bash: beside a cut output, a collapse of the whole',
+    purpose: 'PostToolUse hook on Bash: beside a cut output, the recall id of the whole',
     remove: withoutOwn,
     add: (text) => {
       const base = withoutOwn(text);
@@ -144,7 +144,7 @@ function codexHooksEdit(
  * Codex's files: the capture script (`BASH_ENV`: bash keeps each shell command's whole output in
  * a spool, outside Codex's sandbox, the command untouched); `hooks.json` gets the PostToolUse hook
  * on Bash that, where Codex cut an output (about 10,000 tokens) and the spool holds it whole,
- * adds a collapse of it beside Codex's cut; `config.toml` gets that hook's trust entry, `BASH_ENV`
+ * adds its recall id beside Codex's cut; `config.toml` gets that hook's trust entry, `BASH_ENV`
  * for Codex's shell commands, spillway as an MCP server for `spillway_expand`, and, with a proxy,
  * a model provider that sends requests through it.
  *

@@ -1,8 +1,8 @@
 import type { ClientSpec } from '../client-spec.js';
 
 /**
- * Gemini CLI: an AfterTool hook on run_shell_command adds, where Gemini CLI shows only the head
- * and tail of an output, the lines that matter from the rest and the recall id; spillway_expand
+ * Gemini CLI: an AfterTool hook on run_shell_command stashes, where Gemini CLI shows only the head
+ * and tail of an output, the whole of it and tells the model its recall id; spillway_expand
  * as an MCP server; with a proxy, `GOOGLE_GEMINI_BASE_URL` in `~/.gemini/.env`.
  *
  * @example
@@ -13,11 +13,11 @@ export const spec: ClientSpec = {
   name: 'Gemini CLI',
   limit: '40,000 characters (its first 8,000 and last 32,000)',
   setupHelp: `~/.gemini/settings.json: an AfterTool hook that, where Gemini CLI shows only the head
-          and tail of an output, adds the lines that matter from the rest and the recall id;
-          and the spillway MCP server`,
+          and tail of an output, stashes the whole and tells the model its recall id; and
+          the spillway MCP server`,
   hookHelp: `AfterTool on run_shell_command: when Gemini CLI will show only the head and tail of an
-          output, stashes it and adds the lines that matter from the part left out, and the
-          recall id`,
+          output, stashes it and adds its size and recall id (never its text: Gemini CLI puts
+          a hook's context outside its untrusted frame)`,
   notes: [
     'Headless runs (gemini -p) in a folder you never trusted need --skip-trust (or GEMINI_CLI_TRUST_WORKSPACE=true).',
   ],

@@ -15,8 +15,7 @@ import { spillwayShell } from '../spillway-command.js';
 /**
  * Gemini CLI's files: in `settings.json`, the AfterTool hook on `run_shell_command` that, for an
  * output Gemini CLI will show only the head and tail of (past 40,000 characters), stashes it and
- * adds the lines that matter from the part left out with the recall id (the hook sees the whole
- * output; the command is never touched), spillway
+ * adds its recall id (the hook sees the whole output; the command is never touched), spillway
  * as an MCP server for `spillway_expand` and, with a proxy, API-key sign-in; in `.env`, with a
  * proxy, `GOOGLE_GEMINI_BASE_URL` (Gemini CLI reads `~/.gemini/.env`).
  *

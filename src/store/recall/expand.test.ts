@@ -276,3 +276,16 @@ describe('an output over the store limit for one entry', () => {
     expect(await expand(whole, { id: 's/c' })).toMatch(/end of output\]$/);
   });
 });
+
+describe('an id given as its marker tag', () => {
+  it('recalls the same original whether the model passes the id, its tag, or the tag as its client escaped it', async () => {
+    const store = new MemoryStore();
+    const id = await stash(store, log(500, 250));
+    const plain = await expand(store, { id, grep: 'ERROR' });
+    expect(plain).toContain('card declined');
+    for (const given of [`<<sw:${id}>>`, `&lt;&lt;sw:${id}&gt;&gt;`, ` &lt;&lt;sw:${id}&gt;&gt;\n`])
+      expect(await expand(store, { id: given, grep: 'ERROR' }), given).toBe(plain);
+    // Only a whole tag is read so: anything else is the id as given, and checked as one.
+    await expect(expand(store, { id: `&lt;&lt;sw:${id}&gt;`, grep: 'ERROR' })).rejects.toThrow();
+  });
+});

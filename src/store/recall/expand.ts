@@ -1,5 +1,5 @@
 import { SpillwayError } from '../../errors.js';
-import { codePointFloor, storedText } from '../../text/index.js';
+import { codePointFloor, recallIdOf, storedText } from '../../text/index.js';
 import { getTokenizer, type Tokenizer } from '../../text/tokenizers/index.js';
 import { parseRecallId } from '../ids.js';
 import type { Store } from '../store.js';
@@ -274,9 +274,11 @@ function fitPage(text: string, tokenizer: Tokenizer, maxTokens: number): { chars
  */
 export async function expand(
   store: Store,
-  req: ExpandRequest,
+  given: ExpandRequest,
   tokenizer = getTokenizer('o200k'),
 ): Promise<string> {
+  // A model may pass the whole marker tag, escaped as its client showed it.
+  const req = { ...given, id: recallIdOf(given.id) };
   const maxTokens = Math.min(
     MAX_EXPAND_TOKENS,
     wholeAtLeast('max_tokens', req.maxTokens, 100, DEFAULT_EXPAND_TOKENS),
