@@ -51,7 +51,7 @@ export async function stashNote(
 ): Promise<{ note: string; id: string } | undefined> {
   const [{ stash }, { clientStashNote }] = await Promise.all([
     import('../store/index.js'),
-    import('../text/client-notes.js'),
+    import('../text/markers.js'),
   ]);
   let id: string;
   try {
