@@ -24,6 +24,12 @@ export interface FileEdit {
   path: string;
   /** What the file is for, for --print and doctor. */
   purpose: string;
+  /**
+   * The client's own config file, which the client's sandbox keeps read-only: `add` writes
+   * SEAL_PLACEHOLDER (setup-seal.ts) into it, where setup keeps the digest of its manifest, and
+   * `remove` takes it out with the rest. One a client.
+   */
+  holdsSeal?: boolean;
   /** `planned(path)` is the text setup writes to another of the client's files (edited first). */
   add(text: string, planned: (path: string) => string): string;
   /**

@@ -182,7 +182,7 @@ describe('spillway setup', () => {
     expect(read(a.home, '.gemini/settings.json')).toBe(a.files['.gemini/settings.json']);
     expect(read(b.home, '.gemini/settings.json')).toMatch(/hook gemini/);
     // A manifest edited to name another file (a command that could write spillway's folder once
-    // could): undo does not touch it.
+    // could): undo refuses it, names what changed, and writes nothing.
     expect((await cli(['setup', 'codex'], { env: b.env })).code).toBe(0);
     const dir = join(b.home, '.spillway/setup');
     const [stateDir] = readdirSync(dir);
@@ -195,9 +195,14 @@ describe('spillway setup', () => {
     const written = createHash('sha256').update('mine\n').digest('hex');
     manifest.files.push({ path: bashrc, existed: true, backup: join(b.home, 'evil'), written });
     writeFileSync(manifestFile, JSON.stringify(manifest));
-    expect((await cli(['setup', 'codex', '--undo'], { env: b.env })).code).toBe(0);
+    const config = read(b.home, '.codex/config.toml');
+    const refused = await cli(['setup', 'codex', '--undo'], { env: b.env });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(
+      /codex\.json changed since setup wrote it .*config\.toml.*Nothing was changed/,
+    );
     expect(read(b.home, '.bashrc')).toBe('mine\n');
-    expect(read(b.home, '.codex/config.toml')).toBe(b.files['.codex/config.toml']);
+    expect(read(b.home, '.codex/config.toml')).toBe(config);
   });
 
   it('the trust hash is the one Codex computes (codex-rs/hooks: sorted compact JSON, defaults filled)', async () => {

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { readJsonc, setJsonc, withoutEmpty } from '../config-text.js';
 import { serverNames, unwrapServers, wrapServers } from '../mcp-wrap.js';
 import { type FileEdit, isOwnHookGroup, keptUpstreamEdit, type SetupOptions } from '../setup-plan.js';
+import { SEAL_PLACEHOLDER } from '../setup-seal.js';
 import { spillwayShell } from '../spillway-command.js';
 import { claudeDir } from './hook.js';
 
@@ -18,6 +19,9 @@ export function claudeServerLists(text: string, file: string): string[][] {
   const paths = projects && typeof projects === 'object' ? Object.keys(projects) : [];
   return [['mcpServers'], ...paths.map((p) => ['projects', p, 'mcpServers'])];
 }
+
+/** The settings variable that holds setup's seal. */
+const SEAL_VARIABLE = 'SPILLWAY_SETUP_SEAL';
 
 /** A hook array with spillway's groups taken out. */
 const othersOf = (value: unknown): unknown[] =>
@@ -52,6 +56,7 @@ export function claudeSetup(options: SetupOptions): FileEdit[] {
     // The gateway the user had comes back; with none, the variable goes.
     if (options.proxy !== undefined && env.ANTHROPIC_BASE_URL === options.proxy)
       out = setJsonc(out, ['env', 'ANTHROPIC_BASE_URL'], options.kept?.anthropic);
+    if (env[SEAL_VARIABLE] !== undefined) out = setJsonc(out, ['env', SEAL_VARIABLE], undefined);
     return withoutEmpty(out, [['hooks'], ['env']]);
   };
   return [
@@ -61,8 +66,11 @@ export function claudeSetup(options: SetupOptions): FileEdit[] {
         return typeof env.ANTHROPIC_BASE_URL === 'string' ? env.ANTHROPIC_BASE_URL : undefined;
       },
     }),
+    // Claude Code's sandbox never lets a command write its settings files: setup's seal lives
+    // here, in a variable (the file is strict JSON, no comments).
     {
       path: settings,
+      holdsSeal: true,
       purpose: `PostToolUse hook on Bash${options.proxy ? ', ANTHROPIC_BASE_URL' : ''}`,
       remove: removeSettings,
       add: (text) => {
@@ -70,7 +78,7 @@ export function claudeSetup(options: SetupOptions): FileEdit[] {
         const post = othersOf(((value.hooks ?? {}) as Record<string, unknown>).PostToolUse);
         let out = setJsonc(text, ['hooks', 'PostToolUse'], [...post, hook]);
         if (options.proxy) out = setJsonc(out, ['env', 'ANTHROPIC_BASE_URL'], options.proxy);
-        return out;
+        return setJsonc(out, ['env', SEAL_VARIABLE], SEAL_PLACEHOLDER);
       },
     },
     {

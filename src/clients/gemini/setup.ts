@@ -10,6 +10,7 @@ import {
 } from '../config-text.js';
 import { serverNames, unwrapServers, wrapServers } from '../mcp-wrap.js';
 import { type FileEdit, isOwnHookGroup, type SetupOptions } from '../setup-plan.js';
+import { SEAL_PLACEHOLDER } from '../setup-seal.js';
 import { spillwayShell } from '../spillway-command.js';
 
 /**
@@ -24,8 +25,26 @@ import { spillwayShell } from '../spillway-command.js';
  * const edits = geminiSetup({ home: '/home/u', env: {}, spillway, proxy: 'http://127.0.0.1:4747' });
  */
 export function geminiSetup(options: SetupOptions): FileEdit[] {
+  const dir = dirname(geminiSettingsPath(options));
+  const edits: FileEdit[] = [settingsEdit(options)];
+  if (options.proxy)
+    edits.push({
+      path: join(dir, '.env'),
+      purpose: 'GOOGLE_GEMINI_BASE_URL',
+      remove: keepingForm(withoutBlocks),
+      add: keepingForm((text: string) => {
+        return appendBlock(withoutBlocks(text), 'gemini', [`GOOGLE_GEMINI_BASE_URL=${options.proxy}`]);
+      }),
+    });
+  return edits;
+}
+
+/**
+ * `settings.json`: the hook, the MCP server and, with a proxy, API-key sign-in. Gemini CLI's own
+ * settings (comments allowed): setup's seal lives here, on a line of its own.
+ */
+function settingsEdit(options: SetupOptions): FileEdit {
   const settings = geminiSettingsPath(options);
-  const dir = dirname(settings);
   const hook = {
     matcher: 'run_shell_command',
     hooks: [
@@ -52,62 +71,63 @@ export function geminiSetup(options: SetupOptions): FileEdit[] {
     }
     return out;
   };
-  const edits: FileEdit[] = [
-    {
-      path: settings,
-      purpose: `AfterTool hook on run_shell_command, MCP server${options.proxy ? ', API-key sign-in' : ''}${options.mcp?.length ? `; MCP servers through spillway gateway: ${options.mcp.join(', ')}` : ''}`,
-      remove: (text, before) => {
-        let out = withoutOwnHooks(text);
-        if ((readJsonc(out, settings).mcpServers as Record<string, unknown> | undefined)?.spillway)
-          out = setJsonc(out, ['mcpServers', 'spillway'], undefined);
-        // The sign-in setup chose where the user had none (known from the file before setup).
-        if (
-          before !== undefined &&
-          options.proxy !== undefined &&
-          signInOf(before) === undefined &&
-          signInOf(out) === 'gemini-api-key'
-        )
-          out = setJsonc(out, ['security', 'auth', 'selectedType'], undefined);
-        return withoutEmpty(unwrapServers(out, settings, [['mcpServers']], options.mcp), [
-          ['security', 'auth'],
-          ['security'],
-          ['hooks'],
-          ['mcpServers'],
-        ]);
-      },
-      add: (text) => {
-        const value = readJsonc(text, settings);
-        const base = withoutOwnHooks(text);
-        const after = hookGroups(base, 'AfterTool');
-        let out = setJsonc(base, ['hooks', 'AfterTool'], [...(Array.isArray(after) ? after : []), hook]);
-        out = setJsonc(out, ['mcpServers', 'spillway'], {
-          command: options.spillway.command,
-          args: [...options.spillway.args, 'mcp'],
-          trust: true,
-        });
-        if (options.mcp?.length)
-          out = wrapServers(out, settings, [['mcpServers']], options.mcp, options.spillway);
-        const auth = ((value.security as Record<string, unknown> | undefined)?.auth ?? {}) as Record<
-          string,
-          unknown
-        >;
-        // The proxy forwards an API key; a Google sign-in does not go through a base URL.
-        if (options.proxy && auth.selectedType === undefined)
-          out = setJsonc(out, ['security', 'auth', 'selectedType'], 'gemini-api-key');
-        return out;
-      },
+  return {
+    path: settings,
+    holdsSeal: true,
+    purpose: `AfterTool hook on run_shell_command, MCP server${options.proxy ? ', API-key sign-in' : ''}${options.mcp?.length ? `; MCP servers through spillway gateway: ${options.mcp.join(', ')}` : ''}`,
+    remove: (text, before) => {
+      let out = withoutOwnHooks(withoutSealLine(text));
+      if ((readJsonc(out, settings).mcpServers as Record<string, unknown> | undefined)?.spillway)
+        out = setJsonc(out, ['mcpServers', 'spillway'], undefined);
+      // The sign-in setup chose where the user had none (known from the file before setup).
+      if (
+        before !== undefined &&
+        options.proxy !== undefined &&
+        signInOf(before) === undefined &&
+        signInOf(out) === 'gemini-api-key'
+      )
+        out = setJsonc(out, ['security', 'auth', 'selectedType'], undefined);
+      return withoutEmpty(unwrapServers(out, settings, [['mcpServers']], options.mcp), [
+        ['security', 'auth'],
+        ['security'],
+        ['hooks'],
+        ['mcpServers'],
+      ]);
     },
-  ];
-  if (options.proxy)
-    edits.push({
-      path: join(dir, '.env'),
-      purpose: 'GOOGLE_GEMINI_BASE_URL',
-      remove: keepingForm(withoutBlocks),
-      add: keepingForm((text: string) => {
-        return appendBlock(withoutBlocks(text), 'gemini', [`GOOGLE_GEMINI_BASE_URL=${options.proxy}`]);
-      }),
-    });
-  return edits;
+    add: (plain) => {
+      const text = withoutSealLine(plain);
+      const value = readJsonc(text, settings);
+      const base = withoutOwnHooks(text);
+      const after = hookGroups(base, 'AfterTool');
+      let out = setJsonc(base, ['hooks', 'AfterTool'], [...(Array.isArray(after) ? after : []), hook]);
+      out = setJsonc(out, ['mcpServers', 'spillway'], {
+        command: options.spillway.command,
+        args: [...options.spillway.args, 'mcp'],
+        trust: true,
+      });
+      if (options.mcp?.length)
+        out = wrapServers(out, settings, [['mcpServers']], options.mcp, options.spillway);
+      const auth = ((value.security as Record<string, unknown> | undefined)?.auth ?? {}) as Record<
+        string,
+        unknown
+      >;
+      // The proxy forwards an API key; a Google sign-in does not go through a base URL.
+      if (options.proxy && auth.selectedType === undefined)
+        out = setJsonc(out, ['security', 'auth', 'selectedType'], 'gemini-api-key');
+      const eol = out.includes('\r\n') ? '\r\n' : '\n';
+      return `${out}${out === '' || out.endsWith('\n') ? '' : eol}${SEAL_LINE}${eol}`;
+    },
+  };
+}
+
+/** The line setup's seal is kept on, last in Gemini CLI's settings. */
+const SEAL_LINE = `// spillway setup: undo checks its backups against this: ${SEAL_PLACEHOLDER}`;
+const SEAL_LINE_PATTERN =
+  /(^|\n)\/\/ spillway setup: undo checks its backups against this: spillway-seal:[0-9a-f]{64}\r?\n?$/;
+
+/** The settings text without setup's seal line. */
+function withoutSealLine(text: string): string {
+  return text.replace(SEAL_LINE_PATTERN, (_m, lead: string) => lead);
 }
 
 const geminiSettingsPath = (options: Pick<SetupOptions, 'home'>) =>
