@@ -56,6 +56,16 @@ export function isOwnHookGroup(group: unknown): boolean {
 }
 
 /**
+ * A variable of the user's shell (setup runs in it, as the client does), when set.
+ *
+ * @example
+ * exported(options, 'ANTHROPIC_BASE_URL'); // 'https://gateway.corp.test'
+ */
+export function exported(options: Pick<SetupOptions, 'env'>, name: string): string | undefined {
+  return options.env[name]?.trim() || undefined;
+}
+
+/**
  * spillway's `upstreams.json` keeping the endpoints a client was pointed at (`previous[api]` reads
  * one from the client's files as they are before setup), so the proxy forwards there instead of
  * the provider's public API; undo takes them out (and the client's edit points the client back).
@@ -84,8 +94,10 @@ export function keptUpstreamEdit(
       const kept: KeptUpstreams = { ...parseKeptUpstreams(text, path) };
       let changed = false;
       for (const api of apis) {
-        const before = options.proxy === undefined ? undefined : previous[api]?.(planned);
-        if (before === undefined || before === options.proxy || kept[api] !== undefined) continue;
+        const before = options.proxy === undefined ? undefined : previous[api]?.(planned)?.trim();
+        // Only an http(s) URL can be an upstream (the client would fail on anything else too).
+        if (!before || !/^https?:\/\//.test(before) || !URL.canParse(before)) continue;
+        if (before.replace(/\/+$/, '') === options.proxy || kept[api] !== undefined) continue;
         kept[api] = before;
         changed = true;
       }

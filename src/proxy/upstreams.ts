@@ -1,13 +1,10 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { SpillwayError } from '../errors.js';
 import type { ApiName } from '../formats/index.js';
+import { DEFAULT_UPSTREAMS } from '../store/index.js';
 import { boundedMemo } from '../text/index.js';
 
-export const DEFAULT_UPSTREAMS = {
-  anthropic: 'https://api.anthropic.com',
-  openai: 'https://api.openai.com',
-  gemini: 'https://generativelanguage.googleapis.com',
-} as const;
+export { DEFAULT_UPSTREAMS };
 
 export type Upstreams = { readonly anthropic: string; readonly openai: string; readonly gemini: string };
 

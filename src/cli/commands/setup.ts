@@ -188,7 +188,11 @@ export async function setupCommand(argv: string[], io: CliIo): Promise<number> {
   });
   for (const folder of setup.folders?.(options.env) ?? [])
     mkdirSync(folder, { recursive: true, mode: 0o700 });
-  await write(io.stdout, setupReport(client, files, { kept, options, given, earlier: earlier ?? {} }));
+  const warnings = setup.warnings?.(options) ?? [];
+  await write(
+    io.stdout,
+    setupReport(client, files, { kept, options, given, earlier: earlier ?? {}, warnings }),
+  );
   return 0;
 }
 
@@ -196,7 +200,13 @@ export async function setupCommand(argv: string[], io: CliIo): Promise<number> {
 function setupReport(
   client: ClientSpec,
   files: ReturnType<typeof planSetup>,
-  at: { kept: KeptUpstreams; options: SetupOptions; given: string | undefined; earlier: SetupState },
+  at: {
+    kept: KeptUpstreams;
+    options: SetupOptions;
+    given: string | undefined;
+    earlier: SetupState;
+    warnings: string[];
+  },
 ): string {
   const { options } = at;
   const nowKept = readKeptUpstreams(options.env);
@@ -212,6 +222,7 @@ function setupReport(
     ...(at.given === undefined && options.proxy
       ? [`Kept from the earlier setup: --proxy ${options.proxy}`]
       : []),
+    ...at.warnings.map((w) => `Warning: ${w}`),
     ...client.notes.map((n) => `Note: ${n}`),
     ...(options.proxy
       ? [`Start the proxy before the client: spillway proxy --port ${new URL(options.proxy).port || 80}`]

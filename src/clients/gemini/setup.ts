@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import {
   appendBlock,
+  dotenvValue,
   keepingForm,
   readJsonc,
   setJsonc,
@@ -9,7 +10,13 @@ import {
   withoutEmpty,
 } from '../config-text.js';
 import { serverNames, unwrapServers, wrapServers } from '../mcp-wrap.js';
-import { type FileEdit, isOwnHookGroup, type SetupOptions } from '../setup-plan.js';
+import {
+  exported,
+  type FileEdit,
+  isOwnHookGroup,
+  keptUpstreamEdit,
+  type SetupOptions,
+} from '../setup-plan.js';
 import { SEAL_PLACEHOLDER } from '../setup-seal.js';
 import { spillwayShell } from '../spillway-command.js';
 
@@ -26,10 +33,14 @@ import { spillwayShell } from '../spillway-command.js';
  */
 export function geminiSetup(options: SetupOptions): FileEdit[] {
   const dir = dirname(geminiSettingsPath(options));
-  const edits: FileEdit[] = [settingsEdit(options)];
+  const envFile = join(dir, '.env');
+  const edits: FileEdit[] = [
+    keptUpstreamEdit(options, { gemini: (planned) => geminiEndpoint(options, envFile, planned) }),
+    settingsEdit(options),
+  ];
   if (options.proxy)
     edits.push({
-      path: join(dir, '.env'),
+      path: envFile,
       purpose: 'GOOGLE_GEMINI_BASE_URL',
       remove: keepingForm(withoutBlocks),
       add: keepingForm((text: string) => {
@@ -37,6 +48,39 @@ export function geminiSetup(options: SetupOptions): FileEdit[] {
       }),
     });
   return edits;
+}
+
+/**
+ * The endpoint Gemini CLI was sent to, as its loader finds it for the home (Gemini CLI's
+ * settings.ts): the shell's variable wins over any `.env`; of the files, `~/.gemini/.env` (read
+ * without setup's block), else `~/.env`. A project's own `.env` is doctor's to check, in its folder.
+ */
+function geminiEndpoint(
+  options: SetupOptions,
+  envFile: string,
+  planned: (path: string) => string,
+): string | undefined {
+  const name = 'GOOGLE_GEMINI_BASE_URL';
+  const shell = exported(options, name);
+  if (shell !== undefined) return shell;
+  if (existsSync(envFile)) return dotenvValue(withoutBlocks(planned(envFile)), name);
+  const homeEnv = join(options.home, '.env');
+  return existsSync(homeEnv) ? dotenvValue(readFileSync(homeEnv, 'utf8'), name) : undefined;
+}
+
+/**
+ * Notes for a user whose shell exports GOOGLE_GEMINI_BASE_URL: Gemini CLI reads it over the
+ * `.env` setup writes, so its requests skip the proxy until it goes.
+ *
+ * @example
+ * geminiWarnings({ ...options, env: { GOOGLE_GEMINI_BASE_URL: 'https://gw.test' } }); // ['GOOGLE_GEMINI_BASE_URL is exported …']
+ */
+export function geminiWarnings(options: SetupOptions): string[] {
+  const shell = exported(options, 'GOOGLE_GEMINI_BASE_URL');
+  if (!options.proxy || shell === undefined || shell.replace(/\/+$/, '') === options.proxy) return [];
+  return [
+    `GOOGLE_GEMINI_BASE_URL is exported in this shell (${shell}): Gemini CLI reads it over ~/.gemini/.env, so its requests skip the proxy until you remove the export from your shell profile (the proxy forwards to ${shell} once it is gone)`,
+  ];
 }
 
 /**
