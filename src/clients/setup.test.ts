@@ -205,6 +205,40 @@ describe('spillway setup', () => {
     expect(read(b.home, '.codex/config.toml')).toBe(config);
   });
 
+  it('keeps the endpoint the shell exports or a .env names as the proxy’s upstream, and says what it cannot change', async () => {
+    const upstreams = (home: string) => JSON.parse(read(home, '.spillway/upstreams.json'));
+    // Claude Code: exported in the shell, none in settings.json.
+    const a = userHome();
+    const claude = await cli(['setup', 'claude', '--proxy', PROXY], {
+      env: { ...a.env, ANTHROPIC_BASE_URL: 'https://gw.corp.test/anthropic' },
+    });
+    expect(claude.code, claude.stderr).toBe(0);
+    expect(upstreams(a.home)).toEqual({ anthropic: 'https://gw.corp.test/anthropic' });
+    // Gemini CLI: exported in the shell (it wins over ~/.gemini/.env in Gemini CLI): kept, and said.
+    const gemini = await cli(['setup', 'gemini', '--proxy', PROXY], {
+      env: { ...a.env, GOOGLE_GEMINI_BASE_URL: 'https://gw.corp.test/google' },
+    });
+    expect(gemini.stdout).toMatch(
+      /Warning: GOOGLE_GEMINI_BASE_URL is exported in this shell \(https:\/\/gw\.corp\.test\/google\)/,
+    );
+    expect(upstreams(a.home)).toEqual({
+      anthropic: 'https://gw.corp.test/anthropic',
+      gemini: 'https://gw.corp.test/google',
+    });
+    // Gemini CLI: only in ~/.env (its loader's last resort for the home), quoted, with a comment.
+    const b = userHome();
+    writeFileSync(
+      join(b.home, '.env'),
+      'GEMINI_API_KEY=k\nGOOGLE_GEMINI_BASE_URL="https://home-env.test" # mine\n',
+    );
+    expect((await cli(['setup', 'gemini', '--proxy', PROXY], { env: b.env })).code).toBe(0);
+    expect(upstreams(b.home)).toEqual({ gemini: 'https://home-env.test' });
+    // Not an http(s) URL: nothing to forward to, nothing kept.
+    const c = userHome();
+    await cli(['setup', 'claude', '--proxy', PROXY], { env: { ...c.env, ANTHROPIC_BASE_URL: 'not a url' } });
+    expect(() => read(c.home, '.spillway/upstreams.json')).toThrow();
+  });
+
   it('the trust hash is the one Codex computes (codex-rs/hooks: sorted compact JSON, defaults filled)', async () => {
     const { codexTrustHash } = await import('./codex/setup.js');
     const { createHash } = await import('node:crypto');
