@@ -6,6 +6,7 @@ export { CLIENT_KEYS, type ClientKey, isClientKey, loadClient, loadClients } fro
 export {
   applySetup,
   leavesAsItIs,
+  type PlannedFile,
   planSetup,
   readSetup,
   type SetupState,

@@ -9,6 +9,7 @@ import {
   leavesAsItIs,
   loadClient,
   loadClients,
+  type PlannedFile,
   planSetup,
   readSetup,
   type SetupOptions,
@@ -179,12 +180,11 @@ export async function setupCommand(argv: string[], io: CliIo): Promise<number> {
       );
     return 0;
   }
-  const upstreams = files.find((f) => f.path === upstreamsFile(base.env));
   await applySetup(key, files, {
     stateDir,
     mcp,
     ...(proxy ? { proxy } : {}),
-    ...(upstreams ? { kept: parseKeptUpstreams(upstreams.after, upstreams.path) } : {}),
+    kept: newlyKept(files, base.env),
   });
   for (const folder of setup.folders?.(options.env) ?? [])
     mkdirSync(folder, { recursive: true, mode: 0o700 });
@@ -194,6 +194,17 @@ export async function setupCommand(argv: string[], io: CliIo): Promise<number> {
     setupReport(client, files, { kept, options, given, earlier: earlier ?? {}, warnings }),
   );
   return 0;
+}
+
+/** The endpoints this setup adds to upstreams.json (not those another client's setup kept). */
+function newlyKept(files: PlannedFile[], env: NodeJS.ProcessEnv): KeptUpstreams {
+  const file = files.find((f) => f.path === upstreamsFile(env));
+  if (!file) return {};
+  const before = parseKeptUpstreams(file.before ?? '', file.path);
+  const after = parseKeptUpstreams(file.after, file.path);
+  return Object.fromEntries(
+    Object.entries(after).filter(([api, url]) => before[api as keyof KeptUpstreams] !== url),
+  );
 }
 
 /** What setup tells the user: each file, an endpoint it kept, what it kept from before, the next steps. */
