@@ -60,4 +60,6 @@ export interface ClientSetup {
   mcpServers?(options: SetupOptions): { name: string; wrapped: boolean; stdio: boolean }[];
   /** What doctor checks beyond the files, the hook, the store and recall. */
   checks?(options: SetupOptions, context: { proxy?: string; cwd: string }): Promise<Check[]>;
+  /** What setup tells the user about their shell or files that the edits cannot change. */
+  warnings?(options: SetupOptions): string[];
 }

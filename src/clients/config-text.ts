@@ -190,3 +190,23 @@ export function linesInsideStrings(lines: readonly string[]): boolean[] {
   }
   return inside;
 }
+
+/**
+ * The value a `.env` file gives `name`, read as dotenv reads it (Gemini CLI's loader): `KEY=value`
+ * or `export KEY=value`, quotes taken off, an unquoted value's ` # comment` dropped, the last
+ * line that sets it winning. Undefined when no line sets it.
+ *
+ * @example
+ * dotenvValue('GOOGLE_GEMINI_BASE_URL="https://gw.test" # mine\n', 'GOOGLE_GEMINI_BASE_URL'); // 'https://gw.test'
+ */
+export function dotenvValue(text: string, name: string): string | undefined {
+  let value: string | undefined;
+  for (const line of text.split(/\r?\n/)) {
+    const m = /^\s*(?:export\s+)?([\w.-]+)\s*=\s*(.*)$/.exec(line);
+    if (m?.[1] !== name) continue;
+    const raw = (m[2] as string).trim();
+    const quoted = /^(['"`])(.*)\1/.exec(raw);
+    value = quoted ? (quoted[2] as string) : raw.replace(/\s+#.*$/, '').trim();
+  }
+  return value;
+}

@@ -5,8 +5,16 @@ import { defaultBase } from '../store/index.js';
 import { recallTokenPath } from '../store/recall/index.js';
 import { type Check, runShell } from './client-checks.js';
 import type { ClientSpec } from './client-spec.js';
-import { planSetup, readSetup, type SetupState, setupStateDir } from './setup-files.js';
-import type { SetupOptions } from './setup-plan.js';
+import {
+  leavesAsItIs,
+  planSetup,
+  readSetup,
+  type SetupState,
+  sealHolder,
+  setupStateDir,
+  verifySetup,
+} from './setup-files.js';
+import type { FileEdit, SetupOptions } from './setup-plan.js';
 import { spillwayShell } from './spillway-command.js';
 
 /** Starts `spillway mcp` as a client would and times its answer to `initialize`. */
@@ -102,6 +110,19 @@ async function checkProxy(url: string): Promise<Check> {
   }
 }
 
+/** Whether setup's manifest still matches the seal kept in the client's own config file. */
+function sealCheck(client: string, edits: FileEdit[], env: NodeJS.ProcessEnv): Check {
+  const holder = sealHolder(edits);
+  if (holder === undefined)
+    return { ok: true, what: `setup's backups (${client} has no sandbox to guard them from)` };
+  try {
+    verifySetup(setupStateDir(env), client, edits);
+    return { ok: true, what: `setup's manifest and backups match the seal in ${holder}` };
+  } catch (err) {
+    return { ok: false, what: (err as Error).message, fix: 'see what changed before you run undo' };
+  }
+}
+
 /**
  * Checks every link between a client and spillway: setup's entries still in the client's
  * files, the hook command runs from a shell and answers right, `spillway mcp` answers, the
@@ -138,9 +159,10 @@ export async function doctor(spec: ClientSpec, options: SetupOptions, cwd = proc
   const asSetUp = { ...options, ...state };
   const again = setupCommandLine(client, state);
   const setup = await spec.setup();
+  checks.push(sealCheck(client, setup.edits(options), options.env));
   for (const file of planSetup(setup.edits(asSetUp)))
     checks.push(
-      file.before === file.after
+      leavesAsItIs(file)
         ? { ok: true, what: `${file.path}: ${file.purpose}` }
         : {
             ok: false,

@@ -5,9 +5,12 @@ export type { HookInput } from './hook-io.js';
 export { CLIENT_KEYS, type ClientKey, isClientKey, loadClient, loadClients } from './registry.js';
 export {
   applySetup,
+  leavesAsItIs,
+  type PlannedFile,
   planSetup,
   readSetup,
   type SetupState,
+  sealHolder,
   setupStateDir,
   undoSetup,
 } from './setup-files.js';

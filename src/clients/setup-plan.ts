@@ -25,6 +25,12 @@ export interface FileEdit {
   path: string;
   /** What the file is for, for --print and doctor. */
   purpose: string;
+  /**
+   * The client's own config file, which the client's sandbox keeps read-only: `add` writes
+   * SEAL_PLACEHOLDER (setup-seal.ts) into it, where setup keeps the digest of its manifest, and
+   * `remove` takes it out with the rest. One a client.
+   */
+  holdsSeal?: boolean;
   /** `planned(path)` is the text setup writes to another of the client's files (edited first). */
   add(text: string, planned: (path: string) => string): string;
   /**
@@ -48,6 +54,16 @@ export function isOwnHookGroup(group: unknown): boolean {
         OWN_HOOK.test((h as { command: string }).command),
     )
   );
+}
+
+/**
+ * A variable of the user's shell (setup runs in it, as the client does), when set.
+ *
+ * @example
+ * exported(options, 'ANTHROPIC_BASE_URL'); // 'https://gateway.corp.test'
+ */
+export function exported(options: Pick<SetupOptions, 'env'>, name: string): string | undefined {
+  return options.env[name]?.trim() || undefined;
 }
 
 /**
@@ -79,8 +95,10 @@ export function keptUpstreamEdit(
       const kept: KeptUpstreams = { ...parseKeptUpstreams(text, path) };
       let changed = false;
       for (const api of apis) {
-        const before = options.proxy === undefined ? undefined : previous[api]?.(planned);
-        if (before === undefined || before === options.proxy || kept[api] !== undefined) continue;
+        const before = options.proxy === undefined ? undefined : previous[api]?.(planned)?.trim();
+        // Only an http(s) URL can be an upstream (the client would fail on anything else too).
+        if (!before || !/^https?:\/\//.test(before) || !URL.canParse(before)) continue;
+        if (before.replace(/\/+$/, '') === options.proxy || kept[api] !== undefined) continue;
         kept[api] = before;
         changed = true;
       }

@@ -191,7 +191,7 @@ describe('spillway setup', () => {
     expect(read(a.home, '.gemini/settings.json')).toBe(a.files['.gemini/settings.json']);
     expect(read(b.home, '.gemini/settings.json')).toMatch(/hook gemini/);
     // A manifest edited to name another file (a command that could write spillway's folder once
-    // could): undo does not touch it.
+    // could): undo refuses it, names what changed, and writes nothing.
     expect((await cli(['setup', 'codex'], { env: b.env })).code).toBe(0);
     const dir = join(b.home, '.spillway/setup');
     const [stateDir] = readdirSync(dir);
@@ -204,9 +204,48 @@ describe('spillway setup', () => {
     const written = createHash('sha256').update('mine\n').digest('hex');
     manifest.files.push({ path: bashrc, existed: true, backup: join(b.home, 'evil'), written });
     writeFileSync(manifestFile, JSON.stringify(manifest));
-    expect((await cli(['setup', 'codex', '--undo'], { env: b.env })).code).toBe(0);
+    const config = read(b.home, '.codex/config.toml');
+    const refused = await cli(['setup', 'codex', '--undo'], { env: b.env });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(
+      /codex\.json changed since setup wrote it .*config\.toml.*Nothing was changed/,
+    );
     expect(read(b.home, '.bashrc')).toBe('mine\n');
-    expect(read(b.home, '.codex/config.toml')).toBe(b.files['.codex/config.toml']);
+    expect(read(b.home, '.codex/config.toml')).toBe(config);
+  });
+
+  it('keeps the endpoint the shell exports or a .env names as the proxy’s upstream, and says what it cannot change', async () => {
+    const upstreams = (home: string) => JSON.parse(read(home, '.spillway/upstreams.json'));
+    // Claude Code: exported in the shell, none in settings.json.
+    const a = userHome();
+    const claude = await cli(['setup', 'claude', '--proxy', PROXY], {
+      env: { ...a.env, ANTHROPIC_BASE_URL: 'https://gw.corp.test/anthropic' },
+    });
+    expect(claude.code, claude.stderr).toBe(0);
+    expect(upstreams(a.home)).toEqual({ anthropic: 'https://gw.corp.test/anthropic' });
+    // Gemini CLI: exported in the shell (it wins over ~/.gemini/.env in Gemini CLI): kept, and said.
+    const gemini = await cli(['setup', 'gemini', '--proxy', PROXY], {
+      env: { ...a.env, GOOGLE_GEMINI_BASE_URL: 'https://gw.corp.test/google' },
+    });
+    expect(gemini.stdout).toMatch(
+      /Warning: GOOGLE_GEMINI_BASE_URL is exported in this shell \(https:\/\/gw\.corp\.test\/google\)/,
+    );
+    expect(upstreams(a.home)).toEqual({
+      anthropic: 'https://gw.corp.test/anthropic',
+      gemini: 'https://gw.corp.test/google',
+    });
+    // Gemini CLI: only in ~/.env (its loader's last resort for the home), quoted, with a comment.
+    const b = userHome();
+    writeFileSync(
+      join(b.home, '.env'),
+      'GEMINI_API_KEY=k\nGOOGLE_GEMINI_BASE_URL="https://home-env.test" # mine\n',
+    );
+    expect((await cli(['setup', 'gemini', '--proxy', PROXY], { env: b.env })).code).toBe(0);
+    expect(upstreams(b.home)).toEqual({ gemini: 'https://home-env.test' });
+    // Not an http(s) URL: nothing to forward to, nothing kept.
+    const c = userHome();
+    await cli(['setup', 'claude', '--proxy', PROXY], { env: { ...c.env, ANTHROPIC_BASE_URL: 'not a url' } });
+    expect(() => read(c.home, '.spillway/upstreams.json')).toThrow();
   });
 
   it('the trust hash is the one Codex computes (codex-rs/hooks: sorted compact JSON, defaults filled)', async () => {

@@ -1,13 +1,10 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { SpillwayError } from '../errors.js';
 import type { ApiName } from '../formats/index.js';
+import { DEFAULT_UPSTREAMS } from '../store/index.js';
 import { boundedMemo } from '../text/index.js';
 
-export const DEFAULT_UPSTREAMS = {
-  anthropic: 'https://api.anthropic.com',
-  openai: 'https://api.openai.com',
-  gemini: 'https://generativelanguage.googleapis.com',
-} as const;
+export { DEFAULT_UPSTREAMS };
 
 export type Upstreams = { readonly anthropic: string; readonly openai: string; readonly gemini: string };
 
@@ -48,9 +45,46 @@ export function resolveUpstreams(given: Partial<Upstreams> = {}): Upstreams {
   return upstreams;
 }
 
+/** The headers that carry a user's credential to a model API. */
+const CREDENTIALS = ['authorization', 'x-api-key', 'x-goog-api-key', 'api-key', 'cookie'];
+
+/** Whether a request carries a credential (in a header, or Gemini's `?key=`). */
+function carriesCredential(path: string, headers: IncomingHttpHeaders): boolean {
+  return CREDENTIALS.some((h) => headers[h] !== undefined) || /[?&]key=/.test(path);
+}
+
+type UpstreamName = keyof Upstreams;
+
 /**
- * Where a request goes: Anthropic for its API's paths and headers, Gemini for Google's paths,
- * OpenAI for the rest.
+ * The APIs a request names by the client's path and headers: Gemini's paths and key header;
+ * Anthropic's paths (`/api/...` is Claude Code's own, its `HEAD /api/hello` among them), its
+ * version and beta headers and `x-api-key`; OpenAI's Responses and Chat Completions paths.
+ * Empty when none tells; more than one when they disagree.
+ *
+ * @example
+ * apisOfRequest('/api/hello', {}); // Set { 'anthropic' }
+ */
+export function apisOfRequest(path: string, headers: IncomingHttpHeaders): Set<UpstreamName> {
+  const named = new Set<UpstreamName>();
+  if (isGeminiPath(path) || headers['x-goog-api-key'] !== undefined) named.add('gemini');
+  if (
+    /^\/(?:v1\/messages|v1\/complete|api\/)/.test(path) ||
+    headers['anthropic-version'] !== undefined ||
+    headers['anthropic-beta'] !== undefined ||
+    headers['x-api-key'] !== undefined
+  )
+    named.add('anthropic');
+  if (/^\/v1\/(?:responses|chat\/completions|completions|embeddings)(?:[/?]|$)/.test(path))
+    named.add('openai');
+  return named;
+}
+
+/**
+ * Where a request goes: the upstream of the API the client speaks (the body's format, and the
+ * path and headers, see apisOfRequest); another `/v1/...` path goes to OpenAI's. When none
+ * tells, the one upstream the user configured (a gateway setup kept, a flag), else OpenAI's for
+ * a request with no credential. A request carrying a credential whose path and headers name two
+ * APIs, or none, is refused: one provider's key never goes to another's host.
  *
  * @example
  * upstreamFor(upstreams, '/v1/models', req.headers, undefined);
@@ -61,14 +95,27 @@ export function upstreamFor(
   headers: IncomingHttpHeaders,
   api: ApiName | undefined,
 ): string {
-  if (api === 'gemini' || (!api && isGeminiPath(path))) return upstreams.gemini;
-  const anthropic =
-    api === 'anthropic' ||
-    (!api &&
-      (path.startsWith('/v1/messages') ||
-        path.startsWith('/v1/complete') ||
-        headers['anthropic-version'] !== undefined));
-  return anthropic ? upstreams.anthropic : upstreams.openai;
+  const named = apisOfRequest(path, headers);
+  const format = api && (api.startsWith('openai') ? 'openai' : (api as UpstreamName));
+  if (format) named.add(format);
+  const credential = carriesCredential(path, headers);
+  const [first] = named;
+  if (first !== undefined && (named.size === 1 || !credential)) return upstreams[format || first];
+  if (named.size > 1)
+    throw new SpillwayError(
+      'SPILLWAY_BAD_INPUT',
+      `${path.split('?')[0]?.slice(0, 80)} with these headers names more than one model API (${[...named].join(', ')}) and carries a credential: spillway sends it nowhere rather than send one provider's key to another's host`,
+    );
+  if (path.startsWith('/v1/')) return upstreams.openai;
+  const configured = (Object.keys(DEFAULT_UPSTREAMS) as UpstreamName[]).filter(
+    (name) => upstreams[name] !== DEFAULT_UPSTREAMS[name],
+  );
+  if (configured.length === 1) return upstreams[configured[0] as UpstreamName];
+  if (!credential) return upstreams.openai;
+  throw new SpillwayError(
+    'SPILLWAY_BAD_INPUT',
+    `spillway cannot tell which model API ${path.split('?')[0]?.slice(0, 80)} is for (no Anthropic, OpenAI or Gemini path or header), and the request carries a credential: it is sent nowhere. Send it to the provider's own path, or with its headers (anthropic-version, x-goog-api-key)`,
+  );
 }
 
 /**

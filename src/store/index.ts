@@ -55,6 +55,7 @@ export {
   type StoreLimits,
 } from './store.js';
 export {
+  DEFAULT_UPSTREAMS,
   type KeptUpstreams,
   parseKeptUpstreams,
   readKeptUpstreams,

@@ -7,6 +7,13 @@ import { spillwayHome } from './default-base.js';
 export type UpstreamApi = 'anthropic' | 'openai' | 'gemini';
 export type KeptUpstreams = Partial<Record<UpstreamApi, string>>;
 
+/** Where the proxy sends each API's requests when the user configured no endpoint of their own. */
+export const DEFAULT_UPSTREAMS = {
+  anthropic: 'https://api.anthropic.com',
+  openai: 'https://api.openai.com',
+  gemini: 'https://generativelanguage.googleapis.com',
+} as const;
+
 /**
  * Where `spillway setup` keeps the endpoints a client was pointed at before it pointed the client
  * at the proxy (a company gateway, a provider of the user's): `spillway proxy` forwards there.

@@ -77,22 +77,19 @@ export interface RunningCliProxy {
 }
 
 /** Starts `spillway proxy` as the docs do (a port of its own, upstreams on loopback). */
-export async function startCliProxy(env: NodeJS.ProcessEnv, upstream: string): Promise<RunningCliProxy> {
-  const child: ChildProcess = spawn(
-    'spillway',
-    [
-      'proxy',
-      '--port',
-      '0',
-      '--anthropic-upstream',
-      upstream,
-      '--openai-upstream',
-      upstream,
-      '--gemini-upstream',
-      upstream,
-    ],
-    { env, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+export async function startCliProxy(
+  env: NodeJS.ProcessEnv,
+  upstream: string | Partial<Record<'anthropic' | 'openai' | 'gemini', string>>,
+  port = 0,
+): Promise<RunningCliProxy> {
+  // One URL for every API, or some of them (the others as the user's setup kept them).
+  const given =
+    typeof upstream === 'string' ? { anthropic: upstream, openai: upstream, gemini: upstream } : upstream;
+  const flags = Object.entries(given).flatMap(([api, url]) => [`--${api}-upstream`, url as string]);
+  const child: ChildProcess = spawn('spillway', ['proxy', '--port', String(port), ...flags], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr += chunk.toString('utf8');

@@ -6,18 +6,26 @@ import {
   type ClientSetup,
   type ClientSpec,
   isClientKey,
+  leavesAsItIs,
   loadClient,
   loadClients,
+  type PlannedFile,
   planSetup,
   readSetup,
   type SetupOptions,
   type SetupState,
+  sealHolder,
   setupStateDir,
   spillwayCommand,
   undoSetup,
 } from '../../clients/index.js';
 import { SpillwayError } from '../../errors.js';
-import { type KeptUpstreams, readKeptUpstreams } from '../../store/index.js';
+import {
+  type KeptUpstreams,
+  parseKeptUpstreams,
+  readKeptUpstreams,
+  upstreamsFile,
+} from '../../store/index.js';
 import { parseCommandArgs } from '../args.js';
 import { type CliIo, write } from '../io.js';
 
@@ -144,9 +152,10 @@ export async function setupCommand(argv: string[], io: CliIo): Promise<number> {
   const given = values.proxy === undefined ? undefined : checkProxyUrl(values.proxy);
   const base = setupOptionsFor(io, undefined);
   const stateDir = setupStateDir(base.env);
-  const kept = readKeptUpstreams(base.env);
   if (values.undo) {
-    const done = await undoSetup(key, (state) => setup.edits({ ...base, kept, ...state }), { stateDir });
+    // The endpoints to point the client back at come from the sealed manifest, never from
+    // upstreams.json (a file a sandboxed command may have written).
+    const done = await undoSetup(key, (state) => setup.edits({ ...base, ...state }), { stateDir });
     await write(
       io.stdout,
       done
@@ -155,7 +164,8 @@ export async function setupCommand(argv: string[], io: CliIo): Promise<number> {
     );
     return 0;
   }
-  const earlier = readSetup(stateDir, key);
+  const kept = readKeptUpstreams(base.env);
+  const earlier = readSetup(stateDir, key, sealHolder(setup.edits(base)));
   // Setting up again keeps what the earlier setup did: its proxy and the servers it wrapped.
   const proxy = given ?? earlier?.proxy;
   const withProxy = { ...base, kept, ...(proxy ? { proxy } : {}) };
@@ -166,28 +176,54 @@ export async function setupCommand(argv: string[], io: CliIo): Promise<number> {
     for (const f of files)
       await write(
         io.stdout,
-        `--- ${f.path} (${f.purpose})${f.before === f.after ? ', unchanged' : ''}\n${f.after}${f.after.endsWith('\n') ? '' : '\n'}`,
+        `--- ${f.path} (${f.purpose})${leavesAsItIs(f) ? ', unchanged' : ''}\n${f.after}${f.after.endsWith('\n') ? '' : '\n'}`,
       );
     return 0;
   }
-  await applySetup(key, files, { stateDir, mcp, ...(proxy ? { proxy } : {}) });
+  await applySetup(key, files, {
+    stateDir,
+    mcp,
+    ...(proxy ? { proxy } : {}),
+    kept: newlyKept(files, base.env),
+  });
   for (const folder of setup.folders?.(options.env) ?? [])
     mkdirSync(folder, { recursive: true, mode: 0o700 });
-  await write(io.stdout, setupReport(client, files, { kept, options, given, earlier: earlier ?? {} }));
+  const warnings = setup.warnings?.(options) ?? [];
+  await write(
+    io.stdout,
+    setupReport(client, files, { kept, options, given, earlier: earlier ?? {}, warnings }),
+  );
   return 0;
+}
+
+/** The endpoints this setup adds to upstreams.json (not those another client's setup kept). */
+function newlyKept(files: PlannedFile[], env: NodeJS.ProcessEnv): KeptUpstreams {
+  const file = files.find((f) => f.path === upstreamsFile(env));
+  if (!file) return {};
+  const before = parseKeptUpstreams(file.before ?? '', file.path);
+  const after = parseKeptUpstreams(file.after, file.path);
+  return Object.fromEntries(
+    Object.entries(after).filter(([api, url]) => before[api as keyof KeptUpstreams] !== url),
+  );
 }
 
 /** What setup tells the user: each file, an endpoint it kept, what it kept from before, the next steps. */
 function setupReport(
   client: ClientSpec,
   files: ReturnType<typeof planSetup>,
-  at: { kept: KeptUpstreams; options: SetupOptions; given: string | undefined; earlier: SetupState },
+  at: {
+    kept: KeptUpstreams;
+    options: SetupOptions;
+    given: string | undefined;
+    earlier: SetupState;
+    warnings: string[];
+  },
 ): string {
   const { options } = at;
   const nowKept = readKeptUpstreams(options.env);
   const lines = [
     `${client.name} is set up for spillway:`,
-    ...files.map((f) => `  ${f.path}: ${f.purpose}${f.before === f.after ? ' (already set)' : ''}`),
+    ...files.map((f) => `  ${f.path}: ${f.purpose}${leavesAsItIs(f) ? ' (already set)' : ''}`),
     ...(Object.keys(nowKept) as (keyof KeptUpstreams)[])
       .filter((api) => nowKept[api] !== at.kept[api])
       .map(
@@ -197,6 +233,7 @@ function setupReport(
     ...(at.given === undefined && options.proxy
       ? [`Kept from the earlier setup: --proxy ${options.proxy}`]
       : []),
+    ...at.warnings.map((w) => `Warning: ${w}`),
     ...client.notes.map((n) => `Note: ${n}`),
     ...(options.proxy
       ? [`Start the proxy before the client: spillway proxy --port ${new URL(options.proxy).port || 80}`]

@@ -17,7 +17,14 @@ export const spec: ClientSpec = {
   hookHelp: `PostToolUse on Bash: when Claude Code saved a long output to a file and sent only a
           preview, stashes that file and sends the model a collapse of it instead`,
   notes: [],
-  setup: () => import('./setup.js').then((m) => ({ edits: m.claudeSetup, mcpServers: m.claudeServerNames })),
+  setup: async () => {
+    const [setup, checks] = await Promise.all([import('./setup.js'), import('./checks.js')]);
+    return {
+      edits: setup.claudeSetup,
+      mcpServers: setup.claudeServerNames,
+      checks: async (options, { proxy }) => (proxy ? [checks.checkClaudeEndpoint(options, proxy)] : []),
+    };
+  },
   hook: () => import('./hook.js').then((m) => m.claudeHook),
   probe: {
     hook_event_name: 'PostToolUse',

@@ -2,7 +2,14 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readJsonc, setJsonc, withoutEmpty } from '../config-text.js';
 import { serverNames, unwrapServers, wrapServers } from '../mcp-wrap.js';
-import { type FileEdit, isOwnHookGroup, keptUpstreamEdit, type SetupOptions } from '../setup-plan.js';
+import {
+  exported,
+  type FileEdit,
+  isOwnHookGroup,
+  keptUpstreamEdit,
+  type SetupOptions,
+} from '../setup-plan.js';
+import { SEAL_PLACEHOLDER } from '../setup-seal.js';
 import { spillwayShell } from '../spillway-command.js';
 import { claudeDir } from './hook.js';
 
@@ -17,6 +24,15 @@ export function claudeServerLists(text: string, file: string): string[][] {
   const projects = readJsonc(text, file).projects;
   const paths = projects && typeof projects === 'object' ? Object.keys(projects) : [];
   return [['mcpServers'], ...paths.map((p) => ['projects', p, 'mcpServers'])];
+}
+
+/** The settings variable that holds setup's seal. */
+const SEAL_VARIABLE = 'SPILLWAY_SETUP_SEAL';
+
+/** The ANTHROPIC_BASE_URL a settings text sets, if any. */
+function baseUrlIn(text: string, file: string): string | undefined {
+  const env = (readJsonc(text, file).env ?? {}) as Record<string, unknown>;
+  return typeof env.ANTHROPIC_BASE_URL === 'string' ? env.ANTHROPIC_BASE_URL : undefined;
 }
 
 /** A hook array with spillway's groups taken out. */
@@ -40,7 +56,7 @@ export function claudeSetup(options: SetupOptions): FileEdit[] {
     matcher: 'Bash',
     hooks: [{ type: 'command', command: spillwayShell(options.spillway, ['hook', 'claude']), timeout: 120 }],
   };
-  const removeSettings = (text: string) => {
+  const removeSettings = (text: string, before?: string) => {
     const value = readJsonc(text, settings);
     const hooks = (value.hooks ?? {}) as Record<string, unknown>;
     let out = text;
@@ -49,20 +65,27 @@ export function claudeSetup(options: SetupOptions): FileEdit[] {
       out = setJsonc(out, ['hooks', 'PostToolUse'], others.length ? others : undefined);
     }
     const env = (value.env ?? {}) as Record<string, unknown>;
-    // The gateway the user had comes back; with none, the variable goes.
-    if (options.proxy !== undefined && env.ANTHROPIC_BASE_URL === options.proxy)
-      out = setJsonc(out, ['env', 'ANTHROPIC_BASE_URL'], options.kept?.anthropic);
+    // The gateway the file had comes back; with none (one exported in the shell stays there),
+    // the variable goes.
+    if (options.proxy !== undefined && env.ANTHROPIC_BASE_URL === options.proxy) {
+      const had = before === undefined ? options.kept?.anthropic : baseUrlIn(before, settings);
+      out = setJsonc(out, ['env', 'ANTHROPIC_BASE_URL'], had);
+    }
+    if (env[SEAL_VARIABLE] !== undefined) out = setJsonc(out, ['env', SEAL_VARIABLE], undefined);
     return withoutEmpty(out, [['hooks'], ['env']]);
   };
   return [
     keptUpstreamEdit(options, {
-      anthropic: (planned) => {
-        const env = (readJsonc(planned(settings), settings).env ?? {}) as Record<string, unknown>;
-        return typeof env.ANTHROPIC_BASE_URL === 'string' ? env.ANTHROPIC_BASE_URL : undefined;
-      },
+      // settings.json's env wins over the shell's in Claude Code; with none there, the gateway
+      // exported in the shell setup runs in is the one Claude Code used.
+      anthropic: (planned) =>
+        baseUrlIn(planned(settings), settings) ?? exported(options, 'ANTHROPIC_BASE_URL'),
     }),
+    // Claude Code's sandbox never lets a command write its settings files: setup's seal lives
+    // here, in a variable (the file is strict JSON, no comments).
     {
       path: settings,
+      holdsSeal: true,
       purpose: `PostToolUse hook on Bash${options.proxy ? ', ANTHROPIC_BASE_URL' : ''}`,
       remove: removeSettings,
       add: (text) => {
@@ -70,7 +93,7 @@ export function claudeSetup(options: SetupOptions): FileEdit[] {
         const post = othersOf(((value.hooks ?? {}) as Record<string, unknown>).PostToolUse);
         let out = setJsonc(text, ['hooks', 'PostToolUse'], [...post, hook]);
         if (options.proxy) out = setJsonc(out, ['env', 'ANTHROPIC_BASE_URL'], options.proxy);
-        return out;
+        return setJsonc(out, ['env', SEAL_VARIABLE], SEAL_PLACEHOLDER);
       },
     },
     {

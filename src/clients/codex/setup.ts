@@ -14,6 +14,7 @@ import {
   withoutEmpty,
 } from '../config-text.js';
 import { type FileEdit, isOwnHookGroup, keptUpstreamEdit, type SetupOptions } from '../setup-plan.js';
+import { SEAL_PLACEHOLDER } from '../setup-seal.js';
 import { spillwayShell } from '../spillway-command.js';
 import { codexCaptureScript, codexCaptureScriptPath, codexSpoolDir } from './capture.js';
 import { wrapCodexServers } from './mcp-servers.js';
@@ -68,6 +69,7 @@ function codexTables(
   // Codex starts MCP servers with a reduced environment: a home of the user's own must be named.
   const home = options.env.SPILLWAY_HOME?.trim();
   const tables = [
+    `# undo checks its backups against this: ${SEAL_PLACEHOLDER}`,
     `[mcp_servers.spillway]`,
     `command = ${tomlString(options.spillway.command)}`,
     `args = [${[...options.spillway.args, 'mcp'].map(tomlString).join(', ')}]`,
@@ -171,8 +173,10 @@ export function codexSetup(options: SetupOptions): FileEdit[] {
         ...(own && own !== scriptPath ? { userBashEnv: own } : {}),
       }),
   };
+  // Codex keeps $CODEX_HOME read-only inside its sandbox's writable roots: setup's seal lives here.
   const config: FileEdit = {
     path: configPath,
+    holdsSeal: true,
     purpose: `hook trust, capture (BASH_ENV), MCP server${options.proxy ? ', model provider' : ''}${options.mcp?.length ? `; MCP servers through spillway gateway: ${options.mcp.join(', ')}` : ''}`,
     remove: keepingForm(withoutBlocks),
     add: keepingForm((text: string, planned: (path: string) => string) => {

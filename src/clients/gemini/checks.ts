@@ -1,6 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { DEFAULT_UPSTREAMS, readKeptUpstreams } from '../../store/index.js';
 import type { Check } from '../client-checks.js';
+import { dotenvValue } from '../config-text.js';
 import type { SetupOptions } from '../setup-plan.js';
 
 /**
@@ -23,12 +25,16 @@ function geminiEnvFile(cwd: string, home: string): string | undefined {
  * checkGeminiRouting(options, 'http://127.0.0.1:4747', process.cwd()).ok;
  */
 export function checkGeminiRouting(options: SetupOptions, proxy: string, cwd: string): Check {
-  const set = options.env.GOOGLE_GEMINI_BASE_URL;
+  const set = options.env.GOOGLE_GEMINI_BASE_URL?.trim() || undefined;
+  const upstream = readKeptUpstreams(options.env).gemini ?? DEFAULT_UPSTREAMS.gemini;
   if (set !== undefined && set !== proxy)
     return {
       ok: false,
-      what: `GOOGLE_GEMINI_BASE_URL is set to ${set} in your shell: Gemini CLI sends its requests there, not through the proxy`,
-      fix: `unset GOOGLE_GEMINI_BASE_URL, or set it to ${proxy}`,
+      what: `GOOGLE_GEMINI_BASE_URL is set to ${set} in your shell: Gemini CLI sends its requests there, not through the proxy (which forwards Gemini requests to ${upstream})`,
+      fix:
+        set === upstream
+          ? 'remove the export from your shell profile: the proxy already forwards to it'
+          : `to keep ${set}: run "spillway setup gemini --undo", then "spillway setup gemini --proxy ${proxy}" in this shell (it keeps the endpoint as the proxy's upstream), then remove the export`,
     };
   const file = geminiEnvFile(cwd, options.home);
   if (file === undefined || file === join(options.home, '.gemini/.env'))
@@ -36,13 +42,19 @@ export function checkGeminiRouting(options: SetupOptions, proxy: string, cwd: st
       ok: true,
       what: `Gemini CLI started here reads ${join(options.home, '.gemini/.env')}: its requests go through the proxy`,
     };
-  const text = readFileSync(file, 'utf8');
-  const line = /^\s*(?:export\s+)?GOOGLE_GEMINI_BASE_URL\s*=\s*["']?([^"'\s#]*)/m.exec(text);
-  return line?.[1] === proxy
-    ? { ok: true, what: `Gemini CLI started here reads ${file}, which sends its requests through the proxy` }
-    : {
-        ok: false,
-        what: `Gemini CLI started here reads ${file} instead of ~/.gemini/.env: its requests bypass the proxy`,
-        fix: `add GOOGLE_GEMINI_BASE_URL=${proxy} to ${file}`,
-      };
+  const value = dotenvValue(readFileSync(file, 'utf8'), 'GOOGLE_GEMINI_BASE_URL');
+  if (value === proxy)
+    return {
+      ok: true,
+      what: `Gemini CLI started here reads ${file}, which sends its requests through the proxy`,
+    };
+  return {
+    ok: false,
+    what: `Gemini CLI started here reads ${file} instead of ~/.gemini/.env: its requests bypass the proxy${value ? ` and go to ${value}` : ''}`,
+    // Pointing the file at the proxy would send the key to the proxy's upstream, not the file's.
+    fix:
+      value && value !== upstream
+        ? `the proxy forwards Gemini requests to ${upstream}, not ${value}: leave ${file} as it is, or use spillway in this folder only if ${upstream} is where its key may go (then set GOOGLE_GEMINI_BASE_URL=${proxy} there)`
+        : `add GOOGLE_GEMINI_BASE_URL=${proxy} to ${file}`,
+  };
 }

@@ -26,6 +26,7 @@ export const spec: ClientSpec = {
     return {
       edits: setup.geminiSetup,
       mcpServers: setup.geminiServerNames,
+      warnings: setup.geminiWarnings,
       checks: async (options, { proxy, cwd }) =>
         proxy ? [checks.checkGeminiRouting(options, proxy, cwd)] : [],
     };
