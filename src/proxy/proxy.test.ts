@@ -944,7 +944,7 @@ describe('proxy failure behaviour', () => {
     }
   });
 
-  it('asks for the recall token on /expand and /mcp when it has one, and nowhere else', async () => {
+  it('asks for the recall token on every route that reads state when it has one, and not on model routes', async () => {
     const guarded = await startProxy({
       pipeline: resolvePipeline(),
       store,
@@ -955,7 +955,7 @@ describe('proxy failure behaviour', () => {
     });
     try {
       const id = await stash(store, 'recalled text');
-      for (const path of [`/expand?id=${id}`, '/mcp']) {
+      for (const path of [`/expand?id=${id}`, '/mcp', '/stats', '/metrics', '/dashboard.json']) {
         const res = await fetch(`${guarded.url}${path}`, {
           method: path === '/mcp' ? 'POST' : 'GET',
           headers: { 'content-type': 'application/json' },
@@ -968,7 +968,11 @@ describe('proxy failure behaviour', () => {
       });
       expect(ok.status).toBe(200);
       expect(await ok.text()).toContain('recalled text');
-      expect((await fetch(`${guarded.url}/stats`)).status).toBe(200);
+      expect(
+        (await fetch(`${guarded.url}/stats`, { headers: { authorization: `Bearer ${'r'.repeat(64)}` } }))
+          .status,
+      ).toBe(200);
+      expect((await fetch(`${guarded.url}/healthz`)).status).toBe(200);
       const message = {
         model: 'claude-sonnet-4-5',
         max_tokens: 5,
