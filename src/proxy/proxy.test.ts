@@ -56,7 +56,12 @@ afterAll(async () => {
 // their compatibility tests skip, with the reason, where they are not installed.
 const anthropicSdk = await pinnedLibrary('@anthropic-ai/sdk');
 const openaiSdk = await pinnedLibrary('openai');
-const sdkMissing = [anthropicSdk, openaiSdk].map((l) => ('missing' in l ? l.missing : '')).find(Boolean);
+// Every SDK that is missing, named (the OpenAI tests' skip names the openai package too).
+const sdkMissing =
+  [anthropicSdk, openaiSdk]
+    .map((l) => ('missing' in l ? l.missing : ''))
+    .filter(Boolean)
+    .join('; ') || undefined;
 // biome-ignore lint/suspicious/noExplicitAny: the SDKs load at run time from the cache, without their types
 type Sdk = any;
 const sdkClass = (lib: typeof anthropicSdk, name: string): Sdk =>
