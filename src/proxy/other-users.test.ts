@@ -54,20 +54,21 @@ afterAll(async () => {
 
 async function withProxy(
   options: { host: string; ownerUid: number },
-  test: (proxy: RunningProxy, store: MemoryStore) => Promise<void>,
+  test: (proxy: RunningProxy, store: MemoryStore, log: Record<string, unknown>[]) => Promise<void>,
 ): Promise<void> {
   const store = new MemoryStore();
+  const log: Record<string, unknown>[] = [];
   const proxy = await startProxy({
     pipeline: resolvePipeline(),
     store,
     port: 0,
     upstreams: { anthropic: upstream.url },
     recallToken: { token: TOKEN, file: '/home/me/.spillway/token' },
-    log: () => {},
+    log: (line) => log.push(line),
     ...options,
   });
   try {
-    await test(proxy, store);
+    await test(proxy, store, log);
   } finally {
     await proxy.close();
   }
@@ -99,10 +100,17 @@ describe('another local user', () => {
     `a connection whose uid is not the proxy's gets 403 everywhere but /healthz; the user's token lets it in${NO_PROC ? ` (skipped: ${NO_PROC})` : ''}`,
     async () => {
       // This process stands for the other user: the proxy is told it belongs to another uid.
-      await withProxy({ host: '127.0.0.1', ownerUid: uid + 1 }, async (proxy, store) => {
+      await withProxy({ host: '127.0.0.1', ownerUid: uid + 1 }, async (proxy, store, log) => {
         const before = upstream.seen.length;
         const { stdout } = await runNode(process.execPath, ['-e', CLIENT, proxy.url]);
         await expectRefused(parse(stdout), proxy, store, before);
+        // One log line a refusal, saying why.
+        expect(log.map(({ path, status }) => `${path} ${status}`)).toEqual([
+          '/v1/messages 403',
+          '/stats 403',
+          '/metrics 403',
+        ]);
+        expect(log[0]?.refused).toMatch(/another local user \(uid \d+\)/);
         expect((await fetch(`${proxy.url}/healthz`)).status).toBe(200);
         const withToken = parse((await runNode(process.execPath, ['-e', CLIENT, proxy.url, TOKEN])).stdout);
         expect(withToken.messages.status).toBe(200);

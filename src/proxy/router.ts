@@ -76,11 +76,19 @@ export async function route(ctx: ProxyContext, req: IncomingMessage, res: Server
     json: path === '/mcp' || rewrittenApi(req.method, path) !== undefined,
   });
   if (refused) return forbidden(ctx, req, res, path, refused);
+  // Clients probe the root on start (Claude Code sends HEAD /): it answers like /healthz.
+  const health = (req.method === 'GET' && path === '/healthz') || (req.method === 'HEAD' && path === '/');
+  const page = req.method === 'GET' && DASHBOARD_FILES.has(path);
+  const own = GUARDED.has(path);
+  // Another local user's connection gets nothing but health and the data-less page, unless it
+  // brings this user's token: its model requests would be stashed into this user's store and
+  // spend this user's quota.
+  const stranger = health || page ? undefined : await ctx.owner?.stranger(req);
+  if (stranger && !(ctx.recallToken !== undefined && isAuthorized(ctx.recallToken, req, { bearer: own })))
+    return forbidden(ctx, req, res, path, stranger);
   // spillway's own routes log one line each too (the path only: a query may hold a pattern or an id).
   const upgrade = isUpgrade(req);
-  const page = req.method === 'GET' && DASHBOARD_FILES.has(path);
-  const local =
-    upgrade || page || GUARDED.has(path) || path === '/healthz' || (req.method === 'HEAD' && path === '/');
+  const local = upgrade || page || own || health;
   if (local)
     res.once('finish', () =>
       ctx.log({
@@ -91,18 +99,10 @@ export async function route(ctx: ProxyContext, req: IncomingMessage, res: Server
       }),
     );
   if (upgrade) return refuseUpgrade(res);
-  // Clients probe the root on start (Claude Code sends HEAD /): it answers like /healthz.
-  if ((req.method === 'GET' && path === '/healthz') || (req.method === 'HEAD' && path === '/'))
-    return healthRoute(ctx, res);
+  if (health) return healthRoute(ctx, res);
   if (page) return dashboardPageRoute(res, path === '/' ? 'page' : 'script', ctx.recallTokenFile);
   // With a token set, every other route needs it, model API requests included.
-  const own = GUARDED.has(path);
   if (!isAuthorized(ctx.token, req, { bearer: own })) return unauthorized(res, path);
-  // Another local user's connection gets nothing past here, unless it brings this user's token:
-  // its model requests would be stashed into this user's store and spend this user's quota.
-  const stranger = await ctx.owner?.stranger(req);
-  if (stranger && !(ctx.recallToken !== undefined && isAuthorized(ctx.recallToken, req, { bearer: own })))
-    return forbidden(ctx, req, res, path, stranger);
   // State shows other people's outputs, sessions and costs: on a shared host it also needs the
   // user's own token.
   if (own && !isAuthorized(ctx.recallToken, req, { bearer: true }))
