@@ -24,8 +24,11 @@ async function ownerIn(path: string, peer: Endpoint, server: Endpoint): Promise<
   if (!opened) return null;
   // Line by line, stopping at the match: memory stays small however many sockets the host has.
   const lines = createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY });
+  // Only a line naming the peer's port is parsed (a busy host lists thousands of sockets).
+  const port = `:${peer.port.toString(16).toUpperCase().padStart(4, '0')} `;
   try {
     for await (const text of lines) {
+      if (!text.includes(port)) continue;
       const line = parseSocketLine(text, LITTLE_ENDIAN);
       if (line && isPeerSocket(line, peer, server)) return line.uid;
     }
