@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ApiName } from '../formats/index.js';
 import type { ProxyContext } from './context.js';
 import { forward } from './forward.js';
-import { apiError, redactedTarget, refuseUnread, sendJson } from './http.js';
+import { apiError, refuseUnread, sendJson } from './http.js';
 import {
   dashboardDataRoute,
   dashboardPageRoute,
@@ -137,7 +137,7 @@ function forbidden(
 ): void {
   const api = rewrittenApi(req.method, path)?.api;
   refuseUnread(req, res, 403, apiError(api, 'permission_error', `spillway: ${why}`));
-  ctx.log({ method: req.method, path: redactedTarget(req.url), status: 403, refused: why.slice(0, 120) });
+  ctx.log({ method: req.method, path, status: 403, refused: why.slice(0, 120) });
 }
 
 function badTarget(ctx: ProxyContext, req: IncomingMessage, res: ServerResponse): void {

@@ -58,7 +58,7 @@ ${STORE_HELP}
   -h, --help                 show this help
 
 Routes: /healthz, /stats (JSON), /metrics (Prometheus), /expand?id=ID&offset=N, /mcp (MCP).
-Other local users: see "Who may use the proxy" in docs/proxy.md.
+Other local users: see "Only your user's model requests" in docs/proxy.md.
 `;
 
 /** /mcp, with the MCP SDK loaded on its first request rather than before the proxy listens. */
