@@ -28,7 +28,9 @@ describe('spillway proxy (the command)', () => {
     expect(await (await fetch(`${url}/healthz`)).json()).toMatchObject({ ok: true });
     // Recall is this user's own: /expand and /mcp need the token only they can read.
     const tokenFile = join(home, 'token');
-    expect(out).toContain(`Recall over HTTP (/expand, /mcp) needs x-spillway-token: $(cat ${tokenFile})`);
+    expect(out).toContain(
+      `/stats, /metrics and recall over HTTP (/expand, /mcp) need x-spillway-token: $(cat ${tokenFile})`,
+    );
     expect(statSync(tokenFile).mode & 0o777).toBe(0o600);
     const token = readFileSync(tokenFile, 'utf8').trim();
     expect((await fetch(`${url}/expand?id=nothing`)).status).toBe(401);
@@ -38,7 +40,8 @@ describe('spillway proxy (the command)', () => {
     expect((await fetch(`${url}/expand?id=nothing`, { headers: { 'x-spillway-token': token } })).status).toBe(
       404,
     );
-    expect((await fetch(`${url}/stats`)).status).toBe(200);
+    expect((await fetch(`${url}/stats`)).status).toBe(401);
+    expect((await fetch(`${url}/stats`, { headers: { 'x-spillway-token': token } })).status).toBe(200);
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
   });

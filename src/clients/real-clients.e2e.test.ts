@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FileStore } from '../store/backends/file-store.js';
 import { recallAll } from '../store/recall/recall.js';
+import { recallTokenPath } from '../store/recall/recall-token.js';
 import { type ClientKey, clientBinary, PINNED_CLIENTS } from '../test-support/client-install.js';
 import {
   buildCli,
@@ -424,8 +425,10 @@ describe.each(OUTPUT_RUNS)(
           const whole = real.subarray(real.length - original.length);
           expect(sha(original), `${output.name}: the stash is the command's own output`).toBe(sha(whole));
         }
-        // What the hooks did is where /stats (and the dashboard) find it.
-        const stats = (await (await fetch(`${proxy.url}/stats`)).json()) as {
+        // What the hooks did is where /stats (and the dashboard) find it, for the user's token.
+        const token = readFileSync(recallTokenPath(machine.env), 'utf8').trim();
+        const statsAnswer = await fetch(`${proxy.url}/stats`, { headers: { 'x-spillway-token': token } });
+        const stats = (await statsAnswer.json()) as {
           atSource: { byClient: Record<string, { outputs: number; whole: number; shown: number }> };
         };
         const mine = stats.atSource.byClient[client.key.startsWith('claude') ? 'claude' : client.key];

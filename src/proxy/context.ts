@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Agent } from 'undici';
 import type { Store } from '../store/index.js';
 import type { Admission } from './admission.js';
+import type { OwnerGate } from './peer-owner.js';
 import type { RecallOffers } from './recall-offers.js';
 import type { SessionTable } from './sessions.js';
 import type { ProxyStats } from './stats.js';
@@ -27,13 +28,18 @@ export interface ProxyContext {
   readonly admission: Admission;
   readonly observe: boolean;
   readonly token: string | undefined;
-  /** What /expand and /mcp ask for besides `token`: the user's own recall token, and its file. */
+  /**
+   * What the routes that read state (/stats, /metrics, /expand, /mcp, /dashboard.json) ask for
+   * besides `token`: the user's own recall token, and its file.
+   */
   readonly recallToken: string | undefined;
   readonly recallTokenFile: string | undefined;
   readonly mcp: McpHandler | undefined;
   readonly version: string | undefined;
   /** A context window for every request instead of the model table's (`--window`). */
   readonly window: number | undefined;
+  /** Tells another local user's connections from the user's own (`ownerUid`), when asked to. */
+  readonly owner: OwnerGate | undefined;
   /** The names a request's Host header may give (see siteProblem). */
   readonly hosts: ReadonlySet<string>;
   /** Conversations offered `spillway_expand` by the proxy; undefined with --no-recall-tool. */

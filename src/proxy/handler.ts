@@ -7,6 +7,7 @@ import { Admission } from './admission.js';
 import type { ProxyContext } from './context.js';
 import { redactedTarget, sendJson } from './http.js';
 import { DEFAULT_MAX_BODY_BYTES, type ProxyOptions } from './options.js';
+import { OwnerGate } from './peer-owner.js';
 import { RecallOffers } from './recall-offers.js';
 import { route } from './router.js';
 import { SessionTable } from './sessions.js';
@@ -71,6 +72,7 @@ export function createProxyHandler(
     mcp: options.mcp,
     version: options.version,
     window: options.window,
+    owner: options.ownerUid === undefined ? undefined : new OwnerGate(options.ownerUid),
     hosts: allowedHosts(options.host ?? '127.0.0.1', options.allowHosts),
     recallOffers: options.recallTool === false || options.observe ? undefined : new RecallOffers(),
   };

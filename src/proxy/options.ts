@@ -26,10 +26,18 @@ export interface ProxyOptions {
   /** Required on every route but /healthz (and required when not on loopback). */
   token?: string;
   /**
-   * Required on /expand and /mcp: a token only this user can read, so other local users cannot
-   * recall this user's outputs (the CLI keeps it in ~/.spillway/token).
+   * Required on every route that reads state (/stats, /metrics, /expand, /mcp, /dashboard.json):
+   * a token only this user can read, so other local users can neither recall this user's
+   * outputs nor read their sessions, ids and costs (the CLI keeps it in ~/.spillway/token).
    */
   recallToken?: { token: string; file?: string };
+  /**
+   * Answer only this uid's processes (Linux: the peer socket's owner, from /proc/net/tcp and
+   * tcp6, looked up once per connection): another local user's requests get 403 unless they
+   * carry the recall token, so they are never stashed into this user's store nor spend its
+   * quota. Elsewhere connections are not told apart (the tokens still guard state).
+   */
+  ownerUid?: number;
   maxBodyBytes?: number;
   /** Limits on rewrites at once (see {@link Admission}). */
   admission?: Partial<AdmissionLimits>;

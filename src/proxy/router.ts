@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ApiName } from '../formats/index.js';
 import type { ProxyContext } from './context.js';
 import { forward } from './forward.js';
-import { sendJson } from './http.js';
+import { apiError, refuseUnread, sendJson } from './http.js';
 import {
   dashboardDataRoute,
   dashboardPageRoute,
@@ -52,9 +52,9 @@ export function rewrittenApi(
   return { api: 'gemini', model: gemini[1] as string, advances: gemini[2] !== 'countTokens' };
 }
 
+// Routes that read state (outputs, session names, stash ids, costs): on a shared host they also
+// need the user's own recall token.
 const GUARDED = new Set(['/stats', '/metrics', '/expand', '/mcp', '/dashboard.json']);
-// Routes that show outputs: on a shared host they also need the user's own recall token.
-const RECALLS = new Set(['/expand', '/mcp', '/dashboard.json']);
 // The dashboard's page and script: no data in them, so a browser loads them without a header.
 const DASHBOARD_FILES = new Set(['/', '/dashboard.js']);
 
@@ -76,11 +76,19 @@ export async function route(ctx: ProxyContext, req: IncomingMessage, res: Server
     json: path === '/mcp' || rewrittenApi(req.method, path) !== undefined,
   });
   if (refused) return forbidden(ctx, req, res, path, refused);
+  // Clients probe the root on start (Claude Code sends HEAD /): it answers like /healthz.
+  const health = (req.method === 'GET' && path === '/healthz') || (req.method === 'HEAD' && path === '/');
+  const page = req.method === 'GET' && DASHBOARD_FILES.has(path);
+  const own = GUARDED.has(path);
+  // Another local user's connection gets nothing but health and the data-less page, unless it
+  // brings this user's token: its model requests would be stashed into this user's store and
+  // spend this user's quota.
+  const stranger = health || page ? undefined : await ctx.owner?.stranger(req);
+  if (stranger && !(ctx.recallToken !== undefined && isAuthorized(ctx.recallToken, req, { bearer: own })))
+    return forbidden(ctx, req, res, path, stranger);
   // spillway's own routes log one line each too (the path only: a query may hold a pattern or an id).
   const upgrade = isUpgrade(req);
-  const page = req.method === 'GET' && DASHBOARD_FILES.has(path);
-  const local =
-    upgrade || page || GUARDED.has(path) || path === '/healthz' || (req.method === 'HEAD' && path === '/');
+  const local = upgrade || page || own || health;
   if (local)
     res.once('finish', () =>
       ctx.log({
@@ -91,21 +99,19 @@ export async function route(ctx: ProxyContext, req: IncomingMessage, res: Server
       }),
     );
   if (upgrade) return refuseUpgrade(res);
-  // Clients probe the root on start (Claude Code sends HEAD /): it answers like /healthz.
-  if ((req.method === 'GET' && path === '/healthz') || (req.method === 'HEAD' && path === '/'))
-    return healthRoute(ctx, res);
+  if (health) return healthRoute(ctx, res);
   if (page) return dashboardPageRoute(res, path === '/' ? 'page' : 'script', ctx.recallTokenFile);
   // With a token set, every other route needs it, model API requests included.
-  const own = GUARDED.has(path);
   if (!isAuthorized(ctx.token, req, { bearer: own })) return unauthorized(res, path);
-  // Recall reads other people's outputs: on a shared host it also needs the user's own token.
-  if (RECALLS.has(path) && !isAuthorized(ctx.recallToken, req, { bearer: true }))
+  // State shows other people's outputs, sessions and costs: on a shared host it also needs the
+  // user's own token.
+  if (own && !isAuthorized(ctx.recallToken, req, { bearer: true }))
     return unauthorized(
       res,
       path,
       `your recall token (${ctx.recallTokenFile ?? "the proxy's recall token"})`,
     );
-  if (GUARDED.has(path)) {
+  if (own) {
     if (path === '/stats') return statsRoute(ctx, res);
     if (path === '/metrics') return metricsRoute(ctx, res);
     if (path === '/expand') return expandRoute(ctx, url, res);
@@ -118,6 +124,10 @@ export async function route(ctx: ProxyContext, req: IncomingMessage, res: Server
   return forward(ctx, req, res, { api: undefined, body: undefined, started, logFields: {} });
 }
 
+/**
+ * A 403 answered before the body is read (none of it is parsed, forwarded or stashed), in the
+ * shape the client's SDK reads for its API.
+ */
 function forbidden(
   ctx: ProxyContext,
   req: IncomingMessage,
@@ -125,7 +135,8 @@ function forbidden(
   path: string,
   why: string,
 ): void {
-  sendJson(res, 403, { error: { type: 'permission_error', message: `spillway: ${why}` } });
+  const api = rewrittenApi(req.method, path)?.api;
+  refuseUnread(req, res, 403, apiError(api, 'permission_error', `spillway: ${why}`));
   ctx.log({ method: req.method, path, status: 403, refused: why.slice(0, 120) });
 }
 

@@ -5,16 +5,18 @@ const entry = resolve(import.meta.dirname, '../cli.ts');
 
 /**
  * `spillway proxy` in a process of its own on a free loopback port, as a fleet member runs:
- * stashing in `storeUrl`, forwarding Anthropic and OpenAI requests to `upstream`. Resolves
- * once it listens; kill its child when done.
+ * stashing in `storeUrl` (or, without one, the file store under `env`'s SPILLWAY_HOME),
+ * forwarding Anthropic and OpenAI requests to `upstream`. Resolves once it listens; kill its
+ * child when done.
  *
  * @example
  * const a = await proxyProcess(redis.url, upstream.url, ['--open-recall']);
  */
 export async function proxyProcess(
-  storeUrl: string,
+  storeUrl: string | undefined,
   upstream: string,
   extra: string[] = [],
+  env: NodeJS.ProcessEnv = process.env,
 ): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(
     process.execPath,
@@ -25,8 +27,7 @@ export async function proxyProcess(
       'proxy',
       '--port',
       '0',
-      '--store',
-      storeUrl,
+      ...(storeUrl ? ['--store', storeUrl] : []),
       '--anthropic-upstream',
       upstream,
       '--openai-upstream',
@@ -34,7 +35,7 @@ export async function proxyProcess(
       '--quiet',
       ...extra,
     ],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
+    { stdio: ['ignore', 'pipe', 'inherit'], env },
   );
   let out = '';
   child.stdout?.on('data', (c) => {

@@ -52,11 +52,16 @@ ${STORE_HELP}
                              client has no such tool (by default the proxy offers it and answers
                              the model's calls itself; see docs/proxy.md)
   --quiet                    no per-request log lines on stderr
-  --open-recall              let anyone on this machine use /expand and /mcp (by default they need
-                             the token in ~/.spillway/token, which only you can read)
+  --open-recall              let anyone on this machine use the proxy: /stats, /metrics, /expand,
+                             /mcp and the dashboard with no token, and model requests from any
+                             local user. By default those routes need the token in
+                             ~/.spillway/token, which only you can read, and on Linux a model
+                             request from another user's process gets 403 (nothing of it is
+                             read, forwarded or stashed into your store)
   -h, --help                 show this help
 
 Routes: /healthz, /stats (JSON), /metrics (Prometheus), /expand?id=ID&offset=N, /mcp (MCP).
+Other local users: see "Only your user's model requests" in docs/proxy.md.
 `;
 
 /** /mcp, with the MCP SDK loaded on its first request rather than before the proxy listens. */
@@ -120,8 +125,10 @@ export async function proxyCommand(argv: string[], io: CliIo): Promise<number> {
   const port = intOption('--port', values.port ?? io.env.SPILLWAY_PORT) ?? DEFAULT_PORT;
   if (port > 65535) throw new SpillwayError('SPILLWAY_USAGE', `--port must be 0-65535, got ${port}`);
   const token = values.token ?? io.env.SPILLWAY_TOKEN;
-  // Recall is the user's own unless they open it: another local user cannot read the token file.
+  // The proxy is the user's own unless they open it: another local user cannot read the token
+  // file, and (on Linux) their connections are told apart by the peer socket's owner.
   const recallToken = token || values['open-recall'] ? undefined : await userRecallToken(io.env);
+  const ownerUid = recallToken ? process.getuid?.() : undefined;
   const store = await storeFromOptions(values, io.env);
   let proxy: Awaited<ReturnType<typeof startProxy>>;
   try {
@@ -135,6 +142,7 @@ export async function proxyCommand(argv: string[], io: CliIo): Promise<number> {
       upstreams: upstreamsOf(values, io.env),
       token,
       ...(recallToken ? { recallToken } : {}),
+      ...(ownerUid === undefined ? {} : { ownerUid }),
       maxBodyBytes: intOption('--max-body-bytes', values['max-body-bytes'], 1) ?? DEFAULT_MAX_BODY_BYTES,
       admission: admissionOf(values),
       ...(values.window ? { window: intOption('--window', values.window, 1024) as number } : {}),
@@ -154,7 +162,7 @@ export async function proxyCommand(argv: string[], io: CliIo): Promise<number> {
     `spillway ${version()} proxy listening on ${proxy.url} (preset ${proxy.pipeline.preset}${values.observe ? ', observe only' : ''})\n` +
       `use it with:\n${clientSetup(proxy.url)}` +
       (recallToken
-        ? `Recall over HTTP (/expand, /mcp) needs x-spillway-token: $(cat ${recallToken.file})\n`
+        ? `/stats, /metrics and recall over HTTP (/expand, /mcp) need x-spillway-token: $(cat ${recallToken.file})\n`
         : '') +
       `dashboard: ${proxy.url}/${recallToken ? ` (it asks for the token in ${recallToken.file}, or open ${proxy.url}/#token=$(cat ${recallToken.file}))` : ''}\n`,
   );
