@@ -13,34 +13,43 @@ export const LOCAL_USER_MISSING =
         ? `${TOOLS.find((t) => !existsSync(t))} is missing (Debian's passwd and util-linux packages)`
         : undefined;
 
-/** A local account made for one test; `remove` deletes it. */
+/** A local account made for one test; `remove` deletes it (and its home, if it has one). */
 export interface LocalUser {
   name: string;
   uid: number;
+  /** Its home folder, made with it when asked (`home: true`). */
+  home: string | undefined;
   /** Runs a command as this user (runuser, the caller's environment), from `/`. */
   run(command: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }>;
   remove(): void;
 }
 
 /**
- * Makes a local user with no home and no password, for a test that needs another uid on this
- * machine. Check {@link LOCAL_USER_MISSING} first.
+ * Makes a local user with no password (and, unless asked, no home; `/bin/sh` unless another login
+ * shell is named), for a test that needs another uid on this machine. Check
+ * {@link LOCAL_USER_MISSING} first.
  *
  * @example
  * const user = createLocalUser('swproxy');
  * try { await user.run(process.execPath, ['-e', '0']); } finally { user.remove(); }
  */
-export function createLocalUser(prefix: string): LocalUser {
+export function createLocalUser(prefix: string, o: { shell?: string; home?: boolean } = {}): LocalUser {
   if (LOCAL_USER_MISSING) throw new Error(LOCAL_USER_MISSING);
   const name = `${prefix}${process.pid}`.slice(0, 31);
-  const made = spawnSync('/usr/sbin/useradd', ['--no-create-home', '--shell', '/bin/sh', name], {
-    encoding: 'utf8',
-  });
+  const made = spawnSync(
+    '/usr/sbin/useradd',
+    [o.home ? '--create-home' : '--no-create-home', '--shell', o.shell ?? '/bin/sh', name],
+    { encoding: 'utf8' },
+  );
   if (made.status !== 0) throw new Error(`useradd ${name} failed: ${made.stderr}`);
   const uid = Number(spawnSync('id', ['-u', name], { encoding: 'utf8' }).stdout.trim());
+  const home = o.home
+    ? spawnSync('getent', ['passwd', name], { encoding: 'utf8' }).stdout.split(':')[5]
+    : undefined;
   return {
     name,
     uid,
+    home,
     run: (command, args) =>
       new Promise((done, fail) => {
         const child = spawn('/usr/sbin/runuser', ['-u', name, '--', command, ...args], {
@@ -59,7 +68,7 @@ export function createLocalUser(prefix: string): LocalUser {
         child.on('close', (code) => done({ code, stdout, stderr }));
       }),
     remove: () => {
-      spawnSync('/usr/sbin/userdel', [name]);
+      spawnSync('/usr/sbin/userdel', o.home ? ['--remove', '--force', name] : [name]);
     },
   };
 }

@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientBinary } from '../../test-support/client-install.js';
+import { createLocalUser, LOCAL_USER_MISSING, type LocalUser } from '../../test-support/local-user.js';
 import {
   buildCli,
   codexExecArgs,
@@ -24,23 +25,11 @@ import { startScriptedModel } from '../../test-support/scripted-model.js';
 const codex = clientBinary('codex');
 const ZSH = spawnSync('sh', ['-c', 'command -v zsh'], { encoding: 'utf8' }).stdout.trim();
 const why =
-  process.getuid?.() !== 0
-    ? 'needs root to create a local user'
-    : !ZSH
-      ? 'zsh is not installed'
-      : 'missing' in codex
-        ? codex.missing
-        : undefined;
-const user = `swzsh${process.pid}`;
-const home = `/home/${user}`;
-const env = {
-  HOME: home,
-  USER: user,
-  LOGNAME: user,
-  SHELL: ZSH,
-  PATH: process.env.PATH ?? '',
-  LANG: 'C.UTF-8',
-};
+  LOCAL_USER_MISSING ?? (!ZSH ? 'zsh is not installed' : 'missing' in codex ? codex.missing : undefined);
+let account: LocalUser | undefined;
+let user = '';
+let home = '';
+let env: NodeJS.ProcessEnv = {};
 
 /** Runs a command as the zsh user, with their environment. */
 const asUser = (args: string[]) =>
@@ -54,12 +43,21 @@ describe('a zsh login user', () => {
   }
   beforeAll(() => {
     buildCli();
-    const made = spawnSync('useradd', ['-m', '-s', ZSH, user], { encoding: 'utf8' });
-    expect(made.status, made.stderr).toBe(0);
+    account = createLocalUser('swzsh', { shell: ZSH, home: true });
+    user = account.name;
+    home = account.home ?? `/home/${user}`;
+    env = {
+      HOME: home,
+      USER: user,
+      LOGNAME: user,
+      SHELL: ZSH,
+      PATH: process.env.PATH ?? '',
+      LANG: 'C.UTF-8',
+    };
     asUser(['mkdir', '-p', join(home, '.codex')]);
   }, 180_000);
   afterAll(() => {
-    spawnSync('userdel', ['-r', '-f', user], { encoding: 'utf8' });
+    account?.remove();
   });
 
   it('gets no BASH_ENV from setup, is told why by doctor, and Codex runs as without spillway', async () => {
