@@ -117,7 +117,8 @@ export function jsonCompactedHeader(
   const strings = omitted.strings > 0 ? ` and the middles of ${omitted.strings} long strings` : '';
   const deep = omitted.deep ? `; ${omitted.deep} nested values shown by their size` : '';
   const n = omitted.texts ?? 0;
-  const texts = n > 0 ? `; ${n} long string${n === 1 ? '' : 's'} cut to the lines that matter` : '';
+  const s = n === 1 ? '' : 's';
+  const texts = n ? `; ${n} long string${s} cut to the lines that matter (numbered within each)` : '';
   return `[JSON compacted: ${omitted.items} array items${keys}${strings} left out${deep}${texts}; full output: spillway_expand ${markerTag(id)}${path ? ` or ${path}` : ''}]`;
 }
 
