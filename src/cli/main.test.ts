@@ -88,7 +88,7 @@ describe('spillway CLI', () => {
     const cases: [string[], number, RegExp][] = [
       [['nope'], 2, /unknown command "nope"/],
       [['snip', '--bytes', 'ten'], 2, /--bytes needs a whole number, got "ten"/],
-      [['snip', '--bytes=-5'], 2, /--bytes must be a whole number >= 0/],
+      [['snip', '--bytes=-5'], 2, /--bytes -5 is below the smallest budget, 48 bytes/],
       [['snip', '--bytes', '5', '--chars', '5'], 2, /give one budget, not --bytes and --chars/],
       [['snip', '--frobnicate'], 2, /Unknown option '--frobnicate'[\s\S]*spillway snip --help/],
       [['snip', '--head-ratio', '2', logFile], 2, /--head-ratio must be a number from 0 to 1/],

@@ -7,6 +7,7 @@ import { FileStore } from '../store/backends/file-store.js';
 import { stash } from '../store/stash.js';
 import { cli } from '../test-support/cli.js';
 import { stashId } from '../text/content-hash.js';
+import { MIN_BUDGET } from '../text/min-budget.js';
 import { getTokenizer } from '../text/tokenizers/index.js';
 
 const newDir = () => join(mkdtempSync(join(tmpdir(), 'spillway-cli-store-')), 'tool-results');
@@ -138,7 +139,11 @@ describe('spillway cap / expand / prune', () => {
         /give one of --grep, --lines, --offset and --all, got --offset and --all/,
       ],
       [['cap', '--call', 'c'], 2, /cap needs --session S and --call C/],
-      [['cap', '--session', 's', '--call', 'c', '--bytes', '0'], 2, /--bytes must be a whole number >= 1/],
+      [
+        ['cap', '--session', 's', '--call', 'c', '--bytes', '0'],
+        2,
+        /--bytes 0 is below the smallest budget, 48 bytes/,
+      ],
       [['prune', '--keep', 'a/b', '--dir', dir], 1, /invalid session id "a\/b"/],
       [['prune', 'extra', '--dir', dir], 2, /prune takes no arguments/],
     ];
@@ -179,7 +184,7 @@ describe('spillway cap / expand / prune', () => {
     await fc.assert(
       fc.asyncProperty(
         fc.uint8Array({ maxLength: 4000 }),
-        fc.integer({ min: 1, max: 600 }),
+        fc.integer({ min: MIN_BUDGET.bytes, max: 600 }),
         async (input, bytes) => {
           const call = `c${n++}`;
           const capped = await cli(

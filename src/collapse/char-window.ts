@@ -1,11 +1,18 @@
-import { codePointCeil, codePointFloor, codePointLength, collapseCharMarker } from '../text/index.js';
+import {
+  codePointCeil,
+  codePointFloor,
+  codePointLength,
+  collapseCharMarker,
+  MIN_BUDGET,
+} from '../text/index.js';
 import { MAX_TOKEN_BYTES, type Tokenizer } from '../text/tokenizers/index.js';
 import { largestFitting } from './bisect.js';
 
 /**
  * When the budget leaves fewer than {@link MIN_CONTENT} characters beside the marker, the
  * character window is this many characters instead, so even `maxTokens: 0` leaves a cue about
- * what to expand. Any larger budget is honoured exactly.
+ * what to expand, unless the budget is at least the smallest one a user may give
+ * (MIN_BUDGET.tokens): that is honoured. Any larger budget is honoured exactly.
  */
 export const CHAR_FLOOR = 200;
 export const MIN_CONTENT = 64;
@@ -91,6 +98,8 @@ export function fitCharWindow(
   good = largestFitting(good, bad, (mid) => measure(mid) <= maxTokens);
   // A budget that leaves almost no room beside the marker (maxTokens 0 or 50) would give a
   // bare marker with no cue about what to expand: then the window is the 200-character floor.
-  if (good < MIN_CONTENT) good = Math.min(CHAR_FLOOR, most);
+  // Not from the smallest budget a user may give up: that one is honoured (wide characters).
+  if (good < MIN_CONTENT && (maxTokens < MIN_BUDGET.tokens || measure(CHAR_FLOOR) <= maxTokens))
+    good = Math.min(CHAR_FLOOR, most);
   return { build: charWindow(good), calls, tokens: measure(good) };
 }

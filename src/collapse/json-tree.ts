@@ -18,8 +18,11 @@ type Container = Json[] | { [key: string]: Json };
  */
 export type Step = { node: Container; at: number[]; whole: Container[]; after: Step | undefined };
 
-/** What a compaction left out: array items, keys of wide objects, long strings' middles, unopened values. */
-export type JsonOmitted = { items: number; keys: number; strings: number; deep: number };
+/**
+ * What a compaction left out: array items, keys of wide objects, long strings' middles, unopened
+ * values; and how many long strings were handed to `text` (collapsed as text, json-text.ts).
+ */
+export type JsonOmitted = { items: number; keys: number; strings: number; deep: number; texts?: number };
 
 // Strings longer than this keep their start and end.
 const LONG_STRING = 400;
@@ -29,6 +32,8 @@ const ODD_PER_LEVEL = 4;
 const WIDE = 64;
 const WIDE_FIRST = 8;
 const ERROR_LIKE = /error|fail|exception|invalid|denied|refused|timeout|panic|fatal/i;
+// How much of an item's string is read for an error-like word.
+const ERROR_SCAN_CHARS = 64 * 1024;
 
 function isContainer(value: Json): value is Container {
   return value !== null && typeof value === 'object';
@@ -41,14 +46,16 @@ function shapeOf(value: Json): string {
 }
 
 function isErrorLike(value: Json): boolean {
-  if (typeof value === 'string') return ERROR_LIKE.test(value.slice(0, LONG_STRING));
+  // A text in a string (a page, a log) is read whole: what makes it odd is often in its middle.
+  if (typeof value === 'string') return ERROR_LIKE.test(value.slice(0, ERROR_SCAN_CHARS));
   if (!isContainer(value)) return false;
   // Keys and short values only: a deep walk of a huge item would cost more than it tells.
   const entries = Array.isArray(value)
     ? value.slice(0, 20).map((v, i) => [String(i), v] as const)
     : Object.entries(value).slice(0, 50);
   return entries.some(
-    ([k, v]) => ERROR_LIKE.test(k) || (typeof v === 'string' && ERROR_LIKE.test(v.slice(0, LONG_STRING))),
+    ([k, v]) =>
+      ERROR_LIKE.test(k) || (typeof v === 'string' && ERROR_LIKE.test(v.slice(0, ERROR_SCAN_CHARS))),
   );
 }
 
@@ -196,13 +203,22 @@ export function planJson(root: Container, o: { smallChars: number; maxChars: num
   }
 }
 
-/** Which entries of which containers the steps taken show, and which containers they show whole. */
-type Shown = { at: Map<Container, number[]>; whole: Set<Container>; keys: Keys };
+/**
+ * Which entries of which containers the steps taken show, and which containers they show whole;
+ * `text` shows a long string its own way when it takes it (gives a value).
+ */
+type Shown = {
+  at: Map<Container, number[]>;
+  whole: Set<Container>;
+  keys: Keys;
+  text: ((value: string) => Json | undefined) | undefined;
+};
 
 /**
  * `root` as the given steps show it: an entry not shown is counted in a marker where it was
  * (`"… 12 more items like these …"` in an array, a `"… 70 more keys …"` key in an object); a
- * container not opened is its size (`"… 3 items …"`); long strings keep their ends.
+ * container not opened is its size (`"… 3 items …"`); long strings keep their ends, or are what
+ * `text` gives for them.
  *
  * @example
  * const omitted = { items: 0, keys: 0, strings: 0, deep: 0 };
@@ -210,8 +226,13 @@ type Shown = { at: Map<Container, number[]>; whole: Set<Container>; keys: Keys }
  * renderJson(list, planJson(list, { smallChars: 0, maxChars: 1e6 }).slice(0, 1), omitted);
  * // [1, '… 2 more items like these …', 4]
  */
-export function renderJson(root: Container, steps: readonly Step[], omitted: JsonOmitted): Json {
-  const shown: Shown = { at: new Map(), whole: new Set(), keys: new Map() };
+export function renderJson(
+  root: Container,
+  steps: readonly Step[],
+  omitted: JsonOmitted,
+  text?: (value: string) => Json | undefined,
+): Json {
+  const shown: Shown = { at: new Map(), whole: new Set(), keys: new Map(), text };
   for (const step of steps) {
     const at = shown.at.get(step.node) ?? [];
     shown.at.set(step.node, at);
@@ -223,6 +244,11 @@ export function renderJson(root: Container, steps: readonly Step[], omitted: Jso
 
 function render(value: Json, shown: Shown, omitted: JsonOmitted, whole: boolean): Json {
   if (typeof value === 'string' && value.length > LONG_STRING) {
+    const own = shown.text?.(value);
+    if (own !== undefined) {
+      omitted.texts = (omitted.texts ?? 0) + 1;
+      return own;
+    }
     omitted.strings++;
     return `${value.slice(0, LONG_STRING / 2)}${stringCutMark(value.length - LONG_STRING)}${value.slice(-LONG_STRING / 4)}`;
   }

@@ -1,6 +1,7 @@
 import { jsonCompactedHeader } from '../text/index.js';
 import type { Tokenizer } from '../text/tokenizers/index.js';
 import { largestFitting } from './bisect.js';
+import { fillTexts, isTextString } from './json-text.js';
 import { type Json, type JsonOmitted, planJson, renderJson, type Step } from './json-tree.js';
 
 // Larger texts are not parsed here (the line and character windows handle them).
@@ -19,6 +20,9 @@ const PLAN_CHARS_PER_TOKEN = 16;
 const FILL_TRIES = 24;
 // Filled this far, later steps are not tried: what they could add is not worth their counts.
 const FULL_ENOUGH = 0.95;
+// JSON whose strings hold texts gives the rest of it (keys, short values) at least this share of
+// the budget at first, however little of the whole it is; what it does not use goes to the texts.
+const STRUCTURE_SHARE = 0.15;
 
 /**
  * As much of a step that shows many entries at once (an object's keys) as `fits`: its first
@@ -80,48 +84,87 @@ export function isCompactableJson(text: string): boolean {
   return parseCompactable(text) !== undefined;
 }
 
+/** What a compaction takes: the budget, its tokenizer, the recall id and file the header names. */
+type CompactOptions = { maxTokens: number; tokenizer: Tokenizer; id: string; path?: string | undefined };
+
 /**
  * JSON compacted to a budget: the root's keys, both ends of the tree (the first and the last
  * entry of every level, down to the last leaf) verbatim, then as much of the rest as fits,
  * shallow and early entries first, odd items out (unlike the first in shape, or error-like)
- * early; a marker counts what is left out where it was, and a header names the recall id.
- * Undefined when the text is not JSON, needs nothing left out, or not even its root fits.
+ * early; a marker counts what is left out where it was, and a header names the recall id. A
+ * long string that holds a text (a log in `stdout`, a page in `content`) is collapsed as that
+ * text (json-text.ts), the budget shared among such strings by size and by the lines that
+ * matter in them, and still shown as a JSON string. Undefined when the text is not JSON, needs
+ * nothing left out, or not even its root fits.
  *
  * @example
  * compactJson(hugeApiAnswer, { maxTokens: 2000, tokenizer, id })?.text;
  */
-export function compactJson(
-  text: string,
-  o: { maxTokens: number; tokenizer: Tokenizer; id: string; path?: string | undefined },
-): { text: string; calls: number } | undefined {
+export function compactJson(text: string, o: CompactOptions): { text: string; calls: number } | undefined {
   if (!mayCompactAsJson(text)) return undefined;
   const value = parseCompactable(text);
   if (value === null || typeof value !== 'object') return undefined;
+  const texts = textStringChars(value);
+  const plain = () => compactTree(value, o, o.maxTokens);
+  if (texts === 0) return plain();
+  return compactWithTexts(value, texts / text.length, o) ?? plain();
+}
+
+/** The characters of the strings in `value` that are collapsed as text (walked without recursion). */
+function textStringChars(value: Json): number {
+  let chars = 0;
+  const nodes: Json[] = [value];
+  for (let node = nodes.pop(); node !== undefined; node = nodes.pop()) {
+    if (typeof node === 'string' && isTextString(node)) chars += node.length;
+    else if (node !== null && typeof node === 'object')
+      for (const child of Object.values(node)) nodes.push(child);
+  }
+  return chars;
+}
+
+/**
+ * The tree compaction: the longest prefix of the plan that fits `maxTokens`, then later steps
+ * one by one. `text` shows a long string its own way (a placeholder, see compactWithTexts).
+ */
+function compactTree(
+  value: Json[] | { [key: string]: Json },
+  o: CompactOptions,
+  maxTokens: number,
+  text?: (value: string) => Json | undefined,
+): { text: string; calls: number; omitted: JsonOmitted } | undefined {
   const steps = planJson(value, {
-    smallChars: o.maxTokens * SMALL_CHARS_PER_TOKEN,
-    maxChars: o.maxTokens * PLAN_CHARS_PER_TOKEN,
+    smallChars: maxTokens * SMALL_CHARS_PER_TOKEN,
+    maxChars: maxTokens * PLAN_CHARS_PER_TOKEN,
   });
   let calls = 0;
   let tokens = 0;
+  let omittedBest: JsonOmitted | undefined;
   const attempt = (taken: readonly Step[]) => {
     const omitted: JsonOmitted = { items: 0, keys: 0, strings: 0, deep: 0 };
-    const body = JSON.stringify(renderJson(value, taken, omitted));
+    const body = JSON.stringify(renderJson(value, taken, omitted, text));
     const out = `${jsonCompactedHeader(omitted, o.id, o.path)}\n${body}`;
     calls++;
-    if (omitted.items + omitted.keys + omitted.deep + omitted.strings === 0) return undefined;
-    const count = o.tokenizer.countUpTo(out, o.maxTokens);
-    if (count > o.maxTokens) return undefined;
+    if (omitted.items + omitted.keys + omitted.deep + omitted.strings + (omitted.texts ?? 0) === 0)
+      return undefined;
+    const count = o.tokenizer.countUpTo(out, maxTokens);
+    if (count > maxTokens) return undefined;
     tokens = count;
+    omittedBest = omitted;
     return out;
   };
   let best = attempt(steps.slice(0, 1));
   if (!best) return undefined;
+  let bestOmitted = omittedBest as JsonOmitted;
+  const keep = (out: string) => {
+    best = out;
+    bestOmitted = omittedBest as JsonOmitted;
+  };
   // Bisection finds larger fits only after smaller ones: the last output that fit is the longest.
   const taken = steps.slice(
     0,
     largestFitting(1, steps.length + 1, (n) => {
       const out = attempt(steps.slice(0, n));
-      if (out) best = out;
+      if (out) keep(out);
       return out !== undefined;
     }),
   );
@@ -129,7 +172,7 @@ export function compactJson(
   let tries = 0;
   for (const step of steps.slice(taken.length)) {
     if (step.after && !has.has(step.after)) continue;
-    if (tries++ >= FILL_TRIES || tokens >= o.maxTokens * FULL_ENOUGH) break;
+    if (tries++ >= FILL_TRIES || tokens >= maxTokens * FULL_ENOUGH) break;
     let out = attempt([...taken, step]);
     const fitted = out
       ? step
@@ -140,9 +183,59 @@ export function compactJson(
           return fit !== undefined;
         });
     if (!fitted || !out) continue;
-    best = out;
+    keep(out);
     taken.push(fitted);
     has.add(fitted);
   }
-  return { text: best, calls };
+  return { text: best, calls, omitted: bestOmitted };
+}
+
+/**
+ * JSON whose long strings hold texts: the tree compacted first with each such string a
+ * placeholder, within the share of the budget the rest of the JSON is of the whole (at least
+ * STRUCTURE_SHARE); then the budget left is shared among the strings shown (fillTexts) and each
+ * placeholder replaced by its string collapsed as text, escaped. Undefined when that does not fit.
+ */
+function compactWithTexts(
+  value: Json[] | { [key: string]: Json },
+  textShare: number,
+  o: CompactOptions,
+): { text: string; calls: number } | undefined {
+  const values: string[] = [];
+  const index = new Map<string, number>();
+  // A NUL and the recall id: no string of the input serializes to it by chance.
+  const placeholder = (i: number) => `\u0000sw${o.id}:${i}\u0000`;
+  const asText = (s: string) => {
+    if (!isTextString(s)) return undefined;
+    let i = index.get(s);
+    if (i === undefined) {
+      i = values.push(s) - 1;
+      index.set(s, i);
+    }
+    return placeholder(i);
+  };
+  const share = Math.max(STRUCTURE_SHARE, 1 - textShare);
+  const tree =
+    compactTree(value, o, Math.floor(o.maxTokens * share), asText) ??
+    compactTree(value, o, o.maxTokens, asText);
+  if (!tree) return undefined;
+  const body = tree.text.slice(tree.text.indexOf('\n') + 1);
+  const serialized = values.map((_, i) => JSON.stringify(placeholder(i)).slice(1, -1));
+  const shown = values.flatMap((v, i) =>
+    body.includes(serialized[i] as string) ? [{ value: v, at: i }] : [],
+  );
+  const filled = fillTexts(
+    shown.map((s) => s.value),
+    {
+      ...o,
+      frame: (texts, cut) => {
+        let out = body;
+        shown.forEach((s, k) => {
+          out = out.replaceAll(serialized[s.at] as string, JSON.stringify(texts[k]).slice(1, -1));
+        });
+        return `${jsonCompactedHeader({ ...tree.omitted, texts: cut }, o.id, o.path)}\n${out}`;
+      },
+    },
+  );
+  return filled && { text: filled.text, calls: tree.calls + filled.calls };
 }

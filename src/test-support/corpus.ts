@@ -1,8 +1,12 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
-/** The shared replay corpus, read in place (never copied into the repo). */
-export const CORPUS_DIR = resolve(import.meta.dirname, '../../../shared/corpus');
+/**
+ * The shared replay corpus, read in place (never copied into the repo): beside the checkout, or
+ * where SPILLWAY_CORPUS_DIR names it (a git worktree is one level deeper than its main checkout).
+ */
+export const CORPUS_DIR =
+  process.env.SPILLWAY_CORPUS_DIR || resolve(import.meta.dirname, '../../../shared/corpus');
 
 export const corpusAvailable = existsSync(CORPUS_DIR);
 

@@ -45,6 +45,7 @@ export {
   utf8Bytes,
   utf8Length,
 } from './measure.js';
+export { budgetProblem, MIN_BUDGET } from './min-budget.js';
 export { DEFAULT_OUTPUT_TOKENS, inputLimit, lookupModelLimit, type ModelLimit } from './model-limit.js';
 export { DEFAULT_MODEL_WINDOW, MODEL_WINDOWS } from './model-windows.js';
 export { OutputCapture } from './output-capture.js';

@@ -120,21 +120,25 @@ export function lineGapMarker(
 
 /**
  * The line collapse puts above JSON it compacted (arrays cut to their first, last and odd
- * items, long strings to their ends).
+ * items, long strings to their ends, or texts in strings to the lines that matter: their own
+ * markers number the lines of their string).
  *
  * @example
  * jsonCompactedHeader({ items: 1180, strings: 2 }, 'Ab3');
  * // '[JSON compacted: 1180 array items and the middles of 2 long strings left out; full output: spillway_expand <<sw:Ab3>>]'
  */
 export function jsonCompactedHeader(
-  omitted: { items: number; keys?: number; strings: number; deep?: number },
+  omitted: { items: number; keys?: number; strings: number; deep?: number; texts?: number },
   id: string,
   path?: string,
 ): string {
   const keys = omitted.keys ? `, ${omitted.keys} keys of wide objects` : '';
   const strings = omitted.strings > 0 ? ` and the middles of ${omitted.strings} long strings` : '';
   const deep = omitted.deep ? `; ${omitted.deep} nested values shown by their size` : '';
-  return `[JSON compacted: ${omitted.items} array items${keys}${strings} left out${deep}; full output: spillway_expand ${markerTag(id)}${path ? ` or ${path}` : ''}]`;
+  const n = omitted.texts ?? 0;
+  const s = n === 1 ? '' : 's';
+  const texts = n ? `; ${n} long string${s} cut to the lines that matter (numbered within each)` : '';
+  return `[JSON compacted: ${omitted.items} array items${keys}${strings} left out${deep}${texts}; full output: spillway_expand ${markerTag(id)}${path ? ` or ${path}` : ''}]`;
 }
 
 /**

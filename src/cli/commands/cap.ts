@@ -1,10 +1,12 @@
 import { SpillwayError } from '../../errors.js';
 import { cap, DEFAULT_CAP_BYTES } from '../../store/index.js';
-import { intOption, parseCommandArgs } from '../args.js';
+import { budgetOption, parseCommandArgs } from '../args.js';
+import { helpText } from '../help.js';
 import { type CliIo, readInputBytes, write } from '../io.js';
 import { STORE_HELP, STORE_OPTIONS, withStore } from '../store-option.js';
 
-export const CAP_HELP = `usage: spillway cap --session S --call C [--bytes N] [--dir D] [--json] [FILE]
+export const CAP_HELP =
+  helpText(`usage: spillway cap --session S --call C [--bytes N] [--dir D | --store URL] [--json] [FILE]
 
 Caps FILE (or standard input) at N bytes. Over the cap, the full output is saved to
 {base}/S/C.txt (private, atomic) and the printed text keeps its head and tail around a
@@ -18,7 +20,7 @@ missing part, and spillway exits 1 after printing it.
 ${STORE_HELP}
   --json         print {"capped","id","path","bytes"} plus the text as "text"
   -h, --help     show this help
-`;
+`);
 
 export async function capCommand(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs('cap', argv, {
@@ -40,7 +42,7 @@ export async function capCommand(argv: string[], io: CliIo): Promise<number> {
   }
   if (positionals.length > 1)
     throw new SpillwayError('SPILLWAY_USAGE', `cap takes one FILE, got ${positionals.length}`);
-  const maxBytes = intOption('--bytes', values.bytes, 1) ?? DEFAULT_CAP_BYTES;
+  const maxBytes = budgetOption('--bytes', values.bytes, 'bytes') ?? DEFAULT_CAP_BYTES;
   const input = await readInputBytes(io, positionals[0]);
   const { session, call } = values;
   const result = await withStore(values, io.env, (store) => cap(input, { maxBytes, session, call, store }));

@@ -1,12 +1,14 @@
 import { DEFAULT_COLLAPSE_MAX_TOKENS, DEFAULT_WINDOW_LINES } from '../../collapse/index.js';
 import { collapseOutput } from '../../engine/index.js';
 import { SpillwayError } from '../../errors.js';
-import { intOption, parseCommandArgs } from '../args.js';
+import { budgetOption, intOption, parseCommandArgs } from '../args.js';
+import { helpText } from '../help.js';
 import { type CliIo, readInputBytes, write } from '../io.js';
 import { STORE_HELP, STORE_OPTIONS, withStore } from '../store-option.js';
 
-export const COLLAPSE_HELP = `usage: spillway collapse [--tokens N] [--head-lines N] [--tail-lines N] [--tokenizer T]
-                        [--dir D] [--json] [FILE]
+export const COLLAPSE_HELP =
+  helpText(`usage: spillway collapse [--tokens N] [--head-lines N] [--tail-lines N] [--tokenizer T]
+                        [--dir D | --store URL] [--json] [FILE]
 
 Collapses FILE (or standard input) to at most N tokens, keeping what an agent acts on: a few
 lines from each end, the errors, failures, exceptions, exit statuses, summaries, diagnostics
@@ -23,7 +25,7 @@ the budget is printed unchanged.
 ${STORE_HELP}
   --json           print {"action","reason","window","id","tokensBefore","tokensAfter","text"}
   -h, --help       show this help
-`;
+`);
 
 export async function collapseCommand(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs('collapse', argv, {
@@ -40,13 +42,17 @@ export async function collapseCommand(argv: string[], io: CliIo): Promise<number
   }
   if (positionals.length > 1)
     throw new SpillwayError('SPILLWAY_USAGE', `collapse takes one FILE, got ${positionals.length}`);
+  // Checked before the input is read or a store opened: a bad budget is refused at once.
+  const maxTokens = budgetOption('--tokens', values.tokens, 'tokens');
+  const headLines = intOption('--head-lines', values['head-lines']);
+  const tailLines = intOption('--tail-lines', values['tail-lines']);
   const raw = await readInputBytes(io, positionals[0]);
   const out = await withStore(values, io.env, (store) =>
     collapseOutput(raw, {
       store,
-      maxTokens: intOption('--tokens', values.tokens),
-      headLines: intOption('--head-lines', values['head-lines']),
-      tailLines: intOption('--tail-lines', values['tail-lines']),
+      maxTokens,
+      headLines,
+      tailLines,
       tokenizer: values.tokenizer,
     }),
   );

@@ -3,10 +3,11 @@ import { promisify } from 'node:util';
 import { SpillwayError } from '../../errors.js';
 import { formatTokenCount, snipDetailed, utf8Length } from '../../text/index.js';
 import { getTokenizer } from '../../text/tokenizers/index.js';
-import { intOption, parseCommandArgs } from '../args.js';
+import { budgetOption, parseCommandArgs } from '../args.js';
+import { helpText } from '../help.js';
 import { type CliIo, readInputText, write } from '../io.js';
 
-export const DEMO_HELP = `usage: spillway demo [--tokens N] [--tokenizer T] [FILE]
+export const DEMO_HELP = helpText(`usage: spillway demo [--tokens N] [--tokenizer T] [FILE]
 
 Shows what spillway does to a large tool result: it runs a real program with a large
 output (node --v8-options, ~90 KB) or reads FILE, snips it to N tokens (default 600), prints
@@ -15,7 +16,7 @@ the result, and reports the token counts before and after.
   --tokens N      budget in tokens (default 600)
   --tokenizer T   o200k (default), cl100k or heuristic
   -h, --help      show this help
-`;
+`);
 
 const run = promisify(execFile);
 
@@ -28,7 +29,7 @@ export async function demoCommand(argv: string[], io: CliIo): Promise<number> {
     await write(io.stdout, DEMO_HELP);
     return 0;
   }
-  const budget = intOption('--tokens', values.tokens) ?? 600;
+  const budget = budgetOption('--tokens', values.tokens, 'tokens') ?? 600;
   const tokenizer = getTokenizer(values.tokenizer);
   let source: string;
   let text: string;

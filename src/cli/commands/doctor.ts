@@ -8,10 +8,11 @@ import {
 } from '../../clients/index.js';
 import { SpillwayError } from '../../errors.js';
 import { parseCommandArgs } from '../args.js';
+import { helpText } from '../help.js';
 import { type CliIo, write } from '../io.js';
 import { setupOptionsFor } from './setup.js';
 
-export const DOCTOR_HELP = `usage: spillway doctor [${CLIENT_KEYS.join('|')}]
+export const DOCTOR_HELP = helpText(`usage: spillway doctor [${CLIENT_KEYS.join('|')}]
 
 Checks each link between a client and spillway, and prints the fix for each that fails: the
 entries "spillway setup" wrote are still in the client's files, the hook runs from a shell and
@@ -20,7 +21,7 @@ answers when setup pointed the client at one. With no client, checks every clien
 Exits 1 when a check fails.
 
   -h, --help   show this help
-`;
+`);
 
 export async function doctorCommand(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs('doctor', argv, {});

@@ -1,10 +1,12 @@
 import { SpillwayError } from '../../errors.js';
 import { DEFAULT_EXPAND_TOKENS, DEFAULT_GREP_CONTEXT, expand, recallAll } from '../../store/recall/index.js';
 import { intOption, parseCommandArgs } from '../args.js';
+import { helpText } from '../help.js';
 import { type CliIo, write } from '../io.js';
 import { STORE_HELP, STORE_OPTIONS, withStore } from '../store-option.js';
 
-export const EXPAND_HELP = `usage: spillway expand ID [--grep P [--context N] [--ignore-case] | --lines A-B | --offset N]
+export const EXPAND_HELP =
+  helpText(`usage: spillway expand ID [--grep P [--context N] [--ignore-case] | --lines A-B | --offset N]
                        [--max-tokens N] [--all] [--dir D | --store URL]
 
 Prints a saved output: ID is "SESSION/CALL" for a capped output, or the id a marker names for
@@ -22,7 +24,7 @@ ${STORE_HELP}
 
 Without --grep, --lines or --all it prints the first page, whose footer gives the total lines
 and bytes and the offset of the next page.
-`;
+`);
 
 const OPTIONS = {
   grep: { type: 'string' },

@@ -8,10 +8,12 @@ import {
 import { SpillwayError } from '../../errors.js';
 import { askedTerms } from '../../signals/index.js';
 import { getTokenizer } from '../../text/tokenizers/index.js';
-import { intOption, parseCommandArgs } from '../args.js';
+import { budgetOption, intOption, parseCommandArgs } from '../args.js';
+import { helpText } from '../help.js';
 import { type CliIo, readInputText, write } from '../io.js';
 
-export const EXPLAIN_HELP = `usage: spillway explain [--tokens N] [--head-lines N] [--tail-lines N] [--tokenizer T]
+export const EXPLAIN_HELP =
+  helpText(`usage: spillway explain [--tokens N] [--head-lines N] [--tail-lines N] [--tokenizer T]
                        [--call TEXT] [--said TEXT] [--json] [FILE]
 
 Shows what collapse keeps of FILE (or standard input) at a budget, and why: each kept line with
@@ -29,7 +31,7 @@ rarity was asked. Nothing is stashed. Use it to see, and report, what went wrong
                    (test_charge, parseConfig, \`charge\`, pay.ts) count as asked for too
   --json           print the explanation as JSON
   -h, --help       show this help
-`;
+`);
 
 const n = (x: number) => x.toLocaleString('en-US');
 const SHOWN_CHARS = 100;
@@ -104,7 +106,7 @@ export async function explainCommand(argv: string[], io: CliIo): Promise<number>
   const tokenizer = getTokenizer(values.tokenizer);
   const explanation = await explainCollapse(text, {
     tokenizer,
-    maxTokens: intOption('--tokens', values.tokens, 1),
+    maxTokens: budgetOption('--tokens', values.tokens, 'tokens'),
     headLines: intOption('--head-lines', values['head-lines'], 0),
     tailLines: intOption('--tail-lines', values['tail-lines'], 0),
     query: askedTerms(values.call ?? '', values.said),

@@ -8,12 +8,15 @@ import {
   parseGatewayConfig,
 } from '../../mcp/gateway/index.js';
 import { boundedLines, MAX_MESSAGE_BYTES } from '../../mcp/index.js';
-import { intOption, parseCommandArgs } from '../args.js';
+import { budgetOption, intOption, parseCommandArgs } from '../args.js';
 import { forwardSignals, splitCommand, statusOf } from '../child.js';
+import { helpText } from '../help.js';
 import { type CliIo, readConfigFile, write } from '../io.js';
 import { STORE_HELP, STORE_OPTIONS, withStore } from '../store-option.js';
 
-export const GATEWAY_HELP = `usage: spillway gateway [--tokens N] [--tool NAME=N]... [--dir D | --store URL] -- COMMAND [ARGS...]
+export const GATEWAY_HELP =
+  helpText(`usage: spillway gateway [--tokens N] [--tool NAME=N]... [--config FILE] [--no-expand]
+                        [--max-message-bytes N] [--dir D | --store URL] -- COMMAND [ARGS...]
        spillway gateway [options] --url URL [--header 'Name: value']...
 
 Runs an MCP server (COMMAND, on standard input and output; or one at URL over Streamable
@@ -39,7 +42,7 @@ Register it where the server was, e.g. with Claude Code:
                     one is dropped and its request answered with an error naming the limit
 ${STORE_HELP}
   -h, --help        show this help
-`;
+`);
 
 const VALUE_OPTIONS = new Set([
   '--tokens',
@@ -92,7 +95,7 @@ export async function gatewayCommand(argv: string[], io: CliIo): Promise<number>
   const config =
     values.config === undefined ? {} : parseGatewayConfig(await readConfigFile(values.config), values.config);
   const budgets = {
-    maxTokens: intOption('--tokens', values.tokens, 1) ?? config.maxTokens ?? SOURCE_MAX_TOKENS,
+    maxTokens: budgetOption('--tokens', values.tokens, 'tokens') ?? config.maxTokens ?? SOURCE_MAX_TOKENS,
     tools: { ...config.tools, ...toolBudgets((values.tool as unknown as string[] | undefined) ?? []) },
   };
   if (values.url !== undefined)

@@ -9,24 +9,25 @@ import {
 import { SpillwayError } from '../../errors.js';
 import type { Store } from '../../store/index.js';
 import { parseCommandArgs } from '../args.js';
+import { helpText, termList } from '../help.js';
 import { type CliIo, write } from '../io.js';
 import { STORE_HELP, STORE_OPTIONS, storeFromOptions } from '../store-option.js';
 
 /** The help, from each client's spec (loaded only for it: a hook runs after every shell command). */
 export async function hookHelp(): Promise<string> {
-  return `usage: spillway hook ${CLIENT_KEYS.join('|')} [--dir D | --store URL]
+  return helpText(`usage: spillway hook ${CLIENT_KEYS.join('|')} [--dir D | --store URL]
 
 The hook a client runs after its shell tool ("spillway setup CLIENT" installs it). Reads the
 client's hook JSON on standard input and prints the client's answer, or nothing to leave the
 result as it is. A hook never changes the command, so the client's rules, approvals, sandbox
 and the user's shell judge and run the command the model wrote:
-${(await loadClients()).map((c) => `  ${c.key.padEnd(8)}${c.hookHelp}`).join('\n')}
+${termList((await loadClients()).map((c) => [c.key, c.hookHelp]))}
 A hook never fails the client's tool call: on any error it prints nothing and exits 0, with the
 reason on standard error.
 
 ${STORE_HELP}
   -h, --help     show this help
-`;
+`);
 }
 
 /**

@@ -2,11 +2,12 @@ import { SpillwayError } from '../../errors.js';
 import { serveStdio } from '../../mcp/server/index.js';
 import { parseCommandArgs } from '../args.js';
 import { CODEX_MCP_TOML } from '../client-setup.js';
+import { helpText } from '../help.js';
 import { type CliIo, write } from '../io.js';
 import { STORE_HELP, STORE_OPTIONS, withStore } from '../store-option.js';
 import { version } from '../version.js';
 
-export const MCP_HELP = `usage: spillway mcp [--dir D]
+export const MCP_HELP = helpText(`usage: spillway mcp [--dir D | --store URL]
 
 Serves the spillway_expand tool over MCP on standard input and output, reading the same
 store as the proxy and "spillway cap", so a model can recall any output spillway shortened.
@@ -16,7 +17,7 @@ With Codex, in ~/.codex/config.toml:
 ${CODEX_MCP_TOML}
 ${STORE_HELP}
   -h, --help     show this help
-`;
+`);
 
 export async function mcpCommand(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs('mcp', argv, { ...STORE_OPTIONS });

@@ -1,9 +1,10 @@
 import { SpillwayError } from '../../errors.js';
 import { DEFAULT_MODEL_WINDOW, formatTokenCount, lookupModelLimit, MODEL_WINDOWS } from '../../text/index.js';
 import { parseCommandArgs } from '../args.js';
+import { helpText } from '../help.js';
 import { type CliIo, write } from '../io.js';
 
-export const MODELS_HELP = `usage: spillway models [--json] [NAME]
+export const MODELS_HELP = helpText(`usage: spillway models [--json] [NAME]
 
 With NAME, prints that model's context window in tokens. Provider prefixes and dates are
 understood (openai/gpt-4o, us.anthropic.claude-3-5-sonnet-20240620-v1:0, claude-sonnet-4-5[1m]).
@@ -12,7 +13,7 @@ model's window is whatever its server was started with). Without NAME, lists the
 
   --json       print {"name","limit","found","matched"} (or the whole table)
   -h, --help   show this help
-`;
+`);
 
 export async function modelsCommand(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs('models', argv, { json: { type: 'boolean' } });

@@ -11,16 +11,18 @@ import { readKeptUpstreams, type Store } from '../../store/index.js';
 import { userRecallToken } from '../../store/recall/index.js';
 import { intOption, parseCommandArgs } from '../args.js';
 import { clientSetup } from '../client-setup.js';
+import { helpText } from '../help.js';
 import { type CliIo, write } from '../io.js';
 import { PIPELINE_HELP, PIPELINE_OPTIONS, pipelineFromOptions } from '../pipeline-options.js';
 import { STORE_HELP, STORE_OPTIONS, storeFromOptions } from '../store-option.js';
 import { version } from '../version.js';
 
-export const PROXY_HELP = `usage: spillway proxy [--port ${DEFAULT_PORT}] [--host 127.0.0.1] [--allow-host NAME] [--preset P] [--config FILE] [--observe]
-                      [--dir D] [--anthropic-upstream URL] [--openai-upstream URL]
-                      [--gemini-upstream URL] [--token T]
-                      [--open-recall] [--max-rewrites N] [--max-rewrite-bytes N] [--rewrite-wait-ms N]
-                      [--window N] [--no-recall-tool]
+export const PROXY_HELP =
+  helpText(`usage: spillway proxy [--port ${DEFAULT_PORT}] [--host 127.0.0.1] [--allow-host NAME] [--preset P] [--config FILE]
+                      [--observe] [--dir D | --store URL] [--anthropic-upstream URL] [--openai-upstream URL]
+                      [--gemini-upstream URL] [--token T] [--max-body-bytes N] [--max-rewrites N]
+                      [--max-rewrite-bytes N] [--rewrite-wait-ms N] [--window N] [--quiet] [--open-recall]
+                      [--no-recall-tool]
 
 Runs an HTTP proxy between your coding agent and its model API. Anthropic Messages, OpenAI
 Chat Completions, OpenAI Responses and Gemini generateContent requests have their oversized tool results shrunk
@@ -62,7 +64,7 @@ ${STORE_HELP}
 
 Routes: /healthz, /stats (JSON), /metrics (Prometheus), /expand?id=ID&offset=N, /mcp (MCP).
 Other local users: see "Only your user's model requests" in docs/proxy.md.
-`;
+`);
 
 /** /mcp, with the MCP SDK loaded on its first request rather than before the proxy listens. */
 function lazyMcp(store: Store): McpHandler {

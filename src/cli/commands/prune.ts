@@ -2,10 +2,12 @@ import { SpillwayError } from '../../errors.js';
 import { applyRetention } from '../../store/backends/index.js';
 import { assertIdPart, defaultBase } from '../../store/index.js';
 import { parseCommandArgs } from '../args.js';
+import { helpText } from '../help.js';
 import { type CliIo, write } from '../io.js';
 import { STORE_HELP, STORE_OPTIONS } from '../store-option.js';
 
-export const PRUNE_HELP = `usage: spillway prune [--dir D] [--keep SESSION] [--dry-run] [--json]
+export const PRUNE_HELP =
+  helpText(`usage: spillway prune [--dir D | --store URL] [--keep SESSION] [--dry-run] [--json]
 
 Applies retention to the file store: stash entries older than 30 days expire one by one;
 sessions whose newest file is older than 30 days are removed; then, while the store is over
@@ -18,7 +20,7 @@ ${STORE_HELP}
   --dry-run      say what would be removed, remove nothing
   --json         print {"removed":[{"path","bytes","reason"}],"freedBytes","remainingBytes"}
   -h, --help     show this help
-`;
+`);
 
 function mib(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;

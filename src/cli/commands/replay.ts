@@ -13,10 +13,12 @@ import { escapeControls, readTranscript } from '../../replay/readers/index.js';
 import { openRegularFile } from '../../store/index.js';
 import { DEFAULT_MODEL_WINDOW, lookupModelLimit } from '../../text/index.js';
 import { intOption, parseCommandArgs } from '../args.js';
+import { helpText } from '../help.js';
 import { type CliIo, write } from '../io.js';
 import { PIPELINE_HELP, PIPELINE_OPTIONS, pipelineFromOptions } from '../pipeline-options.js';
 
-export const REPLAY_HELP = `usage: spillway replay FILE... [--preset P] [--config FILE] [--window N | --model NAME]
+export const REPLAY_HELP =
+  helpText(`usage: spillway replay FILE... [--preset P] [--config FILE] [--window N | --model NAME]
                       [--format F] [--json] [--report out.html]
 
 Replays agent transcripts turn by turn, as the proxy would see them (frozen decisions, the
@@ -36,7 +38,7 @@ ${PIPELINE_HELP}
   --json         print the report as JSON (totals, files, stages, tools, ...)
   --report FILE  also write a self-contained HTML report with charts
   -h, --help     show this help
-`;
+`);
 
 export async function replayCommand(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs('replay', argv, {

@@ -5,8 +5,9 @@ import { SpillwayError } from '../../errors.js';
 import { MAX_CAPTURE_BYTES, recordAtSource } from '../../store/index.js';
 import { OutputCapture } from '../../text/index.js';
 import { getTokenizer } from '../../text/tokenizers/index.js';
-import { intOption, parseCommandArgs } from '../args.js';
+import { budgetOption, parseCommandArgs } from '../args.js';
 import { forwardSignals, splitCommand, statusOf } from '../child.js';
+import { helpText } from '../help.js';
 import { type CliIo, write } from '../io.js';
 import { STORE_HELP, STORE_OPTIONS, withStore } from '../store-option.js';
 
@@ -17,7 +18,8 @@ import { STORE_HELP, STORE_OPTIONS, withStore } from '../store-option.js';
  */
 export const RUN_MAX_CHARS = 25_000;
 
-export const RUN_HELP = `usage: spillway run [--tokens N] [--tokenizer T] [--dir D | --store URL] [--] COMMAND [ARGS...]
+export const RUN_HELP =
+  helpText(`usage: spillway run [--tokens N] [--tokenizer T] [--dir D | --store URL] [--] COMMAND [ARGS...]
 
 Runs COMMAND, captures its standard output and standard error whole (interleaved as a terminal
 shows them), and prints them unchanged when they fit in N tokens; otherwise stashes the exact
@@ -35,7 +37,7 @@ Tell an agent to use it, e.g. in AGENTS.md, CLAUDE.md or GEMINI.md:
   --tokenizer T   o200k (default), cl100k or heuristic
 ${STORE_HELP}
   -h, --help      show this help
-`;
+`);
 
 const VALUE_OPTIONS = new Set(['--tokens', '--tokenizer', '--dir', '--store']);
 
@@ -94,7 +96,7 @@ async function collapseForClients(
   values: { tokens?: string; tokenizer?: string; dir?: string; store?: string },
   env: NodeJS.ProcessEnv,
 ) {
-  const maxTokens = intOption('--tokens', values.tokens, 1) ?? SOURCE_MAX_TOKENS;
+  const maxTokens = budgetOption('--tokens', values.tokens, 'tokens') ?? SOURCE_MAX_TOKENS;
   return withStore(values, env, async (store) => {
     const options = { store, maxTokens, maxChars: RUN_MAX_CHARS, tokenizer: values.tokenizer, tool: 'run' };
     const out = await collapseWithin(raw, options);
@@ -126,7 +128,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   if (command.length === 0)
     throw new SpillwayError('SPILLWAY_USAGE', 'run needs a COMMAND, e.g. spillway run -- make test');
   // Bad options fail before the command runs, not after.
-  intOption('--tokens', values.tokens, 1);
+  budgetOption('--tokens', values.tokens, 'tokens');
   getTokenizer(values.tokenizer);
   const capture = new OutputCapture(MAX_CAPTURE_BYTES);
   const status = await runChild(command, io, capture);

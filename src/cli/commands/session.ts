@@ -2,12 +2,13 @@ import { SpillwayError } from '../../errors.js';
 import { isToolData, pruneSession, Session } from '../../session/index.js';
 import { measureContent } from '../../text/index.js';
 import { intOption, parseCommandArgs } from '../args.js';
+import { helpText } from '../help.js';
 import { type CliIo, write } from '../io.js';
 import { STORE_HELP, STORE_OPTIONS, withStore } from '../store-option.js';
 
-export const SESSION_HELP = `usage: spillway session show FILE [--json]
+export const SESSION_HELP = helpText(`usage: spillway session show FILE [--json]
        spillway session prune FILE [--threshold N] [--head N] [--tail N] [--protect-recent N]
-                              [--dry-run] [--dir D]
+                              [--dry-run] [--dir D | --store URL]
 
 A session is an append-only JSONL log of conversation events (seq, op, data).
   show    prints every event: seq, role, tool, size in code points, and the seq of the
@@ -22,7 +23,7 @@ A session is an append-only JSONL log of conversation events (seq, op, data).
   --dry-run           say what would be replaced, change nothing
 ${STORE_HELP}
   -h, --help          show this help
-`;
+`);
 
 export async function sessionCommand(argv: string[], io: CliIo): Promise<number> {
   const [action, ...rest] = argv;

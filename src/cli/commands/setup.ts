@@ -27,16 +27,17 @@ import {
   upstreamsFile,
 } from '../../store/index.js';
 import { parseCommandArgs } from '../args.js';
+import { helpText, termList } from '../help.js';
 import { type CliIo, write } from '../io.js';
 
 /** The help, from each client's spec. */
 function setupHelp(specs: readonly ClientSpec[]): string {
   const keys = specs.map((c) => c.key).join('|');
-  return `usage: spillway setup ${keys} [--proxy URL] [--mcp NAME]... [--print] [--undo]
+  return helpText(`usage: spillway setup ${keys} [--proxy URL] [--mcp NAME]... [--print] [--undo]
 
 Sets a client up so spillway sees the whole output of its shell commands past the client's own
 cut, and registers spillway_expand:
-${specs.map((c) => `  ${c.key.padEnd(8)}${c.name} cuts at ${c.limit}.\n          ${c.setupHelp}`).join('\n')}
+${termList(specs.map((c) => [c.key, `${c.name} cuts at ${c.limit}.\n${c.setupHelp}`]))}
 No command is rewritten: each client's rules, approvals, sandbox and shell judge and run the
 command the model wrote, and an output the client shows whole reaches the model as it was.
 Files are parsed and edited in place (comments, line endings and the rest kept); each original
@@ -56,7 +57,7 @@ need not be on the PATH. Run "spillway doctor" afterwards to check every link.
   --print       show what would be written, change nothing
   --undo        restore the files setup changed
   -h, --help    show this help
-`;
+`);
 }
 
 export const SETUP_HELP = setupHelp(await loadClients());

@@ -1,10 +1,12 @@
 import { SpillwayError } from '../../errors.js';
 import { snip, type Unit } from '../../text/index.js';
 import { getTokenizer } from '../../text/tokenizers/index.js';
-import { intOption, parseCommandArgs } from '../args.js';
+import { budgetOption, parseCommandArgs } from '../args.js';
+import { helpText } from '../help.js';
 import { type CliIo, readInputText, write } from '../io.js';
 
-export const SNIP_HELP = `usage: spillway snip [--bytes N | --chars N | --tokens N] [--tokenizer T] [--note TEXT]
+export const SNIP_HELP =
+  helpText(`usage: spillway snip [--bytes N | --chars N | --tokens N] [--tokenizer T] [--note TEXT]
                     [--head-ratio R] [--graphemes] [FILE]
 
 Cuts FILE (or standard input) to a budget, keeping its head and tail around a marker
@@ -23,7 +25,7 @@ budget is printed unchanged.
 examples:
   make 2>&1 | spillway snip --tokens 2000
   spillway snip --bytes 4096 --note "full log in build.log" build.log
-`;
+`);
 
 export async function snipCommand(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs('snip', argv, {
@@ -48,7 +50,7 @@ export async function snipCommand(argv: string[], io: CliIo): Promise<number> {
   if (positionals.length > 1)
     throw new SpillwayError('SPILLWAY_USAGE', `snip takes one FILE, got ${positionals.length}`);
   const unit: Unit = given[0] ?? 'bytes';
-  const budget = intOption(`--${unit}`, values[unit]) ?? 32_768;
+  const budget = budgetOption(`--${unit}`, values[unit], unit) ?? 32_768;
   let headRatio: number | undefined;
   if (values['head-ratio'] !== undefined) {
     headRatio = Number(values['head-ratio']);
