@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -63,10 +63,43 @@ export const HEADLESS_ENV: Readonly<Record<string, Readonly<Record<string, strin
   (await loadClients()).map((c) => [c.headless.bin, c.headless.env]),
 );
 
-/** Builds dist/ once, so `spillway` on the PATH is this checkout. */
+const BUILD_WAIT_MS = 10 * 60_000;
+
+/**
+ * Builds dist/ at most once a test run, so `spillway` on the PATH is this checkout. Test files run side
+ * by side and the build starts by removing dist/: each building on its own took dist/ away from
+ * another's running client (`Cannot find module dist/cli.js`). The first file builds under a lock
+ * in the run's temp root; the others wait for it and find it built.
+ */
 export function buildCli(): void {
-  const r = spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`npm run build failed: ${r.stderr}`);
+  const root = process.env.SPILLWAY_TEST_TMP ?? tmpdir();
+  const built = join(root, 'dist-built');
+  const lock = `${built}.lock`;
+  const until = Date.now() + BUILD_WAIT_MS;
+  for (;;) {
+    if (existsSync(built)) return;
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      if (Date.now() > until)
+        throw new Error(`waited ${BUILD_WAIT_MS} ms for another test file's build of dist/`);
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);
+    }
+  }
+  try {
+    if (existsSync(built)) return;
+    // Only when a source is newer than dist/ (as npm start does): the dist/ npm ci built stays,
+    // and tests reading it meanwhile (the examples) never see it removed.
+    const r = spawnSync(process.execPath, [join(ROOT, 'scripts/build-if-stale.mjs')], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
+    if (r.status !== 0) throw new Error(`building dist/ failed: ${r.stderr}`);
+    writeFileSync(built, '');
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
 }
 
 export interface RunningCliProxy {
