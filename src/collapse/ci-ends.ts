@@ -49,6 +49,9 @@ export function ciEnds(
   if (ci.failed)
     first.push({ ...ci.failed, kind: 'summary', rule: `${ci.failed.rule}: the step that failed` });
   for (const exit of ci.exits.slice(0, FIRST_EXITS)) first.push({ ...exit, kind: 'exit' });
+  // Which job failed: its name, among the set-up lines.
+  const name = ci.names.at(-1);
+  if (name) first.push({ ...name, kind: 'summary', rule: `${name.rule}: the job` });
   return {
     start: Math.min(ci.start, lines - 1),
     end: Math.min(ci.end, lines - 1),

@@ -271,7 +271,9 @@ function addFrames(
   options: LineSelectionOptions,
   add: (line: number, why: string) => boolean,
 ): void {
-  for (let i = ci.start, n = 0; i <= ci.end && n < Math.min(HEAD_FRAME, options.headLines); i++)
+  // A failed step's head is its command (kept first): its first lines of output wait for growth.
+  const head = ci.why ? 1 : HEAD_FRAME;
+  for (let i = ci.start, n = 0; i <= ci.end && n < Math.min(head, options.headLines); i++)
     if (!ci.skip(i) && add(i, ci.why ? `head of ${ci.why}` : 'head')) n++;
   for (let i = ci.end, n = 0; i >= ci.start && n < Math.min(TAIL_FRAME, options.tailLines); i--)
     if (!ci.skip(i) && add(i, ci.why ? `tail of ${ci.why}` : 'tail')) n++;

@@ -5,9 +5,10 @@
  * - `step`: it starts a step and names its command;
  * - `echo`: right after a step that echoes its script, a line of that echo (not its output);
  * - `noise`: a line of bookkeeping wherever it is (a block closed, a layer cached);
- * - `exit`: the step's own line saying that it failed, with its exit code.
+ * - `exit`: the step's own line saying that it failed, with its exit code;
+ * - `name`: the job's or stage's name, kept even inside a chore (which job failed).
  */
-export type CiRole = 'chore' | 'step' | 'echo' | 'noise' | 'exit';
+export type CiRole = 'chore' | 'step' | 'echo' | 'noise' | 'exit' | 'name';
 
 /** One rule of a CI system's layout (see packs/ci.ts); a generated test holds it to its examples. */
 export interface CiRule {

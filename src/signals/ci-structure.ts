@@ -21,6 +21,8 @@ export interface CiStructure {
   chores: readonly (CiLine & { to: number })[];
   steps: readonly CiLine[];
   exits: readonly CiLine[];
+  /** The job's and stages' names. */
+  names: readonly CiLine[];
   /** The step the first failure is in: the last step before the first exit line. */
   failed?: CiLine;
   /** Where what is worth reading starts and ends: the failed step and its exit line, or the first and last lines that are no chore. */
@@ -64,6 +66,7 @@ export function ciStructure(text: string): CiStructure | undefined {
   const chores: (CiLine & { to: number })[] = [];
   const steps: CiLine[] = [];
   const exits: CiLine[] = [];
+  const names: CiLine[] = [];
   let open: CiLine | undefined;
   let echoing = false;
   let line = 0;
@@ -100,6 +103,7 @@ export function ciStructure(text: string): CiStructure | undefined {
       steps.push({ ...here, rule: rule.id });
       echoing = rule.echoes === true;
     } else if (rule.role === 'noise' && !open) push(chores, { ...here, rule: rule.id, to: line });
+    else if (rule.role === 'name') names.push({ ...here, rule: rule.id });
     else if (rule.role === 'exit') {
       close(line - 1);
       exits.push({ ...here, rule: rule.id });
@@ -107,7 +111,7 @@ export function ciStructure(text: string): CiStructure | undefined {
   }
   const lines = text.endsWith('\n') ? line : Math.max(line, 1);
   close(lines - 1);
-  return { ...layout(chores, steps, exits, lines), starts, stamped: STAMPED.test(text) };
+  return { ...layout(chores, steps, exits, names, lines), starts, stamped: STAMPED.test(text) };
 }
 
 function sniff(text: string): boolean {
@@ -131,10 +135,12 @@ function layout(
   chores: (CiLine & { to: number })[],
   steps: CiLine[],
   exits: CiLine[],
+  names: CiLine[],
   lines: number,
 ): Omit<CiStructure, 'starts' | 'stamped'> {
   const marked = new Uint8Array(lines);
   for (const run of chores) marked.fill(1, run.line, Math.min(lines, run.to + 1));
+  for (const name of names) marked[name.line] = 0;
   const chore = (line: number) => marked[line] === 1;
   const firstExit = exits[0];
   const failed = firstExit && steps.filter((s) => s.line < firstExit.line).at(-1);
@@ -142,5 +148,5 @@ function layout(
   while (start < lines - 1 && chore(start)) start++;
   let end = firstExit?.line ?? lines - 1;
   while (end > start && chore(end)) end--;
-  return { chores, steps, exits, ...(failed ? { failed } : {}), start, end, chore };
+  return { chores, steps, exits, names, ...(failed ? { failed } : {}), start, end, chore };
 }

@@ -26,6 +26,21 @@ export const CI_RULES: readonly CiRule[] = [
     counterExamples: ['##[group]Run npm test', '##[group]Run ./gradlew check'],
   },
   {
+    id: 'actions/job-name',
+    role: 'name',
+    // The job's name (with its matrix values), among the set-up lines.
+    pattern: /^Complete job name: \S/,
+    examples: ['Complete job name: test (ubuntu-latest, 3.12)', 'Complete job name: Run prettier'],
+    counterExamples: ['Complete job'],
+  },
+  {
+    id: 'jenkins/stage-name',
+    role: 'name',
+    pattern: /^\[Pipeline\] \{ \(.+\)$/,
+    examples: ['[Pipeline] { (Integration tests)', '[Pipeline] { (Build)'],
+    counterExamples: ['[Pipeline] {'],
+  },
+  {
     id: 'actions/post-job',
     role: 'chore',
     // After the steps: each action's post step, then the runner's own clean-up.
@@ -168,7 +183,7 @@ export const CI_RULES: readonly CiRule[] = [
       /^\[Pipeline\] (?:[{}](?!\S)|(?:\/\/ \w+|stage|node|withEnv|timeout|dir|script|echo|catchError|withCredentials|checkout|wrap|ansiColor|properties)\b)/,
     examples: [
       '[Pipeline] {',
-      '[Pipeline] { (Test)',
+
       '[Pipeline] }',
       '[Pipeline] // stage',
       '[Pipeline] stage',
