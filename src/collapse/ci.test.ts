@@ -51,6 +51,20 @@ describe("collapse of a CI job's log", () => {
       expect(text).not.toMatch(/^2024-05-14T/m);
     });
 
+  it('fills what room the failed step leaves with the chores (a short job keeps its set-up too)', () => {
+    const log = actionsLog([
+      'npx tsc --noEmit -p .',
+      TSC[0] as string,
+      'Found 1 error in src/layouts/Nav.tsx:55',
+    ]);
+    expect(tokenizer.count(log)).toBeGreaterThan(600);
+    const out = select(log, 600);
+    expect(out?.tokens).toBeLessThanOrEqual(600);
+    expect(out?.tokens).toBeGreaterThan(600 * 0.8);
+    for (const kept of [TSC[0] as string, '##[error]Process completed with exit code 2.'])
+      expect(out?.text, kept).toContain(kept);
+  });
+
   it('explain names the step the budget went to, its exit and the chores passed over', async () => {
     const log = actionsLog(output(200, 100));
     const e = await explainCollapse(log, { tokenizer, maxTokens: 800 });

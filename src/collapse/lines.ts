@@ -124,6 +124,7 @@ export function selectLines(text: string, options: LineSelectionOptions): LineSe
   const markerTokens = gapMarkerTokens(total, options);
   calls += 2;
   const kept = new KeptRanges();
+  let choresToo = false;
   const order: number[] = [];
   let spent = 0;
   const cost = (gaps: number) => markerTokens.first + Math.max(0, gaps - 1) * markerTokens.other;
@@ -131,8 +132,9 @@ export function selectLines(text: string, options: LineSelectionOptions): LineSe
   const tryAdd = (line: number, partial = false, why?: string, lineLimit = limit): boolean => {
     if (line < 0 || line >= lines) return false;
     if (kept.has(line)) return true;
-    // A chore or an echoed script is never kept, not even as a finding's context.
-    if (ci.skip(line)) return false;
+    // A chore or an echoed script is kept only with what room is left at the end, not even as a
+    // finding's context before.
+    if (!choresToo && ci.skip(line)) return false;
     const room = maxTokens - spent - cost(kept.gaps(lines, line));
     let { tokens } = render(line, lineLimit);
     // A line too long for what is left can still give its start and end to fill the budget.
@@ -175,6 +177,9 @@ export function selectLines(text: string, options: LineSelectionOptions): LineSe
     );
   // A CI log grows from its failed step's ends first, then (with what is left) from its own.
   const folds = [...grow(ci), ...(ci.why ? grow({ start: 0, end: lines - 1, skip: ci.skip }) : [])];
+  // What room the lines that are no chore leave goes to the chores (a short job's set-up).
+  choresToo = true;
+  if (ci.starts.size > 0) folds.push(...grow({ start: 0, end: lines - 1, skip: () => false }));
 
   return fitWhole({ index, kept, rendered, order, folds, lines, total, options, reasons, important, calls });
 }
