@@ -5,8 +5,11 @@ import type { GrowthEnds } from './grow.js';
 export interface CiEnds extends GrowthEnds {
   /** The CI decision, for explain (`the failed step (actions/run-group)`); absent for other texts. */
   why?: string;
-  /** Kept before any finding: the step that failed and its exit lines. */
-  first: ImportantLine[];
+  /**
+   * The ranked findings in the order they get room: the failed step's command, its exit lines and
+   * the job's name first, then the findings in that step, then the ones in steps that passed.
+   */
+  order: (ranked: readonly ImportantLine[]) => readonly ImportantLine[];
   /** Where lines at the layout's edges start, for the line index. */
   starts: ReadonlyMap<number, number>;
   /** A kept line as shown: a CI log's lines without the timestamp the runner put before each. */
@@ -37,7 +40,7 @@ export function ciEnds(
     start: 0,
     end: lines - 1,
     skip: () => false,
-    first: [],
+    order: (ranked) => ranked,
     found,
     starts: new Map(),
     shown: (line) => line,
@@ -57,7 +60,11 @@ export function ciEnds(
     end: Math.min(ci.end, lines - 1),
     skip: (line) => ci.chore(line),
     ...(ci.failed ? { why: `the failed step (${ci.failed.rule})` } : {}),
-    first,
+    // Without a failed step the span is all the log but its chores: the order is the ranking.
+    order: (ranked) => {
+      const inStep = (f: ImportantLine) => f.line >= ci.start && f.line <= ci.end;
+      return [...first, ...ranked.filter(inStep), ...ranked.filter((f) => !inStep(f))];
+    },
     starts: ci.starts,
     shown: ci.stamped ? (line) => line.replace(CI_TIMESTAMP, '') : (line) => line,
     found: found.filter((f) => !ci.chore(f.line)),

@@ -65,6 +65,17 @@ describe("collapse of a CI job's log", () => {
       expect(out?.text, kept).toContain(kept);
   });
 
+  it("ranks the failed step's findings before those of steps that passed", () => {
+    // An install step that passed, whose output names errors (tests of error messages, warnings).
+    const earlier = Array.from(
+      { length: 40 },
+      (_, i) => `npm WARN deprecated error-ex-${i}@1.3.${i}: error: this package is no longer supported`,
+    );
+    const text = select(actionsLog(output(50, 20), earlier), 500)?.text ?? '';
+    for (const kept of [...TSC, '##[error]Process completed with exit code 2.'])
+      expect(text, kept).toContain(kept);
+  });
+
   it('explain names the step the budget went to, its exit and the chores passed over', async () => {
     const log = actionsLog(output(200, 100));
     const e = await explainCollapse(log, { tokenizer, maxTokens: 800 });

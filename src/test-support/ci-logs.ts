@@ -6,12 +6,12 @@ const stamp = (line: string, i: number) =>
 /**
  * A GitHub Actions job as its raw log reads (a timestamp before every line): the runner's set-up,
  * checkout, an install step, a step whose echoed script says "error", `output` as that step's
- * output, its exit line, and the clean-up.
+ * output (`earlier` as the install step's), its exit line, and the clean-up.
  *
  * @example
  * actionsLog(['src/pay.ts(3,7): error TS2322: ...']).split('\n').length; // 42
  */
-export function actionsLog(output: readonly string[]): string {
+export function actionsLog(output: readonly string[], earlier: readonly string[] = []): string {
   const lines = [
     "Current runner version: '2.321.0'",
     '##[group]Runner Image Provisioner',
@@ -36,6 +36,7 @@ export function actionsLog(output: readonly string[]): string {
     'shell: /usr/bin/bash -e {0}',
     '##[endgroup]',
     'added 812 packages in 14s',
+    ...earlier,
     '##[group]Run if ! command -v tsc; then',
     '\x1b[36;1mif ! command -v tsc; then\x1b[0m',
     '\x1b[36;1m  echo "::error ::tsc is not installed, error: cannot type-check"\x1b[0m',
