@@ -158,7 +158,7 @@ export function selectLines(text: string, options: LineSelectionOptions): LineSe
   // They take at most a share of the budget, so the head and tail still say what ran and how
   // it ended.
   const important = addImportant(
-    ci.order(readOrder(rankImportant(text, index, ci.found), options.outline)),
+    ci.order(readOrder(rankImportant(text, index, ci.found, options.outline), options.outline)),
     tryAdd,
     (line) => headingOf(index, line),
     () => spent,

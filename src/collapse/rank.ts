@@ -28,6 +28,7 @@ export function rankImportant(
   text: string,
   index: LineIndex,
   found: readonly ImportantLine[],
+  read = false,
 ): ImportantLine[] {
   for (const f of found) {
     index.know(f.line, f.start);
@@ -63,7 +64,8 @@ export function rankImportant(
     const ruleTimes = f.rule && LINE_WEIGHT[f.kind] >= LINE_WEIGHT.error ? (byRule.get(f.rule) ?? 0) + 1 : 0;
     if (f.rule) byRule.set(f.rule, ruleTimes);
     if (times > SAME_TEMPLATE_FIRST || inner.has(f) || again || quiet) later.push(f);
-    else (ruleTimes > SAME_RULE_FIRST ? overflow : first).push(f);
+    // A file read is no run's report: its asserts and raises are its code, not faults to count.
+    else (ruleTimes > SAME_RULE_FIRST && !read ? overflow : first).push(f);
   }
   const told = (f: ImportantLine) => LINE_WEIGHT[f.kind] >= LINE_WEIGHT.summary;
   return [...first.filter(told), ...overflow, ...first.filter((f) => !told(f)), ...later];
