@@ -4,6 +4,7 @@ import { benchFleet } from './fleet.bench.js';
 import { benchGateway } from './gateway.bench.js';
 import { benchHooks } from './hooks.bench.js';
 import { benchIntegrations } from './integrations.bench.js';
+import { benchLogdx } from './logdx.bench.js';
 import { benchLongSession } from './long-session.bench.js';
 import { benchCollapse, benchUnsaved } from './pipeline.bench.js';
 import { benchHealth, benchProxy } from './proxy.bench.js';
@@ -24,6 +25,7 @@ const suites: Record<string, () => void | Promise<void>> = {
   unsaved: benchUnsaved,
   turns: benchLongSession,
   fidelity: benchFidelity,
+  logdx: benchLogdx,
   proxy: benchProxy,
   health: benchHealth,
   recall: benchRecall,

@@ -1,4 +1,4 @@
-import { rareLines, scanLines } from '../signals/index.js';
+import { ciStructure, rareLines, scanLines } from '../signals/index.js';
 import { stashId } from '../text/index.js';
 import type { Tokenizer } from '../text/tokenizers/index.js';
 import { RARITY_BELOW } from './important.js';
@@ -23,6 +23,14 @@ export interface CollapseExplanation {
   rules: Record<string, number>;
   /** Whether rarity was asked (the rules named few lines) and how many rare lines it found. */
   rarity: { asked: boolean; found: number };
+  /** A CI job's log as its layout reads (numbered from 1): the step that failed, its exit lines, the chores passed over. */
+  ci?: {
+    failed?: { line: number; rule: string };
+    exits: { line: number; rule: string }[];
+    chores: { from: number; to: number; rule: string }[];
+    /** The runner's timestamps are left off the kept lines. */
+    stamped: boolean;
+  };
   /** What the model sees. */
   text: string;
 }
@@ -71,6 +79,7 @@ export async function explainCollapse(
     rules,
     rarity: { asked, found: asked ? rareLines(text, scan.lines).length : 0 },
     text: shown,
+    ...ciOf(text),
   };
   const selection =
     out.action === 'acted' && out.window === 'line'
@@ -91,4 +100,19 @@ export async function explainCollapse(
   }
   if (next <= base.lines) omitted.push([next, base.lines]);
   return { ...base, kept, omitted };
+}
+
+/** The CI layout as explain shows it, lines numbered from 1; nothing for any other text. */
+function ciOf(text: string): Pick<CollapseExplanation, 'ci'> {
+  const ci = ciStructure(text);
+  if (!ci || (ci.steps.length === 0 && ci.exits.length === 0)) return {};
+  const one = (l: { line: number; rule: string }) => ({ line: l.line + 1, rule: l.rule });
+  return {
+    ci: {
+      ...(ci.failed ? { failed: one(ci.failed) } : {}),
+      exits: ci.exits.map(one),
+      chores: ci.chores.map((c) => ({ from: c.line + 1, to: c.to + 1, rule: c.rule })),
+      stamped: ci.stamped,
+    },
+  };
 }

@@ -13,7 +13,7 @@ const MIN_FOLD = 3;
  */
 function runFrom(
   index: LineIndex,
-  kept: KeptRanges,
+  kept: Pick<KeptRanges, 'has'>,
   line: number,
   step: 1 | -1,
   last: number,
@@ -25,6 +25,13 @@ function runFrom(
   if (shapeOf(index.text(twoBefore)) !== shape) return undefined;
   const end = index.walk(line, step, last, (at, text) => !kept.has(at) && shapeOf(text) === shape);
   return Math.abs(end - line) + 1 >= MIN_FOLD ? end : undefined;
+}
+
+/** Where the ends grow from (a CI log's failed step and its exit line), and lines they pass over. */
+export interface GrowthEnds {
+  start: number;
+  end: number;
+  skip: (line: number) => boolean;
 }
 
 /**
@@ -41,24 +48,28 @@ export function growEnds(
   headLines: number,
   tailLines: number,
   tokensOf: (line: number) => number,
+  ends: GrowthEnds = { start: 0, end: index.count - 1, skip: () => false },
 ): [number, number][] {
-  const lines = index.count;
+  const lines = ends.end + 1;
   const runs: { from: number; to: number; lo: number; hi: number }[] = [];
-  let head = 0;
-  let tail = lines - 1;
+  let head = ends.start;
+  let tail = ends.end;
+  // A chore (a CI runner's set-up, an echoed script) is passed over as if it were kept: its
+  // lines stay in the gap's marker.
+  const taken: Pick<KeptRanges, 'has'> = { has: (line) => kept.has(line) || ends.skip(line) };
   let headOpen = headLines > 0;
   let tailOpen = tailLines > 0;
   // The lines each end already has (its frame) count towards its share.
   let grownHead = 0;
   let grownTail = 0;
-  for (let line = 0; line < lines && kept.has(line); line++) grownHead += tokensOf(line);
-  for (let line = lines - 1; line >= 0 && kept.has(line); line--) grownTail += tokensOf(line);
+  for (let line = head; line < lines && taken.has(line); line++) grownHead += tokensOf(line);
+  for (let line = tail; line >= head && taken.has(line); line--) grownTail += tokensOf(line);
   while ((headOpen || tailOpen) && head <= tail) {
     // Grow the side that is behind its share of the headLines:tailLines ratio.
     const growHead = headOpen && (!tailOpen || grownHead * tailLines <= grownTail * headLines);
     if (growHead) {
-      while (head < lines && kept.has(head)) head++;
-      const run = head <= tail ? runFrom(index, kept, head, 1, tail) : undefined;
+      while (head < lines && taken.has(head)) head++;
+      const run = head <= tail ? runFrom(index, taken, head, 1, tail) : undefined;
       if (run !== undefined) {
         runs.push({ from: head, to: run, lo: head, hi: run });
         head = run + 1;
@@ -68,13 +79,13 @@ export function growEnds(
         headOpen = false;
       } else grownHead += tokensOf(head);
     } else {
-      while (tail >= 0 && kept.has(tail)) tail--;
-      const run = tail >= head ? runFrom(index, kept, tail, -1, head) : undefined;
+      while (tail >= 0 && taken.has(tail)) tail--;
+      const run = tail >= head ? runFrom(index, taken, tail, -1, head) : undefined;
       if (run !== undefined) {
         runs.push({ from: run, to: tail, lo: run, hi: tail });
         tail = run - 1;
-      } else if (tail < 0 || !tryAdd(tail)) {
-        if (tail >= 0) tryAdd(tail, true);
+      } else if (tail < ends.start || !tryAdd(tail)) {
+        if (tail >= ends.start) tryAdd(tail, true);
         tailOpen = false;
       } else grownTail += tokensOf(tail);
     }

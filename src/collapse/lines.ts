@@ -1,7 +1,8 @@
 import { codePointCeil, codePointFloor, codePointLength, lineCutMark } from '../text/index.js';
 import type { Tokenizer } from '../text/tokenizers/index.js';
 import { largestFitting } from './bisect.js';
-import { growEnds } from './grow.js';
+import { type CiEnds, ciEnds } from './ci-ends.js';
+import { type GrowthEnds, growEnds } from './grow.js';
 import { addImportant, headingOf, signalLines } from './important.js';
 import { KeptRanges } from './kept-ranges.js';
 import { LineIndex } from './line-index.js';
@@ -83,6 +84,7 @@ function cutLongLine(line: string, limit: number): string {
  * @example
  * selectLines(log, { maxTokens: 2000, headLines: 20, tailLines: 20, tokenizer, id })?.text;
  */
+// Long: one budget, spent in order (frames, findings, growth) by closures that share its ledger.
 export function selectLines(text: string, options: LineSelectionOptions): LineSelection | undefined {
   const { maxTokens, tokenizer } = options;
   // Fewer than three lines (two line ends) is a case for a character window.
@@ -93,6 +95,10 @@ export function selectLines(text: string, options: LineSelectionOptions): LineSe
   const { scan, found } = signalLines(text, options.signals, options.query, options.outline);
   const index = new LineIndex(text, scan.lines);
   const lines = index.count;
+  // A CI job's log: its ends are the step that failed and its exit line, not the runner's set-up
+  // and clean-up; what a chore or an echoed script says is no finding.
+  const ci = ciEnds(text, lines, found, options);
+  for (const [line, start] of ci.starts) index.know(line, start);
   let calls = 0;
   const limit = longLineLimit(maxTokens);
   const rendered = new Map<number, { text: string; tokens: number; limit: number }>();
@@ -100,7 +106,7 @@ export function selectLines(text: string, options: LineSelectionOptions): LineSe
     let r = rendered.get(line);
     if (!r || r.limit !== lineLimit) {
       const cut = lineLimit < limit ? cutListingLine : cutLongLine;
-      const t = cut(index.text(line), lineLimit);
+      const t = cut(ci.shown(index.text(line)), lineLimit);
       calls++;
       r = { text: t, tokens: tokenizer.count(`${t}\n`), limit: lineLimit };
       rendered.set(line, r);
@@ -118,6 +124,7 @@ export function selectLines(text: string, options: LineSelectionOptions): LineSe
   const markerTokens = gapMarkerTokens(total, options);
   calls += 2;
   const kept = new KeptRanges();
+  let choresToo = false;
   const order: number[] = [];
   let spent = 0;
   const cost = (gaps: number) => markerTokens.first + Math.max(0, gaps - 1) * markerTokens.other;
@@ -125,11 +132,14 @@ export function selectLines(text: string, options: LineSelectionOptions): LineSe
   const tryAdd = (line: number, partial = false, why?: string, lineLimit = limit): boolean => {
     if (line < 0 || line >= lines) return false;
     if (kept.has(line)) return true;
+    // A chore or an echoed script is kept only with what room is left at the end, not even as a
+    // finding's context before.
+    if (!choresToo && ci.skip(line)) return false;
     const room = maxTokens - spent - cost(kept.gaps(lines, line));
     let { tokens } = render(line, lineLimit);
     // A line too long for what is left can still give its start and end to fill the budget.
     if (tokens > room && partial && room >= MIN_PARTIAL_TOKENS) {
-      const text = cutLongLine(index.text(line), room * 3);
+      const text = cutLongLine(ci.shown(index.text(line)), room * 3);
       calls++;
       tokens = tokenizer.count(`${text}\n`);
       if (tokens <= room) rendered.set(line, { text, tokens, limit: lineLimit });
@@ -143,28 +153,33 @@ export function selectLines(text: string, options: LineSelectionOptions): LineSe
   };
 
   // 1. A frame from each end.
-  for (let i = 0; i < Math.min(HEAD_FRAME, options.headLines); i++) tryAdd(i, false, 'head', limitOf(i));
-  for (let i = 0; i < Math.min(TAIL_FRAME, options.tailLines); i++)
-    tryAdd(lines - 1 - i, false, 'tail', limitOf(lines - 1 - i));
+  addFrames(ci, options, (line, why) => tryAdd(line, false, why, limitOf(line)));
   // 2. The lines that matter, most important first, each with a little context.
   // They take at most a share of the budget, so the head and tail still say what ran and how
   // it ended.
   const important = addImportant(
-    readOrder(rankImportant(text, index, found), options.outline),
+    ci.order(readOrder(rankImportant(text, index, ci.found, options.outline), options.outline)),
     tryAdd,
     (line) => headingOf(index, line),
     () => spent,
     maxTokens,
   );
   // 3. Head and tail grow, in their ratio, until neither side fits another line.
-  const folds = growEnds(
-    (line, partial) => tryAdd(line, partial, undefined, limitOf(line)),
-    kept,
-    index,
-    options.headLines,
-    options.tailLines,
-    (line) => rendered.get(line)?.tokens ?? 0,
-  );
+  const grow = (ends: GrowthEnds) =>
+    growEnds(
+      (line, partial) => tryAdd(line, partial, undefined, limitOf(line)),
+      kept,
+      index,
+      options.headLines,
+      options.tailLines,
+      (line) => rendered.get(line)?.tokens ?? 0,
+      ends,
+    );
+  // A CI log grows from its failed step's ends first, then (with what is left) from its own.
+  const folds = [...grow(ci), ...(ci.why ? grow({ start: 0, end: lines - 1, skip: ci.skip }) : [])];
+  // What room the lines that are no chore leave goes to the chores (a short job's set-up).
+  choresToo = true;
+  if (ci.starts.size > 0) folds.push(...grow({ start: 0, end: lines - 1, skip: () => false }));
 
   return fitWhole({ index, kept, rendered, order, folds, lines, total, options, reasons, important, calls });
 }
@@ -253,4 +268,18 @@ function grownReasons(
     out.set(line, reasons.get(line) ?? (inRun ? 'alike run' : line < lines / 2 ? 'head' : 'tail'));
   }
   return out;
+}
+
+/** The first lines from each end (a CI log's: of the step that failed), chores passed over. */
+function addFrames(
+  ci: CiEnds,
+  options: LineSelectionOptions,
+  add: (line: number, why: string) => boolean,
+): void {
+  // A failed step's head is its command (kept first): its first lines of output wait for growth.
+  const head = ci.why ? 1 : HEAD_FRAME;
+  for (let i = ci.start, n = 0; i <= ci.end && n < Math.min(head, options.headLines); i++)
+    if (!ci.skip(i) && add(i, ci.why ? `head of ${ci.why}` : 'head')) n++;
+  for (let i = ci.end, n = 0; i >= ci.start && n < Math.min(TAIL_FRAME, options.tailLines); i--)
+    if (!ci.skip(i) && add(i, ci.why ? `tail of ${ci.why}` : 'tail')) n++;
 }

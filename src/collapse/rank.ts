@@ -5,6 +5,9 @@ import type { LineIndex } from './line-index.js';
 // waits until every other important line had its turn: a thousand identical warnings are not
 // news, from one host or from many.
 const SAME_TEMPLATE_FIRST = 2;
+// A rule's faults past this many (a type checker's 600 errors, a linter's) wait behind every
+// exit line and summary: the first few and the count say as much as the rest.
+const SAME_RULE_FIRST = 8;
 // Frames of a stack trace ranked with the lines that matter: its top and bottom ones.
 const TRACE_TOP = 3;
 const TRACE_BOTTOM = 2;
@@ -25,6 +28,7 @@ export function rankImportant(
   text: string,
   index: LineIndex,
   found: readonly ImportantLine[],
+  read = false,
 ): ImportantLine[] {
   for (const f of found) {
     index.know(f.line, f.start);
@@ -33,7 +37,9 @@ export function rankImportant(
   // Per shape: how many times it was seen, and where last (a line, or a trace).
   const seen = new Map<string, { times: number; last: number }>();
   const first: ImportantLine[] = [];
+  const overflow: ImportantLine[] = [];
   const later: ImportantLine[] = [];
+  const byRule = new Map<string, number>();
   const { inner, traceOf } = stackTraces(text, found);
   // Deterministic: weight first, then position; repeats of one shape and the inner frames of a
   // long stack trace go to the back.
@@ -55,9 +61,14 @@ export function rankImportant(
     // A line logged at a quiet level (INFO … error corrected) waits too: its logger says it is
     // no fault.
     const quiet = f.kind !== 'frame' && quietLevel(start);
-    (times <= SAME_TEMPLATE_FIRST && !inner.has(f) && !again && !quiet ? first : later).push(f);
+    const ruleTimes = f.rule && LINE_WEIGHT[f.kind] >= LINE_WEIGHT.error ? (byRule.get(f.rule) ?? 0) + 1 : 0;
+    if (f.rule) byRule.set(f.rule, ruleTimes);
+    if (times > SAME_TEMPLATE_FIRST || inner.has(f) || again || quiet) later.push(f);
+    // A file read is no run's report: its asserts and raises are its code, not faults to count.
+    else (ruleTimes > SAME_RULE_FIRST && !read ? overflow : first).push(f);
   }
-  return [...first, ...later];
+  const told = (f: ImportantLine) => LINE_WEIGHT[f.kind] >= LINE_WEIGHT.summary;
+  return [...first.filter(told), ...overflow, ...first.filter((f) => !told(f)), ...later];
 }
 
 /**

@@ -4,9 +4,12 @@
  */
 
 export { topAlternatives } from './any-of.js';
+export type { CiRole, CiRule } from './ci-rule.js';
+export { CI_TIMESTAMP, type CiLine, type CiStructure, ciStructure } from './ci-structure.js';
 export { lineKind, lineSignal } from './classify.js';
 export { KIND_PRECEDENCE, LINE_KINDS, LINE_WEIGHT, type LineKind, type SignalKind } from './kinds.js';
 export { type OutlineLine, outlineLines } from './outline.js';
+export { CI_RULES } from './packs/index.js';
 export { RARITY_SCAN_CHARS, type RareLine, rareLines } from './rarity.js';
 export {
   askedTerms,

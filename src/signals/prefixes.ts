@@ -79,9 +79,10 @@ export const PREFIX_RULES: readonly PrefixRule[] = [
 ];
 
 const PREFIX = new RegExp(`^(?:${PREFIX_RULES.map((r) => r.pattern.source.slice(1)).join('|')})`);
-// Colour and cursor codes (CSI sequences), wherever they are in the line.
+// Colour and cursor codes (CSI sequences), wherever they are in the line, and the same in caret
+// notation (`^[[31m`), as a log viewer or `cat -v` saved them.
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching terminal escapes is the point
-const ANSI = /\x1b\[[0-?]*[ -/]*[@-~]/g;
+const ANSI = /(?:\x1b|\^\[)\[[0-?]*[ -/]*[@-~]/g;
 // A prefix stacks on another (a timestamp before a level before a source): at most this many.
 const MAX_PREFIXES = 4;
 
@@ -94,7 +95,7 @@ const MAX_PREFIXES = 4;
  */
 export function* messagesOf(line: string): Generator<string> {
   let rest = line;
-  if (rest.includes('\x1b')) {
+  if (rest.includes('\x1b') || rest.includes('^[[')) {
     rest = rest.replace(ANSI, '');
     yield rest;
   }

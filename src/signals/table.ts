@@ -9,6 +9,7 @@ import { KIND_PRECEDENCE, type LineKind } from './kinds.js';
 import {
   build,
   c,
+  ciSignals,
   code,
   core,
   dotnet,
@@ -33,6 +34,7 @@ import type { SignalPack, SignalRule } from './rule.js';
  * format's rule.
  */
 export const PACKS: readonly SignalPack[] = [
+  ciSignals,
   python,
   jvm,
   build,

@@ -59,6 +59,7 @@ export function formatExplanation(name: string, e: CollapseExplanation, tokenize
       ? `rarity: ${e.rarity.found} rare line${e.rarity.found === 1 ? '' : 's'}`
       : `rarity: not asked (the rules named ${n(named)} lines; it is asked below ${RARITY_BELOW})`,
   );
+  if (e.ci) out.push(...ciLines(e.ci));
   if (e.kept.length === 0) {
     if (e.window !== 'none') out.push('', e.text);
     return `${out.join('\n')}\n`;
@@ -118,4 +119,26 @@ export async function explainCommand(argv: string[], io: CliIo): Promise<number>
       : formatExplanation(positionals[0] ?? 'standard input', explanation, tokenizer.name),
   );
   return 0;
+}
+
+// The chores a CI log's layout passes over, shown at most this many (a job has dozens of steps).
+const SHOWN_CHORES = 6;
+
+/** What the CI layout decided: the step the budget goes to, its exit, the chores passed over. */
+function ciLines(ci: NonNullable<CollapseExplanation['ci']>): string[] {
+  const n = (x: number) => x.toLocaleString('en-US');
+  const chores = ci.chores.filter((c) => c.to > c.from);
+  const shown = chores
+    .slice(0, SHOWN_CHORES)
+    .map((c) => `${n(c.from)}-${n(c.to)} ${c.rule}`)
+    .join(', ');
+  const more = chores.length > SHOWN_CHORES ? ` and ${chores.length - SHOWN_CHORES} more` : '';
+  return [
+    ci.failed
+      ? `ci: the budget goes to the failed step at line ${n(ci.failed.line)} (${ci.failed.rule})` +
+        (ci.exits[0] ? ` up to its exit at line ${n(ci.exits[0].line)} (${ci.exits[0].rule})` : '')
+      : 'ci: no step failed with an exit line; the ends are the first and last lines that are no chore',
+    `ci: chores, echoed scripts and bookkeeping passed over (their error words are no findings): ${shown || 'none'}${more}`,
+    ...(ci.stamped ? ["ci: the runner's timestamps are left off the kept lines"] : []),
+  ];
 }

@@ -79,13 +79,15 @@ export const core: SignalPack = {
       // error: / Error: / ERROR / error[E0308]: / [error] as a word, not "0 errors" or "errors: 0".
       pattern: /(?:^|[\s[(:])(?:error|ERROR|Error)(?:\[[\w-]+\])?(?:[:!\]]|\s)(?!\s*[:=]?\s*0\b)/,
       marks: ['rror', 'RROR'],
-      middle: ['rror[:[)]', 'ERROR', 'rror [A-Z]*\\d'],
+      // A colour code after the word (tsc --pretty, ruff, cargo) hides the colon from the others.
+      middle: ['rror[:[)]', 'ERROR', 'rror [A-Z]*\\d', 'rror\\x1b\\['],
       examples: [
         "src/pay.ts(88,11): error TS2345: Argument of type 'string' is not assignable",
         'src/pay.ts:88:11 - error TS2345: Argument of type',
         "main.c:12:5: error: expected ';' before 'return'",
         'make: *** [Makefile:12: build] Error 2',
         'error[E0308]: mismatched types',
+        "\x1b[96msrc/nav.tsx\x1b[0m:\x1b[93m55\x1b[0m:\x1b[93m7\x1b[0m - \x1b[91merror\x1b[0m\x1b[90m TS6196: \x1b[0m'ColorMode' is declared but never used.",
       ],
       counterExamples: ['errors: 0', '0 errors', "    toaster.error('Failed to load project users')"],
     },

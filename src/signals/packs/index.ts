@@ -1,5 +1,7 @@
 export { build } from './build.js';
 export { c } from './c.js';
+export { CI_RULES } from './ci.js';
+export { ciSignals } from './ci-signals.js';
 export { code } from './code.js';
 export { core } from './core.js';
 export { dotnet } from './dotnet.js';

@@ -7,10 +7,14 @@ export const rust: SignalPack = {
     {
       id: 'rust/panic',
       kind: 'exception',
-      pattern: /^\s*thread '.*' panicked/,
+      // Rust 1.86 and later name the thread's id too: `thread 'main' (4242) panicked`.
+      pattern: /^\s*thread '.*'(?: \(\d+\))? panicked/,
       marks: ['anic'],
       middle: ['panic'],
-      examples: ["thread 'main' panicked at src/main.rs:4:5:"],
+      examples: [
+        "thread 'main' panicked at src/main.rs:4:5:",
+        "thread 'tests::charge' (25975) panicked at src/pay.rs:88:9:",
+      ],
       counterExamples: ['the thread never panicked'],
     },
     {
