@@ -86,9 +86,19 @@ async function read(path) {
   return await response.text();
 }
 
+const wanted = await paths().catch((error) => {
+  const why =
+    error instanceof Error
+      ? `${error.message}${error.cause ? ` (${error.cause.message ?? error.cause})` : ''}`
+      : error;
+  console.error(
+    `logdx: could not list LogDx-CI's files: ${why}. Without the network, copy them from a checkout or bare clone: npm run logdx -- --from DIR`,
+  );
+  process.exit(1);
+});
 let got = 0;
 let missed = 0;
-for (const path of await paths()) {
+for (const path of wanted) {
   const target = join(dir, path.replace(/^cases\//, '').replace(/^results\//, 'published/'));
   if (existsSync(target)) {
     got++;

@@ -15,21 +15,26 @@ import { spillwayExpandTool, spillwayMiddleware, spillwayPreModelHook } from './
 
 const models = scriptedModelPerTest();
 
+/** The agent's build tool (a 650 KB log) and its model, at the scripted model's URL. */
+const agentParts = (url: string) => ({
+  build: tool(async () => AGENT_LOG.text, {
+    name: 'build',
+    description: 'Runs the build',
+    schema: z.object({}),
+  }),
+  llm: new ChatAnthropic({
+    model: 'claude-sonnet-4-5',
+    apiKey: 'sk-ant-test',
+    anthropicApiUrl: url,
+    maxRetries: 0,
+  }),
+});
+
 describe("LangGraph's createReactAgent with the pre-model hook (@langchain/anthropic against a scripted model)", () => {
   it('the error of a 650 KB build log reaches the model within budget, recall returns it, the prefix holds; the state keeps the whole', async () => {
     const model = await models.start(buildAndRecall('toolu_'));
     const hook = spillwayPreModelHook({ tokens: 2000 });
-    const build = tool(async () => AGENT_LOG.text, {
-      name: 'build',
-      description: 'Runs the build',
-      schema: z.object({}),
-    });
-    const llm = new ChatAnthropic({
-      model: 'claude-sonnet-4-5',
-      apiKey: 'sk-ant-test',
-      anthropicApiUrl: model.url,
-      maxRetries: 0,
-    });
+    const { build, llm } = agentParts(model.url);
     const agent = createReactAgent({
       llm,
       tools: [build, spillwayExpandTool(hook.store)],
@@ -51,17 +56,7 @@ describe("LangGraph's createReactAgent with the pre-model hook (@langchain/anthr
 describe("LangChain v1's createAgent with spillway's middleware (@langchain/anthropic against a scripted model)", () => {
   it('the error of a 650 KB build log reaches the model within budget, the middleware brings the recall tool and recall returns it, the prefix holds; the state keeps the whole', async () => {
     const model = await models.start(buildAndRecall('toolu_'));
-    const build = tool(async () => AGENT_LOG.text, {
-      name: 'build',
-      description: 'Runs the build',
-      schema: z.object({}),
-    });
-    const llm = new ChatAnthropic({
-      model: 'claude-sonnet-4-5',
-      apiKey: 'sk-ant-test',
-      anthropicApiUrl: model.url,
-      maxRetries: 0,
-    });
+    const { build, llm } = agentParts(model.url);
     // The agent lists only its own tool: spillway_expand comes with the middleware.
     const agent = createAgent({
       model: llm,
