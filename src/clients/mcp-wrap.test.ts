@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { cli } from '../test-support/cli.js';
+import { readJsonc } from './config-text.js';
 import { unwrapServer, wrapServer } from './mcp-wrap.js';
 
 const spillway = { command: '/usr/bin/node', args: ['/opt/sw/dist/cli.js'] };
@@ -90,7 +91,11 @@ describe('spillway setup --mcp', () => {
     expect(undone).toEqual({ ...claudeState, numStartups: 4 });
     const g = await cli(['setup', 'gemini', '--mcp', 'all'], { env });
     expect(g.code, g.stderr).toBe(0);
-    const gemini = JSON.parse(readFileSync(join(home, '.gemini/settings.json'), 'utf8'));
+    // Gemini CLI reads its settings as JSON with comments (setup's seal is one).
+    const settings = join(home, '.gemini/settings.json');
+    const gemini = readJsonc(readFileSync(settings, 'utf8'), settings) as {
+      mcpServers: { files: { args: string[] } };
+    };
     expect(gemini.mcpServers.files.args.slice(-3)).toEqual(['--', 'fs', '/srv']);
   });
 

@@ -69,3 +69,15 @@ describe('collapse (the root export)', () => {
     );
   });
 });
+
+describe('a tight budget', () => {
+  it('keeps the one error before the head and tail frames fill the budget (found by the JSON strings property)', async () => {
+    const lines = Array.from({ length: 1193 }, (_, i) => `step ${i} ${'x'.repeat(66)}`);
+    lines.splice(3, 0, 'src/m1193.c:66:1: error: bad value');
+    for (const tokens of [120, 150]) {
+      const out = await collapse(lines.join('\n'), { tokens, store: new MemoryStore() });
+      expect(out.text).toContain('src/m1193.c:66:1: error: bad value');
+      expect(getTokenizer('o200k').count(out.text)).toBeLessThanOrEqual(tokens);
+    }
+  });
+});

@@ -135,7 +135,7 @@ export function selectLines(text: string, options: LineSelectionOptions): LineSe
     // A chore or an echoed script is kept only with what room is left at the end, not even as a
     // finding's context before.
     if (!choresToo && ci.skip(line)) return false;
-    const room = maxTokens - spent - cost(kept.gaps(lines, line));
+    const room = maxTokens - reserve - spent - cost(kept.gaps(lines, line));
     let { tokens } = render(line, lineLimit);
     // A line too long for what is left can still give its start and end to fill the budget.
     if (tokens > room && partial && room >= MIN_PARTIAL_TOKENS) {
@@ -152,13 +152,19 @@ export function selectLines(text: string, options: LineSelectionOptions): LineSe
     return true;
   };
 
-  // 1. A frame from each end.
+  const ranked = ci.order(readOrder(rankImportant(text, index, ci.found, options.outline), options.outline));
+  // 1. A frame from each end, leaving room for the first finding and the gap it opens: on a
+  // tight budget the frames would otherwise take it all (3 + 5 lines of a build log filled 150
+  // tokens and its one error was left out).
+  const first = ranked[0];
+  let reserve = first ? render(first.line, limit).tokens + markerTokens.other : 0;
   addFrames(ci, options, (line, why) => tryAdd(line, false, why, limitOf(line)));
+  reserve = 0;
   // 2. The lines that matter, most important first, each with a little context.
   // They take at most a share of the budget, so the head and tail still say what ran and how
   // it ended.
   const important = addImportant(
-    ci.order(readOrder(rankImportant(text, index, ci.found, options.outline), options.outline)),
+    ranked,
     tryAdd,
     (line) => headingOf(index, line),
     () => spent,
