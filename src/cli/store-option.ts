@@ -1,5 +1,5 @@
 import { SpillwayError } from '../errors.js';
-import { defaultBase, type Store } from '../store/index.js';
+import { openStore, type Store } from '../store/index.js';
 
 /** The options every command that touches stored outputs takes. */
 export const STORE_OPTIONS = { dir: { type: 'string' }, store: { type: 'string' } } as const;
@@ -25,21 +25,7 @@ export async function storeFromOptions(
   const url = values.store ?? (env.SPILLWAY_STORE?.trim() || undefined);
   if (url !== undefined && values.dir !== undefined)
     throw new SpillwayError('SPILLWAY_USAGE', 'give --dir D or --store URL, not both');
-  // Loaded when used: a client hook after every shell command should not load Redis clients.
-  if (url !== undefined) {
-    const { isClusterUrl } = await import('../store/backends/redis-cluster-url.js');
-    if (isClusterUrl(url))
-      return (await import('../store/backends/redis-cluster-store.js')).RedisClusterStore.connect(url);
-    if (!/^rediss?:\/\//.test(url))
-      throw new SpillwayError(
-        'SPILLWAY_USAGE',
-        `--store takes a Redis URL such as redis://127.0.0.1:6379/0 or redis-cluster://10.0.0.1:7000,10.0.0.2:7000, got "${url.replace(/\/\/[^@/]*@/, '//***@')}"`,
-      );
-    (await import('../store/backends/redis-url.js')).checkRedisUrl(url);
-    return (await import('../store/backends/redis-store.js')).RedisStore.connect(url);
-  }
-  const { FileStore } = await import('../store/backends/file-store.js');
-  return new FileStore({ base: values.dir ?? defaultBase(env) });
+  return openStore({ url, base: values.dir }, env);
 }
 
 /**

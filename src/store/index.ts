@@ -28,6 +28,7 @@ export {
   stashKey,
 } from './ids.js';
 export { JsonlLog } from './jsonl-log.js';
+export { openStore, type StoreLocation } from './open.js';
 export { openRegularFile, writeFileAtomic } from './private-fs.js';
 export { type QuotaOptions, QuotaStore } from './quota-store.js';
 export {
