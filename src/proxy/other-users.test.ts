@@ -151,7 +151,7 @@ describe('another local user', () => {
         for (const host of ['127.0.0.1', '::1']) {
           await withProxy({ host, ownerUid: uid }, async (proxy, store) => {
             const before = upstream.seen.length;
-            const theirs = await other.run(process.execPath, ['-e', CLIENT, proxy.url]);
+            const theirs = await other.run(other.node(), ['-e', CLIENT, proxy.url]);
             expect(theirs.code, theirs.stderr).toBe(0);
             const answers = parse(theirs.stdout);
             expect(answers.messages.text).toContain(`(uid ${other.uid})`);
@@ -174,7 +174,7 @@ describe('another local user', () => {
         });
         try {
           const before = upstream.seen.length;
-          const theirs = parse((await other.run(process.execPath, ['-e', CLIENT, url])).stdout);
+          const theirs = parse((await other.run(other.node(), ['-e', CLIENT, url])).stdout);
           for (const name of ['messages', 'stats', 'metrics'] as const)
             expect(theirs[name].status, name).toBe(403);
           expect(upstream.seen.length).toBe(before);

@@ -1,5 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 
 const TOOLS = ['/usr/sbin/useradd', '/usr/sbin/userdel', '/usr/sbin/runuser'];
 
@@ -21,6 +22,12 @@ export interface LocalUser {
   home: string | undefined;
   /** Runs a command as this user (runuser, the caller's environment), from `/`. */
   run(command: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }>;
+  /**
+   * A path to this process's Node that this user can execute: `process.execPath` when they can
+   * reach it, else a copy in a folder they can read (CI unpacks Node 22 and 24 under a private
+   * temporary folder), removed with the user.
+   */
+  node(): string;
   remove(): void;
 }
 
@@ -46,10 +53,23 @@ export function createLocalUser(prefix: string, o: { shell?: string; home?: bool
   const home = o.home
     ? spawnSync('getent', ['passwd', name], { encoding: 'utf8' }).stdout.split(':')[5]
     : undefined;
+  let copy: string | undefined;
+  const node = (): string => {
+    if (copy) return join(copy, 'node');
+    const reach = spawnSync('/usr/sbin/runuser', ['-u', name, '--', 'test', '-x', process.execPath]);
+    if (reach.status === 0) return process.execPath;
+    // Not under the tests' own temporary root: it is private to this user, as it should be.
+    copy = mkdtempSync('/tmp/sw-node-');
+    chmodSync(copy, 0o755);
+    copyFileSync(process.execPath, join(copy, 'node'));
+    chmodSync(join(copy, 'node'), 0o755);
+    return join(copy, 'node');
+  };
   return {
     name,
     uid,
     home,
+    node,
     run: (command, args) =>
       new Promise((done, fail) => {
         const child = spawn('/usr/sbin/runuser', ['-u', name, '--', command, ...args], {
@@ -69,6 +89,7 @@ export function createLocalUser(prefix: string, o: { shell?: string; home?: bool
       }),
     remove: () => {
       spawnSync('/usr/sbin/userdel', o.home ? ['--remove', '--force', name] : [name]);
+      if (copy) rmSync(copy, { recursive: true, force: true });
     },
   };
 }
