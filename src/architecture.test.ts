@@ -7,7 +7,10 @@ import { describe, expect, it } from 'vitest';
 // The layers (DEVELOPERS.md draws them), lowest first. A module may import its own layer and the ones below;
 // proxy and mcp are surfaces side by side that only the CLI (and the root export) wire together.
 const LAYERS: readonly (readonly string[])[] = [
-  ['errors', 'config-schema', 'package-root'],
+  // What every layer shares: the error class, config checks, the package's root, the event loop's turns.
+  ['errors', 'config-schema', 'package-root', 'breathe'],
+  // spillway's own folder, locks, private files and logs: what it keeps on disk, whoever writes it.
+  ['home'],
   ['signals'],
   ['text'],
   ['store'],

@@ -1,6 +1,7 @@
 import { realpath } from 'node:fs/promises';
 import { isAbsolute, sep } from 'node:path';
-import { MAX_CAPTURE_BYTES, openRegularFile } from '../store/index.js';
+import { openRegularFile } from '../home/index.js';
+import { MAX_CAPTURE_BYTES } from '../store/index.js';
 import { OutputCapture } from '../text/index.js';
 
 /** A client's saved output, read, or why it was not. */

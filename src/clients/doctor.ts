@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { accessSync, constants, existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { defaultBase } from '../store/index.js';
+import { defaultBase } from '../home/index.js';
 import { recallTokenPath } from '../store/recall/index.js';
 import { type Check, runShell } from './client-checks.js';
 import type { ClientSpec } from './client-spec.js';

@@ -3,7 +3,8 @@ import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, statSync, un
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { SpillwayError } from '../errors.js';
-import { type KeptUpstreams, spillwayHome, writeFileAtomic } from '../store/index.js';
+import { spillwayHome, writeFileAtomic } from '../home/index.js';
+import type { KeptUpstreams } from '../store/index.js';
 import type { FileEdit } from './setup-plan.js';
 import { checkBackup, checkManifest, sha256, withSeal } from './setup-seal.js';
 

@@ -1,8 +1,7 @@
 import { SpillwayError } from '../errors.js';
-import { type Store, stashKey, stashOriginal } from '../store/index.js';
-import { originalOf } from '../text/index.js';
-import { getTokenizer, type Tokenizer } from '../text/tokenizers/index.js';
-import { collapseText } from './text.js';
+import type { Store } from '../store/index.js';
+import type { Tokenizer } from '../text/tokenizers/index.js';
+import { collapseOutput } from './output.js';
 
 /** What `collapse` takes: the budget and where the original goes. */
 export interface CollapseCall {
@@ -24,7 +23,7 @@ export type Collapsed =
   | { collapsed: true; text: string; id: string; window: string };
 
 /**
- * The engine's collapse of one text, alone: within `tokens` it comes back as it is; over them
+ * The collapse of one text (the one door, collapse/output.ts): within `tokens` it comes back as it is; over them
  * the whole is stashed in `store` and the text keeps its ends and the lines that matter
  * (errors, failures, exceptions, summaries; JSON by its structure, a diff by its hunks), with
  * markers naming the recall id. Never over the budget; throws SPILLWAY_IO when the original
@@ -39,24 +38,16 @@ export type Collapsed =
 export async function collapse(text: string, call: CollapseCall): Promise<Collapsed> {
   if (!Number.isFinite(call.tokens) || call.tokens < 1)
     throw new SpillwayError('SPILLWAY_BAD_INPUT', `collapse needs tokens of 1 or more, not ${call.tokens}`);
-  const tokenizer =
-    typeof call.tokenizer === 'object' ? call.tokenizer : getTokenizer(call.tokenizer ?? 'o200k');
-  const original = originalOf(text);
-  const out = await collapseText(
-    text,
-    { budget: Math.floor(call.tokens), query: call.query, outline: call.read },
-    {
-      tokenizer,
-      id: () => original.id(),
-      stash: () => stashOriginal(call.store, original),
-      pathOf: call.store.pathOf ? (id) => call.store.pathOf?.(stashKey(id)) : undefined,
-    },
-  );
-  if (out.action === 'declined') return { collapsed: false, text };
-  if (out.fallback)
-    throw new SpillwayError(
-      'SPILLWAY_IO',
-      `cannot stash the original, so it is not cut: ${out.stashError ?? ''}`,
-    );
-  return { collapsed: true, text: out.text, id: out.id ?? original.id(), window: out.window };
+  const out = await collapseOutput(text, {
+    store: call.store,
+    budget: Math.floor(call.tokens),
+    tokenizer: call.tokenizer ?? 'o200k',
+    ...(call.query ? { query: call.query } : {}),
+    ...(call.read !== undefined ? { read: call.read } : {}),
+  });
+  if (out.error) throw out.error;
+  if (out.stashError !== undefined)
+    throw new SpillwayError('SPILLWAY_IO', `cannot stash the original, so it is not cut: ${out.stashError}`);
+  if (out.step !== 'acted' || out.id === undefined) return { collapsed: false, text };
+  return { collapsed: true, text: out.text, id: out.id, window: String(out.window) };
 }

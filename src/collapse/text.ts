@@ -1,7 +1,7 @@
+import { breatheBefore } from '../breathe.js';
 import { toError } from '../errors.js';
 import { STASH_FAILED_NOTE, snip, utf8Length, WITHOUT_RECALL_EXTRA, withoutRecall } from '../text/index.js';
 import type { Tokenizer } from '../text/tokenizers/index.js';
-import { breatheBefore } from './breathe.js';
 import { CHAR_FLOOR, fitCharWindow } from './char-window.js';
 import { compactDiff } from './diff.js';
 import { compactJson } from './json.js';

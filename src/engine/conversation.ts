@@ -1,9 +1,8 @@
 import { collapseBudget } from '../collapse/index.js';
 import type { Store } from '../store/index.js';
-import { lookupModelLimit, type ToolCallInput, type ToolResult } from '../text/index.js';
+import { callKeyOf, lookupModelLimit, type ToolCallInput, type ToolResult } from '../text/index.js';
 import { memoTokenizer, type Tokenizer } from '../text/tokenizers/index.js';
 import { Calibration } from './calibration.js';
-import { callKeyOf } from './call-keys.js';
 import { clearDueInputs } from './clear-due-inputs.js';
 import { replayClearedInputs } from './clear-inputs.js';
 import { type ResolvedPipeline, stageOptions } from './config.js';

@@ -7,11 +7,21 @@ export {
   collapseBudget,
   collapseText,
   DEFAULT_COLLAPSE_MAX_TOKENS,
+  /** @deprecated Spillway's own outputs are the collapse's: import them from spillway/collapse. */
+  isOwnOutput,
+  /** @deprecated As isOwnOutput. */
+  recordOwnOutput,
 } from '../collapse/index.js';
+/** @deprecated The call keys moved to spillway/text; these names stay for old imports. */
+export { type CallKey, callKeyOf, READ_TOOLS } from '../text/index.js';
 export { Calibration, type CalibrationSample } from './calibration.js';
-export { type CallKey, callKeyOf, READ_TOOLS } from './call-keys.js';
 export { callsAsSent, restoreInput } from './clear-inputs.js';
-export { collapseOutput, collapseWithin, SOURCE_MAX_TOKENS } from './collapse-output.js';
+export {
+  type CollapsedOutput,
+  collapseOutput,
+  collapseWithin,
+  SOURCE_MAX_TOKENS,
+} from './collapse-output.js';
 export {
   buildStage,
   type PipelineConfig,
@@ -38,7 +48,6 @@ export {
   type WindowRequest,
 } from './fit-window.js';
 export { FrozenDecisions, type FrozenEntry } from './frozen.js';
-export { isOwnOutput, recordOwnOutput } from './own-outputs.js';
 export { addTokens, type RecentDecision, type RequestFigures, requestFigures } from './request-figures.js';
 export type { ResultOutcome } from './run-item.js';
 export { type PipelineRun, type RunOptions, runPipeline } from './runner.js';

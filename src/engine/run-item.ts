@@ -1,7 +1,7 @@
+import { isOwnOutput } from '../collapse/index.js';
 import { type Store, stashOriginal } from '../store/index.js';
 import { type Content, contentBytes, originalOf, type ToolResult } from '../text/index.js';
 import type { FrozenDecisions } from './frozen.js';
-import { isOwnOutput } from './own-outputs.js';
 import type { ToolOverride } from './tool-overrides.js';
 import type { StageItem, StageName } from './types.js';
 

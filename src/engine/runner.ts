@@ -1,8 +1,8 @@
-import { breatheBefore } from '../collapse/index.js';
+import { breatheBefore } from '../breathe.js';
+import { recordOwnOutput } from '../collapse/index.js';
 import { toError } from '../errors.js';
-import { type Content, contentBytes, contentText, type ToolResult } from '../text/index.js';
-import { statsTokens, type Tokenizer } from '../text/tokenizers/index.js';
-import { recordOwnOutput } from './own-outputs.js';
+import { type Content, contentBytes, type ToolResult } from '../text/index.js';
+import { statsCount, type Tokenizer } from '../text/tokenizers/index.js';
 import { type ResultOutcome, type RunItem, runItem } from './run-item.js';
 import { bump, emptyStats, type StageStats } from './stage-stats.js';
 import { type ToolOverride, toolOverride } from './tool-overrides.js';
@@ -75,15 +75,9 @@ export async function runPipeline(
 
 type Count = (content: Content, bytes: number) => number;
 
-/**
- * Tokens for the statistics; the heuristic is bytes / 4, and the bytes are already known. A
- * text over 1 MiB is estimated from samples ({@link statsTokens}), not counted whole.
- */
+/** Tokens for the statistics (see {@link statsCount}). */
 function statsCounter(tokenizer: Tokenizer): Count {
-  return (content, bytes) =>
-    tokenizer.name === 'heuristic'
-      ? Math.ceil(bytes / 4)
-      : statsTokens(tokenizer, contentText(content), typeof content === 'string' ? bytes : undefined);
+  return (content, bytes) => statsCount(tokenizer, content, bytes);
 }
 
 /**

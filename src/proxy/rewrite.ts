@@ -1,4 +1,4 @@
-import { breatheBefore } from '../collapse/index.js';
+import { breatheBefore } from '../breathe.js';
 import {
   type BudgetPins,
   type RequestFigures,

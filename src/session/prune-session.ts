@@ -1,9 +1,6 @@
-import {
-  type CollapseOptions,
-  ConversationEngine,
-  type ResolvedPipeline,
-  resolvePipeline,
-} from '../engine/index.js';
+import { type CollapseOptions, CollapseOptionsSchema, collapseContent } from '../collapse/index.js';
+import { parseConfig } from '../config-schema.js';
+import { ConversationEngine, type ResolvedPipeline } from '../engine/index.js';
 import { StashBatch, type Store, stash } from '../store/index.js';
 import {
   type Content,
@@ -13,7 +10,7 @@ import {
   resolvePruneConfig,
   stashId,
 } from '../text/index.js';
-import type { TokenizerName } from '../text/tokenizers/index.js';
+import { getTokenizer, type TokenizerName } from '../text/tokenizers/index.js';
 import { isToolData, type ToolData, toolResultOf } from './events.js';
 import type { Session } from './session.js';
 
@@ -93,8 +90,8 @@ export function pipelinePruner(pipeline: ResolvedPipeline, store: Store): Pruner
 }
 
 /**
- * A pruner that collapses results over their budget (the pipeline's collapse stage alone),
- * each original stashed whole so its marker recalls it.
+ * A pruner that collapses results over their budget (the one collapse of one output, as the
+ * engine's collapse stage makes it), each original stashed whole so its marker recalls it.
  *
  * @example
  * await pruneSession(session, { pruner: collapsePruner({ maxTokens: 2000 }, store) });
@@ -103,12 +100,22 @@ export function collapsePruner(
   options: CollapseOptions & { tokenizer?: TokenizerName },
   store: Store,
 ): Pruner {
-  const { tokenizer, ...collapse } = options;
-  const pipeline = resolvePipeline({
-    stages: [{ name: 'collapse', ...collapse }],
-    ...(tokenizer ? { tokenizer } : {}),
-  });
-  return pipelinePruner(pipeline, store);
+  const { tokenizer: name, ...given } = options;
+  // Checked as a config's collapse stage is: a bad option is refused when the pruner is made.
+  const collapse = parseConfig(CollapseOptionsSchema, given, 'collapse');
+  const tokenizer = getTokenizer(name);
+  return async (content, data) => {
+    const { tool, input, isExpandOutput } = toolResultOf(data, 0);
+    const out = await collapseContent(content, {
+      ...collapse,
+      store,
+      tokenizer,
+      tool,
+      input,
+      isExpandOutput,
+    });
+    return out.step === 'acted' ? out.content : null;
+  };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { SpillwayError } from '../errors.js';
-import { JsonlLog } from '../store/index.js';
+import { JsonlLog } from '../home/index.js';
 import type { ContentBlock } from '../text/index.js';
 import {
   isToolData,

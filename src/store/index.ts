@@ -1,3 +1,5 @@
+// spillway's folder, private files and logs live in home/; spillway/store keeps offering them.
+export { defaultBase, JsonlLog, openRegularFile, spillwayHome, writeFileAtomic } from '../home/index.js';
 export {
   applyRetention,
   FileBytes,
@@ -15,7 +17,6 @@ export {
 } from './backends/index.js';
 export type { ByteStore, WriteMode, WriteOutcome } from './byte-store.js';
 export { type CapOptions, type CapResult, cap, DEFAULT_CAP_BYTES } from './cap.js';
-export { defaultBase, spillwayHome } from './default-base.js';
 export {
   assertIdPart,
   FROZEN_PREFIX,
@@ -27,9 +28,7 @@ export {
   spillKey,
   stashKey,
 } from './ids.js';
-export { JsonlLog } from './jsonl-log.js';
 export { openStore, type StoreLocation } from './open.js';
-export { openRegularFile, writeFileAtomic } from './private-fs.js';
 export { type QuotaOptions, QuotaStore } from './quota-store.js';
 export {
   DEFAULT_EXPAND_TOKENS,

@@ -1,5 +1,5 @@
 import { SpillwayError } from '../errors.js';
-import { defaultBase } from './default-base.js';
+import { defaultBase } from '../home/index.js';
 import type { Store } from './store.js';
 
 /** Where a store is: a Redis or Redis Cluster URL, else a file store's folder. */

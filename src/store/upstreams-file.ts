@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SpillwayError } from '../errors.js';
-import { spillwayHome } from './default-base.js';
+import { spillwayHome } from '../home/index.js';
 
 /** The model APIs a proxy forwards to. */
 export type UpstreamApi = 'anthropic' | 'openai' | 'gemini';

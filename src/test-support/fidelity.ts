@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { collapseText } from '../collapse/index.js';
-import { callKeyOf } from '../engine/call-keys.js';
 import { needlesKept, needlesOf } from '../replay/needles.js';
 import { readTranscript } from '../replay/readers/index.js';
 import { askedTerms } from '../signals/index.js';
 import { textOf } from '../text/blocks.js';
+import { callKeyOf } from '../text/call-keys.js';
 import { stashId } from '../text/content-hash.js';
 import { snip } from '../text/snip.js';
 import { getTokenizer } from '../text/tokenizers/index.js';

@@ -1,5 +1,6 @@
 export * from './blocks.js';
 export { boundedMemo } from './bounded-memo.js';
+export { type CallKey, callKeyOf, cleanPath, READ_TOOLS, samePath } from './call-keys.js';
 export { contentDigest, contentHash, type Original, originalOf, shortHash, stashId } from './content-hash.js';
 export { lineCutMark, listingCutMark, stringCutMark } from './cut-marks.js';
 export { formatTokenCount } from './format-token-count.js';

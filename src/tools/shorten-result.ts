@@ -1,4 +1,4 @@
-import { collapseOutput } from '../engine/index.js';
+import { collapseOutput } from '../collapse/index.js';
 import type { Store } from '../store/index.js';
 import { shortenStructuredContent } from './structured-content.js';
 
@@ -33,10 +33,11 @@ export interface ShortenResultOptions {
 export async function shortenToolResult(result: Json, o: ShortenResultOptions): Promise<Json | undefined> {
   if (result.isError === true || !Array.isArray(result.content)) return undefined;
   let changed = false;
-  const collapseOnce = async (text: string, maxTokens: number): Promise<string> => {
+  const collapseOnce = async (text: string, budget: number): Promise<string> => {
     const out = await collapseOutput(Buffer.from(text, 'utf8'), {
       store: o.store,
-      maxTokens,
+      budget,
+      measure: o.log !== undefined,
       tool: o.tool,
       input: o.args,
     });
@@ -58,11 +59,11 @@ export async function shortenToolResult(result: Json, o: ShortenResultOptions): 
   };
   // The same text in a block and in structured content (a read's, say) is collapsed once.
   const done = new Map<string, Promise<string>>();
-  const collapse = (text: string, maxTokens = o.budget): Promise<string> => {
-    const key = `${maxTokens}:${text}`;
+  const collapse = (text: string, budget = o.budget): Promise<string> => {
+    const key = `${budget}:${text}`;
     const known = done.get(key);
     if (known) return known;
-    const out = collapseOnce(text, maxTokens);
+    const out = collapseOnce(text, budget);
     done.set(key, out);
     return out;
   };

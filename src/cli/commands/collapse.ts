@@ -1,5 +1,4 @@
-import { DEFAULT_COLLAPSE_MAX_TOKENS, DEFAULT_WINDOW_LINES } from '../../collapse/index.js';
-import { collapseOutput } from '../../engine/index.js';
+import { collapseOutput, DEFAULT_COLLAPSE_MAX_TOKENS, DEFAULT_WINDOW_LINES } from '../../collapse/index.js';
 import { SpillwayError } from '../../errors.js';
 import { budgetOption, intOption, parseCommandArgs } from '../args.js';
 import { helpText } from '../help.js';
@@ -43,14 +42,15 @@ export async function collapseCommand(argv: string[], io: CliIo): Promise<number
   if (positionals.length > 1)
     throw new SpillwayError('SPILLWAY_USAGE', `collapse takes one FILE, got ${positionals.length}`);
   // Checked before the input is read or a store opened: a bad budget is refused at once.
-  const maxTokens = budgetOption('--tokens', values.tokens, 'tokens');
+  const budget = budgetOption('--tokens', values.tokens, 'tokens');
   const headLines = intOption('--head-lines', values['head-lines']);
   const tailLines = intOption('--tail-lines', values['tail-lines']);
   const raw = await readInputBytes(io, positionals[0]);
   const out = await withStore(values, io.env, (store) =>
     collapseOutput(raw, {
       store,
-      maxTokens,
+      budget,
+      measure: true,
       headLines,
       tailLines,
       tokenizer: values.tokenizer,

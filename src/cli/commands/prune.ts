@@ -1,6 +1,7 @@
 import { SpillwayError } from '../../errors.js';
+import { defaultBase } from '../../home/index.js';
 import { applyRetention } from '../../store/backends/index.js';
-import { assertIdPart, defaultBase } from '../../store/index.js';
+import { assertIdPart } from '../../store/index.js';
 import { parseCommandArgs } from '../args.js';
 import { helpText } from '../help.js';
 import { type CliIo, write } from '../io.js';

@@ -1,6 +1,7 @@
 import { rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { SpillwayError } from '../../errors.js';
+import { openRegularFile } from '../../home/index.js';
 import {
   type ReplayReport,
   ReportBuilder,
@@ -10,7 +11,6 @@ import {
   TRANSCRIPT_FORMATS,
 } from '../../replay/index.js';
 import { escapeControls, readTranscript } from '../../replay/readers/index.js';
-import { openRegularFile } from '../../store/index.js';
 import { DEFAULT_MODEL_WINDOW, lookupModelLimit } from '../../text/index.js';
 import { intOption, parseCommandArgs } from '../args.js';
 import { helpText } from '../help.js';

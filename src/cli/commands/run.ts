@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { collapseWithin, SOURCE_MAX_TOKENS } from '../../engine/index.js';
+import { collapseWithin, SOURCE_MAX_TOKENS } from '../../collapse/index.js';
 import { SpillwayError } from '../../errors.js';
 import { MAX_CAPTURE_BYTES, recordAtSource } from '../../store/index.js';
 import { OutputCapture } from '../../text/index.js';
@@ -96,9 +96,9 @@ async function collapseForClients(
   values: { tokens?: string; tokenizer?: string; dir?: string; store?: string },
   env: NodeJS.ProcessEnv,
 ) {
-  const maxTokens = budgetOption('--tokens', values.tokens, 'tokens') ?? SOURCE_MAX_TOKENS;
+  const budget = budgetOption('--tokens', values.tokens, 'tokens') ?? SOURCE_MAX_TOKENS;
   return withStore(values, env, async (store) => {
-    const options = { store, maxTokens, maxChars: RUN_MAX_CHARS, tokenizer: values.tokenizer, tool: 'run' };
+    const options = { store, budget, charLimit: RUN_MAX_CHARS, tokenizer: values.tokenizer, tool: 'run' };
     const out = await collapseWithin(raw, options);
     if (out.step === 'acted' && out.id !== undefined && out.stashError === undefined)
       await recordAtSource(store, {

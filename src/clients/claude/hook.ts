@@ -31,14 +31,14 @@ export async function claudeHook(input: HookInput, ctx: HookContext): Promise<ob
   if ('refused' in file) return { systemMessage: `spillway left this output as it was: ${file.refused}` };
   // The collapse is loaded only for an output Claude Code saved: every other call stays quick.
   const [{ collapseOutput, SOURCE_MAX_TOKENS }, { recordOwnOutput }] = await Promise.all([
-    import('../../engine/collapse-output.js'),
-    import('../../engine/own-outputs.js'),
+    import('../../collapse/output.js'),
+    import('../../collapse/own-outputs.js'),
   ]);
   const store = await ctx.store();
   const out = await collapseOutput(file.bytes, {
     store,
     tool: 'Bash',
-    maxTokens: SOURCE_MAX_TOKENS,
+    budget: SOURCE_MAX_TOKENS,
     // The command: lines naming what it asked for (a test, a file) are kept too.
     input: objectField(input, 'tool_input'),
   });

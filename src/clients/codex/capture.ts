@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { idPartProblem, MAX_CAPTURE_BYTES, spillwayHome } from '../../store/index.js';
+import { spillwayHome } from '../../home/index.js';
+import { idPartProblem, MAX_CAPTURE_BYTES } from '../../store/index.js';
 import type { SetupOptions } from '../setup-plan.js';
 import { shellQuote } from '../spillway-command.js';
 import { codexDir } from './paths.js';

@@ -37,7 +37,7 @@ export async function opencodeHook(input: HookInput, ctx: HookContext): Promise<
   if ('refused' in file) throw new Error(`left the output as it was: ${file.refused}`);
   const store = await ctx.store();
   const cut = await cutNote(store, file.bytes, {
-    budget: NOTE_MAX_CHARS,
+    charLimit: NOTE_MAX_CHARS,
     tool: 'bash',
     input: objectField(input, 'args'),
   });

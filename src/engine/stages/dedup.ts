@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { wholeNumber } from '../../config-schema.js';
 import { toError } from '../../errors.js';
-import { dedupPointer } from '../../text/index.js';
-import { callKeyOf } from '../call-keys.js';
+import { callKeyOf, dedupPointer } from '../../text/index.js';
 import type { Decision, Stage, StageItem } from '../types.js';
 import { supersedes } from './supersede.js';
 

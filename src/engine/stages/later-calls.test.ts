@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { CallKey } from '../call-keys.js';
+import type { CallKey } from '../../text/index.js';
 import { LaterCalls } from './later-calls.js';
 import { supersedes } from './supersede.js';
 

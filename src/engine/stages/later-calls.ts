@@ -1,4 +1,4 @@
-import { type CallKey, cleanPath } from '../call-keys.js';
+import { type CallKey, cleanPath } from '../../text/index.js';
 
 /** A call that came later in the conversation, in the order it was added (0 = added first). */
 interface Later {

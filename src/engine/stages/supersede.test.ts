@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryStore } from '../../store/backends/memory-store.js';
 import { recallAll } from '../../store/recall/recall.js';
+import { callKeyOf } from '../../text/index.js';
 import { markerIds, SUPERSEDED_PREFIX } from '../../text/markers.js';
 import type { ToolResult } from '../../text/tool-result.js';
-import { callKeyOf } from '../call-keys.js';
 import { resolvePipeline } from '../config.js';
 import { ConversationEngine } from '../conversation.js';
 

@@ -1,7 +1,14 @@
 import { z } from 'zod';
 import { wholeNumber } from '../../config-schema.js';
-import { contentBytes, SUPERSEDED_PREFIX, supersededPlaceholder, textOf } from '../../text/index.js';
-import { type CallKey, callKeyOf, samePath } from '../call-keys.js';
+import {
+  type CallKey,
+  callKeyOf,
+  contentBytes,
+  SUPERSEDED_PREFIX,
+  samePath,
+  supersededPlaceholder,
+  textOf,
+} from '../../text/index.js';
 import type { Stage, StageItem } from '../types.js';
 import { LaterCalls } from './later-calls.js';
 import { decideThenStash } from './per-item.js';

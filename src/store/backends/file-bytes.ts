@@ -1,16 +1,16 @@
 import { lstat, rmdir, unlink } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { ByteStore, WriteMode, WriteOutcome } from '../byte-store.js';
-import { withLock } from '../file-lock.js';
-import { assertIdPart, type StoreKey } from '../ids.js';
 import {
   appendPrivate,
   ensurePrivateDir,
   linkRefused,
   lstatQuick,
   openPrivateForRead,
+  withLock,
   writeFileAtomic,
-} from '../private-fs.js';
+} from '../../home/index.js';
+import type { ByteStore, WriteMode, WriteOutcome } from '../byte-store.js';
+import { assertIdPart, type StoreKey } from '../ids.js';
 import { refusal } from '../quota.js';
 import type { ByteRange, EntryInfo, StoreEntry, StoreLimits } from '../store.js';
 import { scanBase, scanDir } from './scan.js';

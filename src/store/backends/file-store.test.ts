@@ -16,10 +16,9 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { defaultBase, withLock } from '../../home/index.js';
 import { byteStoreContract } from '../../test-support/byte-store-contract.js';
 import { storeContract } from '../../test-support/store-contract.js';
-import { defaultBase } from '../default-base.js';
-import { withLock } from '../file-lock.js';
 import { FileBytes } from './file-bytes.js';
 import { FileStore } from './file-store.js';
 

@@ -1,5 +1,5 @@
 import { SpillwayError } from '../../errors.js';
-import { defaultBase } from '../default-base.js';
+import { defaultBase } from '../../home/index.js';
 import { STASH_DIR, type StoreKey } from '../ids.js';
 import { QuotaStore } from '../quota-store.js';
 import { DEFAULT_LIMITS, type StoreLimits } from '../store.js';

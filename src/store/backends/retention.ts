@@ -1,5 +1,5 @@
 import { readFile, rmdir, stat, unlink } from 'node:fs/promises';
-import { processAlive, withLock } from '../file-lock.js';
+import { processAlive, withLock } from '../../home/index.js';
 import { STASH_DIR } from '../ids.js';
 import { ACTIVE_AGE_MS } from '../quota.js';
 import { planRoom, type RoomView } from '../room.js';

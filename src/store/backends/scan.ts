@@ -1,7 +1,7 @@
 import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { lstatQuick, TEMP_SUFFIX } from '../../home/index.js';
 import { idPartProblem, STASH_DIR } from '../ids.js';
-import { lstatQuick, TEMP_SUFFIX } from '../private-fs.js';
 
 /** A file spillway wrote: a body (`ID.txt`) or a temp file of an unfinished write. */
 export interface OwnFile {

@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../private-fs.js';
+import { writeFileAtomic } from '../../home/index.js';
 import { type BaseScan, scanBase, totalBytes } from './scan.js';
 
 /**

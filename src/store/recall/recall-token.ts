@@ -2,8 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { link, lstat, stat, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { SpillwayError } from '../../errors.js';
-import { defaultBase } from '../default-base.js';
-import { ensurePrivateDir, openPrivateForRead, writeFileAtomic } from '../private-fs.js';
+import { defaultBase, ensurePrivateDir, openPrivateForRead, writeFileAtomic } from '../../home/index.js';
 
 const TOKEN = /^[0-9a-f]{64}$/;
 

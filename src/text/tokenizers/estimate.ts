@@ -1,3 +1,4 @@
+import { type Content, contentText } from '../blocks.js';
 import { codePointCeil, utf8Length } from '../measure.js';
 import type { Tokenizer } from './tokenizer.js';
 
@@ -29,4 +30,18 @@ export function statsTokens(tokenizer: Tokenizer, text: string, bytes = utf8Leng
     sampledBytes += utf8Length(sample);
   }
   return sampledBytes === 0 ? 0 : Math.round((bytes * sampledTokens) / sampledBytes);
+}
+
+/**
+ * A result's tokens for statistics, its size in bytes already known (a text's UTF-8, blocks'
+ * JSON): the heuristic is bytes / 4 without reading the text again; any other tokenizer counts
+ * the text ({@link statsTokens}: a text over 1 MiB estimated from samples).
+ *
+ * @example
+ * statsCount(getTokenizer('o200k'), log, Buffer.byteLength(log)); // the same as statsTokens
+ */
+export function statsCount(tokenizer: Tokenizer, content: Content, bytes: number): number {
+  return tokenizer.name === 'heuristic'
+    ? Math.ceil(bytes / 4)
+    : statsTokens(tokenizer, contentText(content), typeof content === 'string' ? bytes : undefined);
 }

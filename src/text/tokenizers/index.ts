@@ -46,5 +46,5 @@ export function warmTokenizer(tokenizer: Tokenizer): void {
 }
 export { MAX_TOKEN_BYTES } from './bpe.js';
 export { countUtf8UpTo } from './count-utf8.js';
-export { statsTokens } from './estimate.js';
+export { statsCount, statsTokens } from './estimate.js';
 export { knownCountUpTo, rememberedCount } from './memo.js';

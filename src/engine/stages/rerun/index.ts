@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { wholeNumber } from '../../../config-schema.js';
-import { markerIds, rerunHeader, textOf } from '../../../text/index.js';
-import { callKeyOf } from '../../call-keys.js';
+import { callKeyOf, markerIds, rerunHeader, textOf } from '../../../text/index.js';
 import type { Stage, StageItem } from '../../types.js';
 import { decideThenStash } from '../per-item.js';
 import { rerunDiff } from './diff.js';

@@ -15,7 +15,7 @@ const LOCK_MODULE = resolve(import.meta.dirname, 'file-lock.ts');
 function plainLockModule(dir: string): string {
   for (const [from, to] of [
     ['../errors.ts', 'errors.js'],
-    ['file-lock.ts', 'store/file-lock.js'],
+    ['file-lock.ts', 'home/file-lock.js'],
   ] as const) {
     const source = readFileSync(resolve(import.meta.dirname, from), 'utf8');
     const { outputText } = ts.transpileModule(source, {
@@ -25,7 +25,7 @@ function plainLockModule(dir: string): string {
     writeFileSync(join(dir, to), outputText);
   }
   writeFileSync(join(dir, 'package.json'), '{"type":"module"}');
-  return join(dir, 'store/file-lock.js');
+  return join(dir, 'home/file-lock.js');
 }
 
 /**

@@ -1,8 +1,8 @@
-import { type CollapseTextOptions, collapseText } from '../../collapse/index.js';
-import { stash } from '../../store/index.js';
-import { type ContentBlock, isTextBlock, stashId, type TextBlock } from '../../text/index.js';
-import type { Tokenizer } from '../../text/tokenizers/index.js';
-import type { Decision, StageContext } from '../types.js';
+import { type Store, stash } from '../store/index.js';
+import { type ContentBlock, isTextBlock, stashId, type TextBlock } from '../text/index.js';
+import type { Tokenizer } from '../text/tokenizers/index.js';
+import type { OutputDecision } from './decision.js';
+import { type CollapseTextOptions, collapseText } from './text.js';
 
 /**
  * How a budget is shared by text blocks of these sizes: blocks that fit their fair share keep
@@ -40,8 +40,8 @@ export function shareBudget(tokens: readonly number[], budget: number): (number 
 export async function collapseBlocks(
   blocks: readonly ContentBlock[],
   options: CollapseTextOptions,
-  ctx: Pick<StageContext, 'store'> & { tokenizer: Tokenizer },
-): Promise<Decision> {
+  ctx: { store: Store; tokenizer: Tokenizer },
+): Promise<OutputDecision> {
   const texts = blocks.flatMap((b, i) => (isTextBlock(b) ? [{ i, text: b.text }] : []));
   if (texts.length === 0) return { action: 'declined', reason: 'non_text_blocks' };
   if (options.isExpandOutput) return { action: 'declined', reason: 'kept_verbatim_after_expand' };

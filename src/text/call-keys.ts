@@ -1,4 +1,5 @@
-import { isRecord, type ToolResult } from '../text/index.js';
+import { isRecord } from './json-values.js';
+import type { ToolResult } from './tool-result.js';
 
 /**
  * What a tool call did, as far as superseding goes: read a file (with the part it read), edited
