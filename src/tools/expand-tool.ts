@@ -135,7 +135,7 @@ export async function callExpandTool(store: Store, args: unknown): Promise<Expan
       context: a.context,
       ignoreCase: a.ignore_case,
       lines: a.lines,
-      maxTokens: a.max_tokens,
+      pageSize: a.max_tokens,
       offset: a.offset,
     });
     return { content: [{ type: 'text', text }] };

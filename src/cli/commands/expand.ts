@@ -95,7 +95,7 @@ export async function expandCommand(argv: string[], io: CliIo): Promise<number> 
       context: intOption('--context', values.context),
       ignoreCase: values['ignore-case'],
       lines: values.lines,
-      maxTokens: intOption('--max-tokens', values['max-tokens'], 100),
+      pageSize: intOption('--max-tokens', values['max-tokens'], 100),
       offset: intOption('--offset', values.offset),
     });
     await write(io.stdout, `${text}\n`);

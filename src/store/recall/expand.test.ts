@@ -24,7 +24,7 @@ const log = (lines: number, needleAt: number) =>
 async function allPages(store: Store, id: string, maxTokens: number): Promise<string> {
   let text = '';
   for (let offset = 0, n = 0; n < 10_000; n++) {
-    const page = await expand(store, { id, offset, maxTokens });
+    const page = await expand(store, { id, offset, pageSize: maxTokens });
     const footer = /\n\[bytes (\d+)-(\d+) of (\d+); lines \d+-\d+ of \d+; [^\]]*\]$/.exec(page);
     if (!footer) throw new Error(`no footer: ${page.slice(-200)}`);
     text += page.slice(0, footer.index);
@@ -125,7 +125,7 @@ for (const [name, make] of STORES) {
         const store = await make();
         const lines = Array.from({ length: 400 }, (_, i) => (i % 3 === 0 ? `warn ${i}` : `ok ${i}`));
         const id = await stash(store, lines.join('\n'));
-        const out = await expand(store, { id, grep: '^warn', context: 1, maxTokens: 100 });
+        const out = await expand(store, { id, grep: '^warn', context: 1, pageSize: 100 });
         expect(out.startsWith('1:warn 0\n2-ok 1\n3-ok 2\n4:warn 3\n')).toBe(true);
         expect(out).toMatch(
           /\n\[grep "\^warn": 134 matching lines of 400; the first \d+ shown \(cut at 100 tokens\); narrow the pattern/,
@@ -174,12 +174,20 @@ describe('pages of a large original', () => {
     const id = await stash(store, original);
     const lines = original.split('\n');
     const offset = Buffer.byteLength(lines.slice(0, 150_000).join('\n')) + 1;
-    const page = await expand(store, { id, offset, maxTokens: 200 });
+    const page = await expand(store, { id, offset, pageSize: 200 });
     const footer = /\n\[bytes (\d+)-(\d+) of \d+; lines (\d+)-(\d+) of 200000; /.exec(page);
     expect(footer?.[3]).toBe('150001');
     expect(page.startsWith(lines[150_000] as string)).toBe(true);
     const shown = page.slice(0, footer?.index).split('\n').filter(Boolean).length;
     expect(Number(footer?.[4])).toBe(150_000 + shown);
+  });
+
+  it('are pageSize tokens long; maxTokens (the old name of the page size) still sets it', async () => {
+    const store = new MemoryStore();
+    const id = await stash(store, log(20_000, 10_000));
+    const small = await expand(store, { id, pageSize: 200 });
+    expect(await expand(store, { id, maxTokens: 200 })).toBe(small);
+    expect((await expand(store, { id, pageSize: 2000 })).length).toBeGreaterThan(small.length * 5);
   });
 });
 

@@ -29,7 +29,9 @@ export interface ExpandRequest {
   ignoreCase?: boolean | undefined;
   /** A range of lines, `A-B` (1-based, inclusive) or `A-` (to the end). */
   lines?: string | undefined;
-  /** The most tokens to return (default 4,000). */
+  /** The page size: the most tokens to return (default 4,000; a model's `max_tokens`). */
+  pageSize?: number | undefined;
+  /** @deprecated The page size's former name; `pageSize` wins when both are given. */
   maxTokens?: number | undefined;
   /** For pages: the byte offset to start at (from the previous page's footer). */
   offset?: number | undefined;
@@ -73,7 +75,7 @@ function cutNote(store: Store, total: number): string {
 }
 
 /** Output lines under a token budget: true while they fit. */
-function budgeted(tokenizer: Tokenizer, maxTokens: number) {
+function budgeted(tokenizer: Tokenizer, pageSize: number) {
   const out: string[] = [];
   let tokens = 0;
   let full = false;
@@ -85,7 +87,7 @@ function budgeted(tokenizer: Tokenizer, maxTokens: number) {
     push(line: string): boolean {
       if (full) return false;
       const t = tokenizer.count(`${line}\n`);
-      if (tokens + t > maxTokens) {
+      if (tokens + t > pageSize) {
         full = true;
         return false;
       }
@@ -108,7 +110,7 @@ async function grepOriginal(
   store: Store,
   req: ExpandRequest,
   tokenizer: Tokenizer,
-  maxTokens: number,
+  pageSize: number,
 ): Promise<string> {
   const pattern = safePattern(req.grep as string, { ignoreCase: req.ignoreCase });
   const context = wholeAtLeast('context', req.context, 0, DEFAULT_GREP_CONTEXT);
@@ -117,7 +119,7 @@ async function grepOriginal(
       `context must be at most ${MAX_GREP_CONTEXT} lines, got ${context}; ask for lines "A-B" for more`,
     );
   const { key, total } = await statOrThrow(store, req.id);
-  const page = budgeted(tokenizer, maxTokens);
+  const page = budgeted(tokenizer, pageSize);
   const before: { number: number; text: string; offset: number }[] = [];
   let after = 0;
   let lastShown = 0;
@@ -174,7 +176,7 @@ async function grepOriginal(
     matches === 0
       ? `[${what}: no matching line in ${lines} lines (${total} bytes${cutNote(store, total)}); try another pattern, or ask for lines "A-B"]`
       : page.full && shownMatches < matches
-        ? `[${what}: ${matches} matching lines of ${lines}; the first ${shownMatches} shown (cut at ${maxTokens} tokens); narrow the pattern, raise max_tokens, or ask for lines "A-B"]`
+        ? `[${what}: ${matches} matching lines of ${lines}; the first ${shownMatches} shown (cut at ${pageSize} tokens); narrow the pattern, raise max_tokens, or ask for lines "A-B"]`
         : `[${what}: ${matches} matching lines of ${lines}${cutNote(store, total)}]`;
   return `${page.out.join('\n')}${page.out.length ? '\n' : ''}${footer}`;
 }
@@ -184,11 +186,11 @@ async function linesOf(
   store: Store,
   req: ExpandRequest,
   tokenizer: Tokenizer,
-  maxTokens: number,
+  pageSize: number,
 ): Promise<string> {
   const [first, last] = parseLineRange(req.lines as string);
   const { key, total } = await statOrThrow(store, req.id);
-  const page = budgeted(tokenizer, maxTokens);
+  const page = budgeted(tokenizer, pageSize);
   let lines = 0;
   let lastShown = 0;
   await streamLines(store, key, total, ({ number, text, offset }) => {
@@ -202,17 +204,17 @@ async function linesOf(
   const end = Math.min(last, lines);
   const footer =
     lastShown < end
-      ? `[lines ${first}-${lastShown} of ${lines} (cut at ${maxTokens} tokens); ask for lines "${lastShown + 1}-${end}" for more]`
+      ? `[lines ${first}-${lastShown} of ${lines} (cut at ${pageSize} tokens); ask for lines "${lastShown + 1}-${end}" for more]`
       : `[lines ${first}-${end} of ${lines}${cutNote(store, total)}]`;
   return `${page.out.join('\n')}\n${footer}`;
 }
 
-/** A page of about `maxTokens` tokens from a byte offset, ending on a line where it can. */
+/** A page of about `pageSize` tokens from a byte offset, ending on a line where it can. */
 async function pageOf(
   store: Store,
   req: ExpandRequest,
   tokenizer: Tokenizer,
-  maxTokens: number,
+  pageSize: number,
 ): Promise<string> {
   const { key, total } = await statOrThrow(store, req.id);
   const offset = wholeAtLeast('offset', req.offset, 0, 0);
@@ -220,7 +222,7 @@ async function pageOf(
     throw bad(`offset ${offset} is past the end of "${req.id}" (${total} bytes); use 0 to ${total}`);
   // A token is at least one byte and rarely more than eight: this many bytes hold the page
   // (one more shows whether the read ends inside a character).
-  const want = Math.min(total - offset, Math.max(4096, maxTokens * 8));
+  const want = Math.min(total - offset, Math.max(4096, pageSize * 8));
   const raw =
     (await readOriginal(store, key, { start: offset, end: Math.min(total, offset + want + 1) })) ??
     Buffer.alloc(0);
@@ -230,9 +232,9 @@ async function pageOf(
   let end: number;
   if (text.includes('\uFFFD')) {
     // Not valid UTF-8 (a binary spill): pages by bytes, at most one token a byte.
-    end = offset + Math.min(cut, maxTokens);
+    end = offset + Math.min(cut, pageSize);
   } else {
-    const { chars } = fitPage(text, tokenizer, maxTokens);
+    const { chars } = fitPage(text, tokenizer, pageSize);
     end = offset + Buffer.byteLength(text.slice(0, chars), 'utf8');
   }
   const body = storedText(raw, 0, end - offset);
@@ -246,15 +248,15 @@ async function pageOf(
   return `${body}\n${footer}`;
 }
 
-/** The longest prefix of `text` within `maxTokens`, ending after a newline when one fits. */
-function fitPage(text: string, tokenizer: Tokenizer, maxTokens: number): { chars: number } {
-  if (tokenizer.countUpTo(text, maxTokens) <= maxTokens) return { chars: text.length };
+/** The longest prefix of `text` within `pageSize`, ending after a newline when one fits. */
+function fitPage(text: string, tokenizer: Tokenizer, pageSize: number): { chars: number } {
+  if (tokenizer.countUpTo(text, pageSize) <= pageSize) return { chars: text.length };
   let good = 0;
   let badAt = text.length;
   while (badAt - good > 1) {
     const mid = codePointFloor(text, (good + badAt) >>> 1);
     if (mid <= good) break;
-    if (tokenizer.countUpTo(text.slice(0, mid), maxTokens) <= maxTokens) good = mid;
+    if (tokenizer.countUpTo(text.slice(0, mid), pageSize) <= pageSize) good = mid;
     else badAt = mid;
   }
   const newline = text.lastIndexOf('\n', good - 1);
@@ -263,7 +265,7 @@ function fitPage(text: string, tokenizer: Tokenizer, maxTokens: number): { chars
 
 /**
  * Answers a recall: with `grep`, the matching lines and their context; with `lines`, that range;
- * else a page of about `maxTokens` tokens from `offset`. Every answer is numbered by line,
+ * else a page of about `pageSize` tokens from `offset`. Every answer is numbered by line,
  * bounded in tokens, and ends with a footer that says where it is and how to ask for more.
  * Unknown ids are final (`SPILLWAY_NOT_FOUND`, "do not retry").
  *
@@ -279,12 +281,12 @@ export async function expand(
 ): Promise<string> {
   // A model may pass the whole marker tag, escaped as its client showed it.
   const req = { ...given, id: recallIdOf(given.id) };
-  const maxTokens = Math.min(
+  const pageSize = Math.min(
     MAX_EXPAND_TOKENS,
-    wholeAtLeast('max_tokens', req.maxTokens, 100, DEFAULT_EXPAND_TOKENS),
+    wholeAtLeast('max_tokens', req.pageSize ?? req.maxTokens, 100, DEFAULT_EXPAND_TOKENS),
   );
   if (req.grep !== undefined && req.lines !== undefined) throw bad('give grep or lines, not both');
-  if (req.grep !== undefined) return grepOriginal(store, req, tokenizer, maxTokens);
-  if (req.lines !== undefined) return linesOf(store, req, tokenizer, maxTokens);
-  return pageOf(store, req, tokenizer, maxTokens);
+  if (req.grep !== undefined) return grepOriginal(store, req, tokenizer, pageSize);
+  if (req.lines !== undefined) return linesOf(store, req, tokenizer, pageSize);
+  return pageOf(store, req, tokenizer, pageSize);
 }
