@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { lineSignal } from './classify.js';
-import { PASSED_RULES, passedTest } from './passed.js';
+import { PASSED_RULES, passedTally, passedTest } from './passed.js';
 
 describe('passed tests', () => {
   for (const rule of PASSED_RULES)
@@ -36,5 +36,26 @@ describe('a line named by the rule written for its message', () => {
         '  /home/runner/work/pandas/pandas/pandas/io/orc.py:\x1b[33m44\x1b[39m:\x1b[33m28\x1b[39m - \x1b[31merror\x1b[39m: "orc" is not a known attribute of module "pyarrow" (reportAttributeAccessIssue)',
       )?.id,
     ).toBe('python/pyright-error');
+  });
+});
+
+describe('tallies of passes', () => {
+  it('tells a tally of passes from one that counts a fault', () => {
+    // jest (pnpm's CI), pytest, libtest, mocha.
+    for (const line of [
+      'Tests:       16 passed, 16 total',
+      'Test Suites: 2 passed, 2 total',
+      '======== 1080 passed, 44 skipped in 451.20s ========',
+      'test result: ok. 12 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out',
+      '  41 passing (3s)',
+    ])
+      expect(passedTally(line), line).toBe(true);
+    for (const line of [
+      'Tests:       1 failed, 41 passed, 42 total',
+      '= 1 failed, 1080 passed, 44 skipped in 451.20s =',
+      'test result: FAILED. 0 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out',
+      '3 passed, 2 errors in 0.41s',
+    ])
+      expect(passedTally(line), line).toBe(false);
   });
 });

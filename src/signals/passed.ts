@@ -66,3 +66,19 @@ const PASSED = new RegExp(PASSED_RULES.map((r) => `(?:${r.pattern.source})`).joi
 export function passedTest(message: string): boolean {
   return PASSED.test(message);
 }
+
+// A tally that counts passes and no fault: `Tests: 16 passed, 16 total`, `test result: ok.`
+const PASS_COUNT = /\b\d+ (?:passed|passing)\b|^\s*test result: ok\./;
+const FAULT_COUNT = /\b[1-9]\d* (?:failed|failing|failures?|errors?|broken|crashed)\b|\bFAIL/;
+
+/**
+ * Whether a summary counts only passes (and skips): in a log of many test runs, the tallies of
+ * the ones that passed are no news beside a fault, and wait behind the findings.
+ *
+ * @example
+ * passedTally('Tests:       16 passed, 16 total'); // true
+ * passedTally('Tests:       1 failed, 41 passed, 42 total'); // false
+ */
+export function passedTally(message: string): boolean {
+  return PASS_COUNT.test(message) && !FAULT_COUNT.test(message);
+}

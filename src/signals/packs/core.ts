@@ -113,14 +113,15 @@ export const core: SignalPack = {
     {
       id: 'core/fatal',
       kind: 'error',
-      pattern: /\bfatal\b|\bFATAL\b/,
+      // Not in a flag (`--fatal`), a path or a compound (`non-fatal`).
+      pattern: new RegExp(wordNotInPath('fatal|FATAL')),
       marks: ['atal', 'FATAL'],
       middle: ['fatal', 'FATAL'],
       examples: [
         'fatal: not a git repository (or any of the parent directories): .git',
         'FATAL: out of memory',
       ],
-      counterExamples: ['non-fatalistic view'],
+      counterExamples: ['non-fatalistic view', '    * --fatal', 'non-fatal warnings are shown'],
     },
     {
       id: 'core/exit-status',
