@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ApiName, InputUsage } from '../formats/index.js';
+import { type ApiName, type InputUsage, PROVIDERS } from '../providers/index.js';
 import type { ProxyContext } from './context.js';
 import { apiError, redactedTarget, sendJson } from './http.js';
 import { responseHeaders, upstreamFor, upstreamHeaders, upstreamUrl } from './upstreams.js';
@@ -24,7 +24,7 @@ export interface ForwardOptions {
 
 /** The 502 answer, in the API's error shape, naming the upstream and the flag that sets it. */
 function unreachable(api: ApiName | undefined, target: URL, reason: string): unknown {
-  const flag = api === 'anthropic' || api === 'gemini' ? api : 'openai';
+  const flag = (api ? PROVIDERS.of(api) : PROVIDERS.fallback).upstream.key;
   return apiError(
     api,
     'upstream_unreachable',

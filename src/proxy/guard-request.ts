@@ -1,5 +1,5 @@
 import { type CalibrationSample, type ConversationEngine, callsAsSent, windowCap } from '../engine/index.js';
-import type { RequestView } from '../formats/index.js';
+import type { ApiName, RequestView } from '../providers/index.js';
 import type { Content, ToolResult } from '../text/index.js';
 import { getTokenizer } from '../text/tokenizers/index.js';
 import { bodyWith } from './body-with.js';
@@ -56,7 +56,7 @@ export interface RequestChanges {
  */
 async function guardRequest(
   conversation: ConversationEngine,
-  at: { view: RequestView; parsed: unknown; raw: Buffer; window: RequestWindow },
+  at: { view: RequestView<ApiName>; parsed: unknown; raw: Buffer; window: RequestWindow },
   results: readonly ToolResult[],
   changes: RequestChanges,
   body: Buffer,
@@ -101,7 +101,7 @@ async function guardRequest(
  */
 export async function fitRequest(
   conversation: ConversationEngine,
-  at: { view: RequestView; parsed: unknown; raw: Buffer; window: RequestWindow },
+  at: { view: RequestView<ApiName>; parsed: unknown; raw: Buffer; window: RequestWindow },
   results: readonly ToolResult[],
   changes: RequestChanges,
   body: Buffer,

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ApiName } from '../formats/index.js';
+import { type ApiName, PROVIDERS } from '../providers/index.js';
 
 /** A request body over the proxy's limit. */
 export class BodyTooLarge extends Error {}
@@ -115,15 +115,14 @@ export function sendText(res: ServerResponse, status: number, contentType: strin
 }
 
 /**
- * An error in the shape the client's SDK expects for its API.
+ * An error in the shape the client's SDK expects for its API (a request of no API: the shape of
+ * the upstream it would go to).
  *
  * @example
  * sendJson(res, 413, apiError('anthropic', 'request_too_large', 'the body is too large'));
  */
 export function apiError(api: ApiName | undefined, type: string, message: string): unknown {
-  return api === 'anthropic'
-    ? { type: 'error', error: { type, message } }
-    : { error: { type, message, code: type } };
+  return (api ? PROVIDERS.of(api) : PROVIDERS.fallback).errorBody(type, message);
 }
 
 /**

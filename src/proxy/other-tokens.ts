@@ -1,6 +1,5 @@
-import type { ApiName } from '../formats/index.js';
+import { type ApiName, PROVIDERS } from '../providers/index.js';
 import { arrayItemSpans, contentText, type ToolResult } from '../text/index.js';
-import { CONVERSATION_KEY } from './request-tokens.js';
 
 // JSON of prose and code runs about 4 bytes a token; an estimate is all a rewrite's cost needs.
 const BYTES_PER_TOKEN = 4;
@@ -27,7 +26,7 @@ export function otherTokensFrom(
 ): (position: number) => number {
   let suffix: number[] | undefined;
   const measure = (): number[] => {
-    const spans = arrayItemSpans(raw, CONVERSATION_KEY[api]) ?? [];
+    const spans = arrayItemSpans(raw, PROVIDERS.of(api).conversationKey) ?? [];
     const bytes = spans.map((s) => s.end - s.start);
     for (const r of results)
       if (r.position < bytes.length)

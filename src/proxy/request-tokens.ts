@@ -1,15 +1,7 @@
 import { createHash, type Hash } from 'node:crypto';
-import type { ApiName } from '../formats/index.js';
+import { type ApiName, PROVIDERS } from '../providers/index.js';
 import { arrayItemSpans, arrayItemSpansAfter } from '../text/index.js';
 import { countUtf8UpTo, knownCountUpTo, rememberedCount, type Tokenizer } from '../text/tokenizers/index.js';
-
-/** Where each API keeps the conversation: counted item by item, so old items are counted once. */
-export const CONVERSATION_KEY: Record<ApiName, string> = {
-  anthropic: 'messages',
-  'openai-chat': 'messages',
-  'openai-responses': 'input',
-  gemini: 'contents',
-};
 
 /**
  * What was counted of a conversation's last body: its bytes up to the end of its last message
@@ -66,7 +58,8 @@ export class RequestTokens {
    * (the window guard's `cappedCount`: a message past the window is not read to its end).
    */
   count(api: ApiName, body: Buffer, conversation?: object, cap = Number.POSITIVE_INFINITY): number {
-    const key = CONVERSATION_KEY[api];
+    // Where the API keeps the conversation: counted item by item, so old items are counted once.
+    const key = PROVIDERS.of(api).conversationKey;
     const known = conversation && this.#prefixes.get(conversation);
     // The guard counts under the window's cap, the calibration after the answer under a larger
     // one: a prefix where no piece reached either serves both.

@@ -1,4 +1,4 @@
-import type { ApiName } from '../formats/index.js';
+import { type ApiName, PROVIDERS } from '../providers/index.js';
 import { DEFAULT_OUTPUT_TOKENS, inputLimit, lookupModelLimit } from '../text/index.js';
 
 /** The window one request has, and what of it the input may fill. */
@@ -34,14 +34,7 @@ export function requestWindow(
     if (!known.found) return undefined;
     window = known.limit;
   }
-  const asked =
-    api === 'anthropic'
-      ? body.max_tokens
-      : api === 'openai-chat'
-        ? (body.max_completion_tokens ?? body.max_tokens)
-        : api === 'gemini'
-          ? (body.generationConfig as { maxOutputTokens?: unknown } | undefined)?.maxOutputTokens
-          : body.max_output_tokens;
+  const asked = PROVIDERS.of(api).maxOutput(body);
   const outputTokens =
     typeof asked === 'number' && Number.isFinite(asked) && asked > 0 ? asked : DEFAULT_OUTPUT_TOKENS;
   return { model: model ?? 'unknown', window, outputTokens, limit: inputLimit(window, outputTokens) };

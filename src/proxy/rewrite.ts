@@ -8,7 +8,7 @@ import {
   type TurnOutcome,
 } from '../engine/index.js';
 import { toError } from '../errors.js';
-import { ADAPTERS, type ApiName, type RequestView } from '../formats/index.js';
+import { ADAPTERS, type ApiName, type RequestView } from '../providers/index.js';
 import { type Content, decodeUtf8, valueBytes } from '../text/index.js';
 import { bodyWith } from './body-with.js';
 import { fitRequest, type GuardReport } from './guard-request.js';
@@ -80,7 +80,7 @@ function unchangedOutcome(raw: Buffer, extra: Partial<RewriteOutcome>): RewriteO
  * Results shown as a re-serialized JSON value take the client's own bytes of it, as their text
  * and as what is stashed: a recall gives back what the client sent, not JSON.stringify's view.
  */
-function withClientBytes(view: RequestView, raw: Buffer, parsed: unknown): void {
+function withClientBytes(view: RequestView<ApiName>, raw: Buffer, parsed: unknown): void {
   if (!view.rawValues?.length) return;
   const bytes = valueBytes(raw, parsed, view.rawValues);
   view.rawValues.forEach(({ index }, k) => {
@@ -95,7 +95,7 @@ function withClientBytes(view: RequestView, raw: Buffer, parsed: unknown): void 
 async function readView(
   api: ApiName,
   raw: Buffer,
-): Promise<{ parsed: unknown; view: RequestView } | { unparseable: string }> {
+): Promise<{ parsed: unknown; view: RequestView<ApiName> } | { unparseable: string }> {
   let parsed: unknown;
   // Decoding and parsing a large body are each tens of milliseconds: other requests (and
   // health checks) get the event loop between them.

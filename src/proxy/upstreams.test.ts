@@ -76,7 +76,7 @@ describe('which upstream a request goes to', () => {
       /cannot tell which model API .*sent nowhere/,
     );
     expect(() => upstreamFor(all, '/v1/messages', { 'x-goog-api-key': 'k' }, undefined)).toThrow(
-      /more than one model API \(gemini, anthropic\)/,
+      /more than one model API \(anthropic, gemini\)/,
     );
     // With one upstream configured, that is where the user's requests go.
     expect(upstreamFor(chained, '/health', { authorization: 'Bearer k' }, undefined)).toBe(

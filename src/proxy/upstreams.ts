@@ -1,17 +1,12 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { SpillwayError } from '../errors.js';
-import type { ApiName } from '../formats/index.js';
-import { DEFAULT_UPSTREAMS } from '../store/index.js';
+import { type ApiName, DEFAULT_UPSTREAMS, PROVIDERS, type UpstreamKey } from '../providers/index.js';
 import { boundedMemo } from '../text/index.js';
 
 export { DEFAULT_UPSTREAMS };
 
-export type Upstreams = { readonly anthropic: string; readonly openai: string; readonly gemini: string };
-
-/** Gemini's API paths: `/v1beta/...`, `/upload/...`, and `/v1/models/{model}:{method}`. */
-export function isGeminiPath(path: string): boolean {
-  return /^\/(?:v1beta|v1alpha|upload)\//.test(path) || /^\/v1\/(?:tunedModels|models)\/[^/]+:/.test(path);
-}
+/** Where each provider's requests go, by the key users name it by (`--openai-upstream`). */
+export type Upstreams = Readonly<Record<UpstreamKey, string>>;
 
 // Hop-by-hop headers (RFC 9110 7.6.1) are never forwarded; on requests, neither are the ones
 // the proxy sets itself.
@@ -39,51 +34,17 @@ export function resolveUpstreams(given: Partial<Upstreams> = {}): Upstreams {
     if (!URL.canParse(url))
       throw new SpillwayError(
         'SPILLWAY_BAD_CONFIG',
-        `the ${name} upstream "${url}" is not a URL; give one like https://api.${name}.com`,
+        `the ${name} upstream "${url}" is not a URL; give one like ${DEFAULT_UPSTREAMS[name as UpstreamKey]}`,
       );
   }
   return upstreams;
 }
 
-/** The headers that carry a user's credential to a model API. */
-const CREDENTIALS = ['authorization', 'x-api-key', 'x-goog-api-key', 'api-key', 'cookie'];
-
-/** Whether a request carries a credential (in a header, or Gemini's `?key=`). */
-function carriesCredential(path: string, headers: IncomingHttpHeaders): boolean {
-  return CREDENTIALS.some((h) => headers[h] !== undefined) || /[?&]key=/.test(path);
-}
-
-type UpstreamName = keyof Upstreams;
-
-/**
- * The APIs a request names by the client's path and headers: Gemini's paths and key header;
- * Anthropic's paths (`/api/...` is Claude Code's own, its `HEAD /api/hello` among them), its
- * version and beta headers and `x-api-key`; OpenAI's Responses and Chat Completions paths.
- * Empty when none tells; more than one when they disagree.
- *
- * @example
- * apisOfRequest('/api/hello', {}); // Set { 'anthropic' }
- */
-export function apisOfRequest(path: string, headers: IncomingHttpHeaders): Set<UpstreamName> {
-  const named = new Set<UpstreamName>();
-  if (isGeminiPath(path) || headers['x-goog-api-key'] !== undefined) named.add('gemini');
-  if (
-    /^\/(?:v1\/messages|v1\/complete|api\/)/.test(path) ||
-    headers['anthropic-version'] !== undefined ||
-    headers['anthropic-beta'] !== undefined ||
-    headers['x-api-key'] !== undefined
-  )
-    named.add('anthropic');
-  if (/^\/v1\/(?:responses|chat\/completions|completions|embeddings)(?:[/?]|$)/.test(path))
-    named.add('openai');
-  return named;
-}
-
 /**
  * Where a request goes: the upstream of the API the client speaks (the body's format, and the
- * path and headers, see apisOfRequest); another `/v1/...` path goes to OpenAI's. When none
- * tells, the one upstream the user configured (a gateway setup kept, a flag), else OpenAI's for
- * a request with no credential. A request carrying a credential whose path and headers name two
+ * path and headers each provider's spec names); another `/v1/...` path goes to the fallback
+ * provider's (OpenAI's). When none tells, the one upstream the user configured (a gateway setup
+ * kept, a flag), else the fallback's for a request with no credential. A request carrying a credential whose path and headers name two
  * APIs, or none, is refused: one provider's key never goes to another's host.
  *
  * @example
@@ -95,10 +56,11 @@ export function upstreamFor(
   headers: IncomingHttpHeaders,
   api: ApiName | undefined,
 ): string {
-  const named = apisOfRequest(path, headers);
-  const format = api && (api.startsWith('openai') ? 'openai' : (api as UpstreamName));
+  const named = PROVIDERS.named(path, headers);
+  const format = api && PROVIDERS.of(api).upstream.key;
   if (format) named.add(format);
-  const credential = carriesCredential(path, headers);
+  const credential = PROVIDERS.carriesCredential(path, headers);
+  const fallback = PROVIDERS.fallback.upstream.key;
   const [first] = named;
   if (first !== undefined && (named.size === 1 || !credential)) return upstreams[format || first];
   if (named.size > 1)
@@ -106,15 +68,13 @@ export function upstreamFor(
       'SPILLWAY_BAD_INPUT',
       `${path.split('?')[0]?.slice(0, 80)} with these headers names more than one model API (${[...named].join(', ')}) and carries a credential: spillway sends it nowhere rather than send one provider's key to another's host`,
     );
-  if (path.startsWith('/v1/')) return upstreams.openai;
-  const configured = (Object.keys(DEFAULT_UPSTREAMS) as UpstreamName[]).filter(
-    (name) => upstreams[name] !== DEFAULT_UPSTREAMS[name],
-  );
-  if (configured.length === 1) return upstreams[configured[0] as UpstreamName];
-  if (!credential) return upstreams.openai;
+  if (path.startsWith('/v1/')) return upstreams[fallback];
+  const configured = PROVIDERS.upstreamKeys.filter((name) => upstreams[name] !== DEFAULT_UPSTREAMS[name]);
+  if (configured.length === 1) return upstreams[configured[0] as UpstreamKey];
+  if (!credential) return upstreams[fallback];
   throw new SpillwayError(
     'SPILLWAY_BAD_INPUT',
-    `spillway cannot tell which model API ${path.split('?')[0]?.slice(0, 80)} is for (no Anthropic, OpenAI or Gemini path or header), and the request carries a credential: it is sent nowhere. Send it to the provider's own path, or with its headers (anthropic-version, x-goog-api-key)`,
+    `spillway cannot tell which model API ${path.split('?')[0]?.slice(0, 80)} is for (no model API's path or header), and the request carries a credential: it is sent nowhere. Send it to the provider's own path, or with its headers (anthropic-version, x-goog-api-key)`,
   );
 }
 

@@ -1,5 +1,5 @@
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import { type InputUsage, inputUsageOf } from '../formats/index.js';
+import { type InputUsage, inputUsageOf, PROVIDERS } from '../providers/index.js';
 
 /**
  * Reads the provider's count of a request's input tokens from its answer as the answer passes
@@ -12,8 +12,8 @@ const MAX_LINE = 1 << 20;
 /** A JSON answer longer than this is not kept for its usage. */
 const MAX_JSON = 8 << 20;
 const NEWLINE = 0x0a;
-/** Every usage event names a token count: `"input_tokens"`, `"prompt_tokens"`, `"promptTokenCount"`. */
-const MARK_TEXTS = ['_tokens"', 'TokenCount"'];
+/** Every usage event holds its API's mark (`input_tokens"`, `prompt_tokens"`, `promptTokenCount"`). */
+const MARK_TEXTS = [...new Set(PROVIDERS.specs.map((s) => s.usageMark))];
 const MARKS = MARK_TEXTS.map((m) => Buffer.from(m));
 
 /**

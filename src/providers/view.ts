@@ -1,14 +1,12 @@
 import type { Content, JsonEdit, ToolCallInput, ToolResult } from '../text/index.js';
 
-export const API_NAMES = ['anthropic', 'openai-chat', 'openai-responses', 'gemini'] as const;
-export type ApiName = (typeof API_NAMES)[number];
-
 /**
  * One request body seen through an adapter: its tool results in the pipeline's view, and a way
  * to write new contents back. Everything the adapter does not understand is left as it was.
  */
-export interface RequestView {
-  api: ApiName;
+export interface RequestView<A extends string = string> {
+  /** The API it is in (its provider's name). */
+  api: A;
   results: ToolResult[];
   /** How many messages (or input items) the request holds: the next turn's cached prefix. */
   messageCount: number;
@@ -41,8 +39,8 @@ export interface RequestView {
 }
 
 /** An adapter: recognises and reads one API's request bodies. */
-export interface RequestAdapter {
-  readonly api: ApiName;
+export interface RequestAdapter<A extends string = string> {
+  readonly api: A;
   /** The view, or null when the body is not this API's shape (it is then forwarded untouched). */
-  view(body: unknown): RequestView | null;
+  view(body: unknown): RequestView<A> | null;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { spliceJson } from '../text/json-splice.js';
+import type { ApiName } from './index.js';
 import { ADAPTERS } from './index.js';
-import type { ApiName } from './types.js';
 
 const CONTENT = 'export const a = 1;\n'.repeat(200);
 const CLEARED =

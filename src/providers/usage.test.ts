@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { costOf, priceOf } from './prices.js';
-import { inputTokensOf, inputUsageOf } from './usage.js';
+import { costOf, inputTokensOf, inputUsageOf, priceOf } from './index.js';
 
 describe('input tokens an answer reports', () => {
   it("reads every API's input tokens, cached ones included", () => {

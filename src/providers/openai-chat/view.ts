@@ -1,5 +1,5 @@
-import { isRecord, type ToolResult } from '../text/index.js';
-import { CallSlots } from './call-slots.js';
+import { isRecord, type ToolResult } from '../../text/index.js';
+import { CallSlots } from '../call-slots.js';
 import {
   asContent,
   type CallTable,
@@ -9,8 +9,8 @@ import {
   resultOf,
   seedOf,
   writeBack,
-} from './shared.js';
-import type { RequestAdapter, RequestView } from './types.js';
+} from '../shared.js';
+import type { RequestAdapter, RequestView } from '../view.js';
 
 /**
  * OpenAI Chat Completions: `role: "tool"` messages (`tool_call_id`), with names from the
@@ -19,9 +19,9 @@ import type { RequestAdapter, RequestView } from './types.js';
  * @example
  * openaiChatAdapter.view({ messages: [{ role: 'tool', tool_call_id: 'call_1', content: 'ok' }] })?.results.length; // 1
  */
-export const openaiChatAdapter: RequestAdapter = {
+export const openaiChatAdapter: RequestAdapter<'openai-chat'> = {
   api: 'openai-chat',
-  view(body): RequestView | null {
+  view(body): RequestView<'openai-chat'> | null {
     if (!isRecord(body) || !Array.isArray(body.messages)) return null;
     const messages = body.messages as unknown[];
     const calls: CallTable = new Map();

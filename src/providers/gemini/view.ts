@@ -1,7 +1,7 @@
-import { type Content, contentText, isRecord, type JsonEdit, type ToolResult } from '../text/index.js';
-import { CallSlots } from './call-slots.js';
-import { type CallTable, LatestWords, resultOf, seedOf } from './shared.js';
-import type { RequestAdapter, RequestView } from './types.js';
+import { type Content, contentText, isRecord, type JsonEdit, type ToolResult } from '../../text/index.js';
+import { CallSlots } from '../call-slots.js';
+import { type CallTable, LatestWords, resultOf, seedOf } from '../shared.js';
+import type { RequestAdapter, RequestView } from '../view.js';
 
 type Rec = Record<string, unknown>;
 
@@ -30,9 +30,9 @@ export function functionResponseText(response: Rec): string {
  * const view = geminiAdapter.view(JSON.parse(body));
  * view?.results.map((r) => r.tool); // ['run_shell_command']
  */
-export const geminiAdapter: RequestAdapter = {
+export const geminiAdapter: RequestAdapter<'gemini'> = {
   api: 'gemini',
-  view(body): RequestView | null {
+  view(body): RequestView<'gemini'> | null {
     if (!isRecord(body) || !Array.isArray(body.contents)) return null;
     const contents = body.contents as unknown[];
     const calls: CallTable = new Map();

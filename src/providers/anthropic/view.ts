@@ -1,5 +1,5 @@
-import { isRecord, type ToolResult } from '../text/index.js';
-import { CallSlots } from './call-slots.js';
+import { isRecord, type ToolResult } from '../../text/index.js';
+import { CallSlots } from '../call-slots.js';
 import {
   asContent,
   type CallTable,
@@ -8,8 +8,8 @@ import {
   resultOf,
   seedOf,
   writeBack,
-} from './shared.js';
-import type { RequestAdapter, RequestView } from './types.js';
+} from '../shared.js';
+import type { RequestAdapter, RequestView } from '../view.js';
 
 /**
  * Anthropic Messages (also /v1/messages/count_tokens): `tool_result` blocks in user messages,
@@ -19,9 +19,9 @@ import type { RequestAdapter, RequestView } from './types.js';
  * const view = anthropicAdapter.view(JSON.parse(body));
  * view?.results.map((r) => r.tool); // ['Bash', 'Read']
  */
-export const anthropicAdapter: RequestAdapter = {
+export const anthropicAdapter: RequestAdapter<'anthropic'> = {
   api: 'anthropic',
-  view(body): RequestView | null {
+  view(body): RequestView<'anthropic'> | null {
     if (!isRecord(body) || !Array.isArray(body.messages)) return null;
     const messages = body.messages as unknown[];
     const calls: CallTable = new Map();

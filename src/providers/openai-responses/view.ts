@@ -1,5 +1,5 @@
-import { type Content, type ContentBlock, isRecord, isTextBlock, type ToolResult } from '../text/index.js';
-import { CallSlots } from './call-slots.js';
+import { type Content, type ContentBlock, isRecord, isTextBlock, type ToolResult } from '../../text/index.js';
+import { CallSlots } from '../call-slots.js';
 import {
   type CallTable,
   callInput,
@@ -8,8 +8,8 @@ import {
   resultOf,
   seedOf,
   writeBack,
-} from './shared.js';
-import type { RequestAdapter, RequestView } from './types.js';
+} from '../shared.js';
+import type { RequestAdapter, RequestView } from '../view.js';
 
 const CALLS = new Set(['function_call', 'custom_tool_call']);
 const OUTPUTS = new Set(['function_call_output', 'custom_tool_call_output']);
@@ -36,9 +36,9 @@ function fromContent(content: Content): unknown {
  * @example
  * openaiResponsesAdapter.view({ input: [{ type: 'function_call_output', call_id: 'c1', output: 'ok' }] })?.results.length; // 1
  */
-export const openaiResponsesAdapter: RequestAdapter = {
+export const openaiResponsesAdapter: RequestAdapter<'openai-responses'> = {
   api: 'openai-responses',
-  view(body): RequestView | null {
+  view(body): RequestView<'openai-responses'> | null {
     if (!isRecord(body) || !('input' in body)) return null;
     const input = Array.isArray(body.input) ? (body.input as unknown[]) : [];
     const calls: CallTable = new Map();
