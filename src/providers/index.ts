@@ -13,6 +13,18 @@ export {
 export { ProviderSet } from './provider-set.js';
 export type { Headers, ModelCall, ProviderExamples, ProviderSpec } from './provider-spec.js';
 export {
+  ClosingEvents,
+  type Dialect,
+  type Json,
+  type OfferedTool,
+  type RecallAnswer,
+  type RecallCall,
+  type StreamRelay,
+  sumUsage,
+  type TurnCut,
+  type TurnPart,
+} from './recall-dialect.js';
+export {
   ADAPTERS,
   API_NAMES,
   type ApiName,
@@ -24,5 +36,6 @@ export {
   type UpstreamKey,
 } from './registry.js';
 export { asContent, type CallTable, callInput, isExpandTool, LatestWords, resultOf } from './shared.js';
+export { eventJson, MAX_EVENT_BYTES, type SseEvent, sseEvents, sseText } from './sse.js';
 export { type InputUsage, totalInput } from './usage.js';
 export type { RequestAdapter, RequestView } from './view.js';

@@ -1,4 +1,5 @@
 import type { Prices } from './prices.js';
+import type { Dialect, OfferedTool } from './recall-dialect.js';
 import type { InputUsage } from './usage.js';
 import type { RequestAdapter } from './view.js';
 
@@ -65,6 +66,8 @@ export interface ProviderSpec<A extends string = string, K extends string = stri
   usage(answer: Record<string, unknown>): InputUsage | undefined;
   /** Its models' built-in prices, by model name prefix. */
   readonly prices: Readonly<Prices>;
+  /** Its side of recall through the proxy, for the tool offered: the tool's form, its calls, its stream. */
+  recall(tool: OfferedTool): Dialect;
   /** A saved request body as a replay transcript: when a body is one, and what it looks like. */
   readonly saved?: { readonly expects: string; holds(body: Record<string, unknown>): boolean };
   readonly examples: ProviderExamples;

@@ -3,6 +3,7 @@ import type { ModelPrice } from '../prices.js';
 import type { ProviderSpec } from '../provider-spec.js';
 import { tokenCount, usageRecord } from '../usage.js';
 import { EXAMPLES } from './examples.js';
+import { recallDialect } from './recall.js';
 import { anthropicAdapter } from './view.js';
 
 export { anthropicAdapter } from './view.js';
@@ -68,5 +69,6 @@ export const spec: ProviderSpec<'anthropic', 'anthropic'> = {
     holds: (body) =>
       blocksOf(body).some((b) => asRecord(b)?.type === 'tool_result' || asRecord(b)?.type === 'tool_use'),
   },
+  recall: recallDialect,
   examples: EXAMPLES,
 };

@@ -4,6 +4,7 @@ import { cachedAt } from '../prices.js';
 import type { ProviderSpec } from '../provider-spec.js';
 import { cachedWithin } from '../usage.js';
 import { EXAMPLES } from './examples.js';
+import { recallDialect } from './recall.js';
 import { geminiAdapter } from './view.js';
 
 export { functionResponseText, geminiAdapter } from './view.js';
@@ -50,5 +51,6 @@ export const spec: ProviderSpec<'gemini', 'gemini'> = {
     'gemini-2.5-flash': cachedAt(0.3, 0.03),
     'gemini-2.5-flash-lite': cachedAt(0.1, 0.01),
   },
+  recall: recallDialect,
   examples: EXAMPLES,
 };

@@ -3,6 +3,7 @@ import { OPENAI_PRICES, openaiError } from '../openai.js';
 import type { ProviderSpec } from '../provider-spec.js';
 import { cachedWithin, usageRecord } from '../usage.js';
 import { EXAMPLES } from './examples.js';
+import { recallDialect } from './recall.js';
 import { openaiResponsesAdapter } from './view.js';
 
 export { openaiResponsesAdapter } from './view.js';
@@ -39,5 +40,6 @@ export const spec: ProviderSpec<'openai-responses', 'openai'> = {
       Array.isArray(body.input) &&
       body.input.some((i) => /_call_output$/.test(String(asRecord(i)?.type ?? ''))),
   },
+  recall: recallDialect,
   examples: EXAMPLES,
 };

@@ -1,15 +1,22 @@
 import { asRecord } from '../../text/index.js';
-import { EXPAND_TOOL, EXPAND_TOOL_DEFINITION } from '../../tools/index.js';
-import { ClosingEvents, type Dialect, type RecallAnswer, type StreamRelay, type TurnCut } from './dialect.js';
-import { eventJson, type SseEvent, sseText } from './sse.js';
-import { isOfferedTool, type Json, sumUsage, type TurnPart } from './turn.js';
+import {
+  ClosingEvents,
+  type Dialect,
+  type Json,
+  type OfferedTool,
+  type RecallAnswer,
+  type StreamRelay,
+  sumUsage,
+  type TurnCut,
+  type TurnPart,
+} from '../recall-dialect.js';
+import { eventJson, type SseEvent, sseText } from '../sse.js';
 
-const { description, inputSchema } = EXPAND_TOOL_DEFINITION;
-
-function partOf(part: Json): TurnPart {
+/** A part as a part of the turn: a call of the tool named `offered` is a recall. */
+function partOf(part: Json, offered: string): TurnPart {
   const call = asRecord(part.functionCall);
   if (!call) return { kind: 'other', item: part };
-  return { kind: isOfferedTool(call.name) ? 'recall' : 'agent', item: part };
+  return { kind: call.name === offered ? 'recall' : 'agent', item: part };
 }
 
 const candidateOf = (answer: Json): Json => asRecord((answer.candidates as unknown[] | undefined)?.[0]) ?? {};
@@ -28,43 +35,51 @@ function withParts(answer: Json, parts: Json[], finish?: unknown): Json {
 }
 
 /** Gemini generateContent: `tools[].functionDeclarations`, parts, `functionCall` and `functionResponse`. */
-export const geminiDialect: Dialect = {
-  conversationKey: 'contents',
-  // Its own entry of `tools`, its schema as JSON Schema (the OpenAPI subset of `parameters` has no additionalProperties).
-  toolJson: JSON.stringify({
-    functionDeclarations: [{ name: EXPAND_TOOL, description, parametersJsonSchema: inputSchema }],
-  }),
-  toolNames: (body) =>
-    (Array.isArray(body.tools) ? body.tools : []).flatMap((t) => {
-      const declarations = asRecord(t)?.functionDeclarations;
-      return Array.isArray(declarations) ? declarations.map((d) => String(asRecord(d)?.name)) : [];
+export function recallDialect(tool: OfferedTool): Dialect {
+  const { description, inputSchema } = tool;
+  return {
+    // Its own entry of `tools`, its schema as JSON Schema (the OpenAPI subset of `parameters` has no additionalProperties).
+    toolJson: JSON.stringify({
+      functionDeclarations: [{ name: tool.name, description, parametersJsonSchema: inputSchema }],
     }),
-  partsOf: (answer) => partsIn(answer).map(partOf),
-  callOf({ item }) {
-    const call = asRecord(item.functionCall) ?? {};
-    return { callId: String(call.id ?? call.name), name: String(call.name), args: call.args ?? {} };
-  },
-  followUp: (history, answers) => [
-    { role: 'model', parts: history.map((p) => p.item) },
-    { role: 'user', parts: answers.map(functionResponse) },
-  ],
-  usageOf: (answer) => answer.usageMetadata,
-  finish(answer, parts, _end, usage) {
-    return {
-      ...withParts(
-        answer,
-        parts.map((p) => p.item),
-      ),
-      ...(usage === undefined ? {} : { usageMetadata: usage }),
-    };
-  },
-  relay: () => new GeminiRelay(),
-};
+    toolNames: (body) =>
+      (Array.isArray(body.tools) ? body.tools : []).flatMap((t) => {
+        const declarations = asRecord(t)?.functionDeclarations;
+        return Array.isArray(declarations) ? declarations.map((d) => String(asRecord(d)?.name)) : [];
+      }),
+    partsOf: (answer) => partsIn(answer).map((p) => partOf(p, tool.name)),
+    callOf({ item }) {
+      const call = asRecord(item.functionCall) ?? {};
+      return { callId: String(call.id ?? call.name), name: String(call.name), args: call.args ?? {} };
+    },
+    followUp: (history, answers) => [
+      { role: 'model', parts: history.map((p) => p.item) },
+      { role: 'user', parts: answers.map((a) => functionResponse(a, tool.name)) },
+    ],
+    usageOf: (answer) => answer.usageMetadata,
+    answerWith: (usage) => ({ usageMetadata: usage }),
+    // Its JSON-array stream (no alt=sse) is not one the proxy relays.
+    streams(url) {
+      if (!url.includes(':streamGenerateContent')) return false;
+      return new URL(url, 'http://spillway.invalid').searchParams.get('alt') === 'sse' ? true : undefined;
+    },
+    finish(answer, parts, _end, usage) {
+      return {
+        ...withParts(
+          answer,
+          parts.map((p) => p.item),
+        ),
+        ...(usage === undefined ? {} : { usageMetadata: usage }),
+      };
+    },
+    relay: () => new GeminiRelay(tool.name),
+  };
+}
 
-function functionResponse({ call, text, isError }: RecallAnswer): Json {
+function functionResponse({ call, text, isError }: RecallAnswer, name: string): Json {
   const id = call.callId === call.name ? {} : { id: call.callId };
   return {
-    functionResponse: { ...id, name: EXPAND_TOOL, response: isError ? { error: text } : { output: text } },
+    functionResponse: { ...id, name, response: isError ? { error: text } : { output: text } },
   };
 }
 
@@ -83,6 +98,11 @@ class GeminiRelay implements StreamRelay {
   /** Parts of the held closing chunk that come before a recall: sent before the next round. */
   #owed = '';
   readonly ends = new ClosingEvents();
+  readonly #offered: string;
+
+  constructor(offered: string) {
+    this.#offered = offered;
+  }
 
   event(ev: SseEvent): string {
     const data = eventJson(ev);
@@ -90,7 +110,7 @@ class GeminiRelay implements StreamRelay {
     if (data.usageMetadata) this.#usage = data.usageMetadata;
     const parts = partsIn(data);
     this.#parts.push(...parts);
-    if (parts.some((p) => partOf(p).kind === 'recall')) this.#holding = true;
+    if (parts.some((p) => partOf(p, this.#offered).kind === 'recall')) this.#holding = true;
     if (candidateOf(data).finishReason !== undefined) {
       this.#closing = data;
       this.ends.hold(ev.raw);
@@ -103,13 +123,13 @@ class GeminiRelay implements StreamRelay {
   }
 
   endRound() {
-    const parts = this.#parts.map(partOf);
+    const parts = this.#parts.map((p) => partOf(p, this.#offered));
     const first = parts.findIndex((p) => p.kind === 'recall');
     const closing = this.#closing;
     if (closing && first >= 0) {
       // What the closing chunk said before the recall reaches the client before the next round.
       const said = partsIn(closing).filter(
-        (p) => partOf(p).kind === 'other' && this.#parts.indexOf(p) < first,
+        (p) => partOf(p, this.#offered).kind === 'other' && this.#parts.indexOf(p) < first,
       );
       this.#owed =
         said.length > 0
@@ -135,7 +155,7 @@ class GeminiRelay implements StreamRelay {
       candidates: [{ content: { role: 'model', parts: [] }, finishReason: 'STOP' }],
     };
     const parts = partsIn(closing);
-    const first = parts.findIndex((p) => partOf(p).kind === 'recall');
+    const first = parts.findIndex((p) => partOf(p, this.#offered).kind === 'recall');
     const kept = end.cut && first >= 0 ? parts.slice(0, first) : parts;
     return sseText(undefined, {
       ...withParts(closing, kept),

@@ -1,14 +1,22 @@
 import { asRecord } from '../../text/index.js';
-import { EXPAND_TOOL, EXPAND_TOOL_DEFINITION } from '../../tools/index.js';
-import { ClosingEvents, type Dialect, type RecallAnswer, type StreamRelay, type TurnCut } from './dialect.js';
-import { eventJson, type SseEvent, sseText } from './sse.js';
-import { isOfferedTool, type Json, type TurnPart } from './turn.js';
+import {
+  ClosingEvents,
+  type Dialect,
+  type Json,
+  type OfferedTool,
+  type RecallAnswer,
+  type StreamRelay,
+  streamsWhenAsked,
+  type TurnCut,
+  type TurnPart,
+  usageAnswer,
+} from '../recall-dialect.js';
+import { eventJson, type SseEvent, sseText } from '../sse.js';
 
-const { description, inputSchema } = EXPAND_TOOL_DEFINITION;
-
-function partOf(block: Json): TurnPart {
+/** A content block as a part of the turn: a call of the tool named `offered` is a recall. */
+function partOf(block: Json, offered: string): TurnPart {
   if (block.type !== 'tool_use') return { kind: 'other', item: block };
-  return { kind: isOfferedTool(block.name) ? 'recall' : 'agent', item: block };
+  return { kind: block.name === offered ? 'recall' : 'agent', item: block };
 }
 
 /** Only the counts: the rounds' usage objects summed hold nothing else a client reads. */
@@ -17,28 +25,33 @@ function counts(usage: unknown): Json {
 }
 
 /** Anthropic Messages: `tools[].name`, content blocks, `tool_use` and `tool_result`. */
-export const anthropicDialect: Dialect = {
-  conversationKey: 'messages',
-  toolJson: JSON.stringify({ name: EXPAND_TOOL, description, input_schema: inputSchema }),
-  toolNames: (body) => (Array.isArray(body.tools) ? body.tools : []).map((t) => String(asRecord(t)?.name)),
-  partsOf: (answer) => (Array.isArray(answer.content) ? (answer.content as Json[]) : []).map(partOf),
-  callOf: ({ item }) => ({ callId: String(item.id), name: String(item.name), args: item.input }),
-  followUp: (history, answers) => [
-    { role: 'assistant', content: history.map((p) => p.item) },
-    { role: 'user', content: answers.map(toolResult) },
-  ],
-  usageOf: (answer) => answer.usage,
-  finish(answer, parts, end, usage) {
-    const stop = end.cut && !end.agentCalls ? { stop_reason: 'end_turn' } : {};
-    return {
-      ...answer,
-      content: parts.map((p) => p.item),
-      ...stop,
-      usage: { ...asRecord(answer.usage), ...counts(usage) },
-    };
-  },
-  relay: () => new AnthropicRelay(),
-};
+export function recallDialect(tool: OfferedTool): Dialect {
+  const { description, inputSchema } = tool;
+  return {
+    toolJson: JSON.stringify({ name: tool.name, description, input_schema: inputSchema }),
+    toolNames: (body) => (Array.isArray(body.tools) ? body.tools : []).map((t) => String(asRecord(t)?.name)),
+    partsOf: (answer) =>
+      (Array.isArray(answer.content) ? (answer.content as Json[]) : []).map((b) => partOf(b, tool.name)),
+    callOf: ({ item }) => ({ callId: String(item.id), name: String(item.name), args: item.input }),
+    followUp: (history, answers) => [
+      { role: 'assistant', content: history.map((p) => p.item) },
+      { role: 'user', content: answers.map(toolResult) },
+    ],
+    usageOf: (answer) => answer.usage,
+    answerWith: usageAnswer,
+    streams: streamsWhenAsked,
+    finish(answer, parts, end, usage) {
+      const stop = end.cut && !end.agentCalls ? { stop_reason: 'end_turn' } : {};
+      return {
+        ...answer,
+        content: parts.map((p) => p.item),
+        ...stop,
+        usage: { ...asRecord(answer.usage), ...counts(usage) },
+      };
+    },
+    relay: () => new AnthropicRelay(tool.name),
+  };
+}
 
 function toolResult({ call, text, isError }: RecallAnswer): Json {
   return {
@@ -62,6 +75,11 @@ class AnthropicRelay implements StreamRelay {
   #usage: Json = {};
   #delta: Json | undefined;
   readonly ends = new ClosingEvents();
+  readonly #offered: string;
+
+  constructor(offered: string) {
+    this.#offered = offered;
+  }
 
   event(ev: SseEvent, round: number): string {
     const data = eventJson(ev);
@@ -92,7 +110,7 @@ class AnthropicRelay implements StreamRelay {
   #accumulate(type: unknown, index: number, data: Json): void {
     if (type === 'content_block_start') {
       const block = { ...asRecord(data.content_block) };
-      if (block.type === 'tool_use' && isOfferedTool(block.name))
+      if (block.type === 'tool_use' && block.name === this.#offered)
         this.#holdFrom = Math.min(this.#holdFrom, index);
       this.#blocks.set(index, { block, json: '' });
       return;
@@ -111,7 +129,7 @@ class AnthropicRelay implements StreamRelay {
     const parts = [...this.#blocks.entries()]
       .sort(([a], [b]) => a - b)
       .map(([, { block, json }]) =>
-        partOf(block.type === 'tool_use' ? { ...block, input: parseInput(json) } : block),
+        partOf(block.type === 'tool_use' ? { ...block, input: parseInput(json) } : block, this.#offered),
       );
     const usage = this.#usage;
     this.#offset += this.#sent;

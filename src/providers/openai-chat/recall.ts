@@ -1,20 +1,28 @@
 import { asRecord } from '../../text/index.js';
-import { EXPAND_TOOL, EXPAND_TOOL_DEFINITION } from '../../tools/index.js';
-import { ClosingEvents, type Dialect, type RecallAnswer, type StreamRelay, type TurnCut } from './dialect.js';
-import { eventJson, type SseEvent, sseText } from './sse.js';
-import { isOfferedTool, type Json, type TurnPart } from './turn.js';
-
-const { description, inputSchema } = EXPAND_TOOL_DEFINITION;
+import {
+  ClosingEvents,
+  type Dialect,
+  type Json,
+  type OfferedTool,
+  type RecallAnswer,
+  type StreamRelay,
+  streamsWhenAsked,
+  type TurnCut,
+  type TurnPart,
+  usageAnswer,
+} from '../recall-dialect.js';
+import { eventJson, type SseEvent, sseText } from '../sse.js';
 
 /** A message's parts: its text (and whatever else it holds) first, then its calls in order. */
-function partsOfMessage(message: Json): TurnPart[] {
+/** A message's parts: a call of the tool named `offered` is a recall. */
+function partsOfMessage(message: Json, offered: string): TurnPart[] {
   const { tool_calls: calls, ...rest } = message;
   const text: TurnPart = { kind: 'other', item: rest };
   return [
     text,
     ...(Array.isArray(calls) ? (calls as Json[]) : []).map(
       (call): TurnPart => ({
-        kind: isOfferedTool(asRecord(call.function)?.name) ? 'recall' : 'agent',
+        kind: asRecord(call.function)?.name === offered ? 'recall' : 'agent',
         item: call,
       }),
     ),
@@ -37,33 +45,37 @@ function messageOf(parts: readonly TurnPart[]): Json {
 const choiceOf = (answer: Json): Json => asRecord((answer.choices as unknown[] | undefined)?.[0]) ?? {};
 
 /** OpenAI Chat Completions: `tools[].function`, one assistant message with `tool_calls`, `tool` messages. */
-export const openaiChatDialect: Dialect = {
-  conversationKey: 'messages',
-  toolJson: JSON.stringify({
-    type: 'function',
-    function: { name: EXPAND_TOOL, description, parameters: inputSchema },
-  }),
-  toolNames: (body) =>
-    (Array.isArray(body.tools) ? body.tools : []).map((t) => String(asRecord(asRecord(t)?.function)?.name)),
-  partsOf: (answer) => partsOfMessage(asRecord(choiceOf(answer).message) ?? {}),
-  callOf({ item }) {
-    const fn = asRecord(item.function) ?? {};
-    let args: unknown;
-    try {
-      args = JSON.parse(String(fn.arguments ?? '{}'));
-    } catch {}
-    return { callId: String(item.id), name: String(fn.name), args };
-  },
-  followUp: (history, answers) => [messageOf(history), ...answers.map(toolMessage)],
-  usageOf: (answer) => answer.usage,
-  finish(answer, parts, end, usage) {
-    const choice = choiceOf(answer);
-    const finish = end.cut && !end.agentCalls ? { finish_reason: 'stop' } : {};
-    const choices = [{ ...choice, message: messageOf(parts), ...finish }];
-    return { ...answer, choices, ...(usage === undefined ? {} : { usage }) };
-  },
-  relay: () => new ChatRelay(),
-};
+export function recallDialect(tool: OfferedTool): Dialect {
+  const { description, inputSchema } = tool;
+  return {
+    toolJson: JSON.stringify({
+      type: 'function',
+      function: { name: tool.name, description, parameters: inputSchema },
+    }),
+    toolNames: (body) =>
+      (Array.isArray(body.tools) ? body.tools : []).map((t) => String(asRecord(asRecord(t)?.function)?.name)),
+    partsOf: (answer) => partsOfMessage(asRecord(choiceOf(answer).message) ?? {}, tool.name),
+    callOf({ item }) {
+      const fn = asRecord(item.function) ?? {};
+      let args: unknown;
+      try {
+        args = JSON.parse(String(fn.arguments ?? '{}'));
+      } catch {}
+      return { callId: String(item.id), name: String(fn.name), args };
+    },
+    followUp: (history, answers) => [messageOf(history), ...answers.map(toolMessage)],
+    usageOf: (answer) => answer.usage,
+    answerWith: usageAnswer,
+    streams: streamsWhenAsked,
+    finish(answer, parts, end, usage) {
+      const choice = choiceOf(answer);
+      const finish = end.cut && !end.agentCalls ? { finish_reason: 'stop' } : {};
+      const choices = [{ ...choice, message: messageOf(parts), ...finish }];
+      return { ...answer, choices, ...(usage === undefined ? {} : { usage }) };
+    },
+    relay: () => new ChatRelay(tool.name),
+  };
+}
 
 function toolMessage({ call, text }: RecallAnswer): Json {
   return { role: 'tool', tool_call_id: call.callId, content: text };
@@ -80,6 +92,11 @@ class ChatRelay implements StreamRelay {
   #closing: Json | undefined;
   #usage: unknown;
   readonly ends = new ClosingEvents();
+  readonly #offered: string;
+
+  constructor(offered: string) {
+    this.#offered = offered;
+  }
 
   event(ev: SseEvent): string {
     if (ev.data.trim() === '[DONE]') {
@@ -121,13 +138,16 @@ class ChatRelay implements StreamRelay {
       if (typeof fn.name === 'string') into.name = `${into.name}${fn.name}`;
       if (typeof fn.arguments === 'string') into.arguments = `${into.arguments}${fn.arguments}`;
       this.#calls.set(index, call);
-      if (isOfferedTool(into.name)) this.#holding = true;
+      if (into.name === this.#offered) this.#holding = true;
     }
   }
 
   endRound() {
     const calls = [...this.#calls.entries()].sort(([a], [b]) => a - b).map(([, c]) => c);
-    const parts = partsOfMessage({ role: 'assistant', content: this.#text, tool_calls: calls });
+    const parts = partsOfMessage(
+      { role: 'assistant', content: this.#text, tool_calls: calls },
+      this.#offered,
+    );
     const usage = this.#usage;
     this.#holding = false;
     this.#text = '';

@@ -1,4 +1,4 @@
-import { SpillwayError } from '../../errors.js';
+import { SpillwayError } from '../errors.js';
 
 /** One server-sent event: its name (if any), its data, its bytes as received. */
 export interface SseEvent {

@@ -1,10 +1,18 @@
 import { asRecord } from '../../text/index.js';
-import { EXPAND_TOOL, EXPAND_TOOL_DEFINITION } from '../../tools/index.js';
-import { ClosingEvents, type Dialect, type RecallAnswer, type StreamRelay, type TurnCut } from './dialect.js';
-import { eventJson, type SseEvent, sseText } from './sse.js';
-import { isOfferedTool, type Json, type TurnPart } from './turn.js';
+import {
+  ClosingEvents,
+  type Dialect,
+  type Json,
+  type OfferedTool,
+  type RecallAnswer,
+  type StreamRelay,
+  streamsWhenAsked,
+  type TurnCut,
+  type TurnPart,
+  usageAnswer,
+} from '../recall-dialect.js';
+import { eventJson, type SseEvent, sseText } from '../sse.js';
 
-const { description, inputSchema } = EXPAND_TOOL_DEFINITION;
 /** The items that are the agent's tools to run. */
 const AGENT_CALLS = new Set([
   'function_call',
@@ -14,8 +22,9 @@ const AGENT_CALLS = new Set([
   'apply_patch_call',
 ]);
 
-function partOf(item: Json): TurnPart {
-  if (item.type === 'function_call' && isOfferedTool(item.name)) return { kind: 'recall', item };
+/** An output item as a part of the turn: a call of the tool named `offered` is a recall. */
+function partOf(item: Json, offered: string): TurnPart {
+  if (item.type === 'function_call' && item.name === offered) return { kind: 'recall', item };
   return { kind: AGENT_CALLS.has(String(item.type)) ? 'agent' : 'other', item };
 }
 
@@ -26,37 +35,42 @@ function namesOf(tool: unknown): string[] {
 }
 
 /** OpenAI Responses: `tools[]`, output items, `function_call` and `function_call_output`. */
-export const openaiResponsesDialect: Dialect = {
-  conversationKey: 'input',
-  toolJson: JSON.stringify({
-    type: 'function',
-    name: EXPAND_TOOL,
-    description,
-    parameters: inputSchema,
-    strict: false,
-  }),
-  toolNames: (body) => [
-    ...(Array.isArray(body.tools) ? body.tools : []).flatMap(namesOf),
-    ...(Array.isArray(body.input) ? body.input : [])
-      .map((i) => asRecord(i) ?? {})
-      .filter((i) => i.type === 'additional_tools')
-      .flatMap((i) => (Array.isArray(i.tools) ? i.tools.flatMap(namesOf) : [])),
-  ],
-  partsOf: (answer) => (Array.isArray(answer.output) ? (answer.output as Json[]) : []).map(partOf),
-  callOf({ item }) {
-    let args: unknown;
-    try {
-      args = JSON.parse(String(item.arguments ?? '{}'));
-    } catch {}
-    return { callId: String(item.call_id), name: String(item.name), args };
-  },
-  followUp: (history, answers) => [...history.map((p) => p.item), ...answers.map(callOutput)],
-  usageOf: (answer) => answer.usage,
-  finish(answer, parts, _end, usage) {
-    return { ...answer, output: parts.map((p) => p.item), ...(usage === undefined ? {} : { usage }) };
-  },
-  relay: () => new ResponsesRelay(),
-};
+export function recallDialect(tool: OfferedTool): Dialect {
+  const { description, inputSchema } = tool;
+  return {
+    toolJson: JSON.stringify({
+      type: 'function',
+      name: tool.name,
+      description,
+      parameters: inputSchema,
+      strict: false,
+    }),
+    toolNames: (body) => [
+      ...(Array.isArray(body.tools) ? body.tools : []).flatMap(namesOf),
+      ...(Array.isArray(body.input) ? body.input : [])
+        .map((i) => asRecord(i) ?? {})
+        .filter((i) => i.type === 'additional_tools')
+        .flatMap((i) => (Array.isArray(i.tools) ? i.tools.flatMap(namesOf) : [])),
+    ],
+    partsOf: (answer) =>
+      (Array.isArray(answer.output) ? (answer.output as Json[]) : []).map((i) => partOf(i, tool.name)),
+    callOf({ item }) {
+      let args: unknown;
+      try {
+        args = JSON.parse(String(item.arguments ?? '{}'));
+      } catch {}
+      return { callId: String(item.call_id), name: String(item.name), args };
+    },
+    followUp: (history, answers) => [...history.map((p) => p.item), ...answers.map(callOutput)],
+    usageOf: (answer) => answer.usage,
+    answerWith: usageAnswer,
+    streams: streamsWhenAsked,
+    finish(answer, parts, _end, usage) {
+      return { ...answer, output: parts.map((p) => p.item), ...(usage === undefined ? {} : { usage }) };
+    },
+    relay: () => new ResponsesRelay(tool.name),
+  };
+}
 
 function callOutput({ call, text }: RecallAnswer): Json {
   return { type: 'function_call_output', call_id: call.callId, output: text };
@@ -80,6 +94,11 @@ class ResponsesRelay implements StreamRelay {
   #closing: Json | undefined;
   #usage: unknown;
   readonly ends = new ClosingEvents();
+  readonly #offered: string;
+
+  constructor(offered: string) {
+    this.#offered = offered;
+  }
 
   event(ev: SseEvent, round: number): string {
     const data = eventJson(ev);
@@ -99,7 +118,7 @@ class ResponsesRelay implements StreamRelay {
     if (
       (type === 'response.output_item.added' || type === 'response.output_item.done') &&
       item &&
-      partOf(item).kind === 'recall'
+      partOf(item, this.#offered).kind === 'recall'
     )
       this.#holdFrom = Math.min(this.#holdFrom, index);
     if (type === 'response.output_item.done' && item) this.#items.set(index, item);
@@ -118,7 +137,7 @@ class ResponsesRelay implements StreamRelay {
 
   endRound() {
     const entries = [...this.#items.entries()].sort(([a], [b]) => a - b);
-    const parts = entries.map(([, item]) => partOf(item));
+    const parts = entries.map(([, item]) => partOf(item, this.#offered));
     const shown = entries.filter(([index]) => index < this.#holdFrom);
     this.#shown.push(...shown.map(([, item]) => item));
     this.#offset += shown.length;
