@@ -9,6 +9,7 @@ export const EXAMPLES: ProviderExamples = {
       model: 'gpt-5',
       instructions: 'You are Codex.',
       prompt_cache_key: '0199a1b2-thread',
+      max_output_tokens: 16000,
       input: [
         { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'run the tests' }] },
         {
