@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type ApiName, PROVIDERS } from '../providers/index.js';
 import type { ProxyContext } from './context.js';
-import { forward } from './forward.js';
-import { apiError, refuseUnread, sendJson } from './http.js';
+import { apiError, forward, isOriginForm, refuseUnread, sendJson, siteProblem } from './http/index.js';
+import { countRequest } from './metrics/index.js';
 import {
   dashboardDataRoute,
   dashboardPageRoute,
@@ -17,9 +17,6 @@ import {
   statsRoute,
   unauthorized,
 } from './routes/index.js';
-import { siteProblem } from './site-guard.js';
-import { countRequest } from './stats.js';
-import { isOriginForm } from './upstreams.js';
 
 /**
  * The model API paths whose bodies are rewritten (POST only), from the providers' specs; Gemini's

@@ -14,8 +14,7 @@ import {
   type TurnPart,
 } from '../../providers/index.js';
 import type { ProxyContext } from '../context.js';
-import { apiError, redactedTarget, sendJson } from '../http.js';
-import { responseHeaders } from '../upstreams.js';
+import { apiError, redactedTarget, responseHeaders, sendJson } from '../http/index.js';
 import { answerCalls } from './answer-calls.js';
 import { askUpstream, MAX_ANSWER_BYTES, readAnswer } from './ask-upstream.js';
 import { appendTurn } from './body-bytes.js';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { getTokenizer } from '../text/tokenizers/index.js';
+import { getTokenizer } from '../../text/tokenizers/index.js';
 import { RequestTokens } from './request-tokens.js';
 
 const message = fc.oneof(

@@ -1,7 +1,7 @@
-import { ConversationEngine, type ConversationOptions } from '../engine/index.js';
-import type { Prices } from '../formats/index.js';
-import { idPartProblem } from '../store/index.js';
-import { shortHash } from '../text/index.js';
+import { ConversationEngine, type ConversationOptions } from '../../engine/index.js';
+import type { Prices } from '../../formats/index.js';
+import { idPartProblem } from '../../store/index.js';
+import { shortHash } from '../../text/index.js';
 
 export interface SessionTableOptions {
   /** At most this many sessions are remembered (least recently seen go first; default 10,000). */

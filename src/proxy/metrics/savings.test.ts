@@ -1,10 +1,10 @@
 import { createServer } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolvePipeline } from '../engine/config.js';
-import { MemoryStore } from '../store/backends/memory-store.js';
-import { listenOnLoopback } from '../test-support/loopback.js';
-import { heuristicTokenizer } from '../text/tokenizers/heuristic.js';
-import { type RunningProxy, startProxy } from './server.js';
+import { resolvePipeline } from '../../engine/config.js';
+import { MemoryStore } from '../../store/backends/memory-store.js';
+import { listenOnLoopback } from '../../test-support/loopback.js';
+import { heuristicTokenizer } from '../../text/tokenizers/heuristic.js';
+import { type RunningProxy, startProxy } from '../server.js';
 
 // Prices of a model no table knows, from the config: the figures below are computed by hand.
 const PRICE = { input: 2, cacheRead: 0.2, cacheWrite: 2.5 };

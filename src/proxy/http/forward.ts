@@ -1,10 +1,21 @@
 import { once } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type ApiName, type InputUsage, PROVIDERS } from '../providers/index.js';
-import type { ProxyContext } from './context.js';
+import type { Agent } from 'undici';
+import { type ApiName, type InputUsage, PROVIDERS } from '../../providers/index.js';
+import { type AnswerTap, tapAnswer } from '../metrics/index.js';
 import { apiError, redactedTarget, sendJson } from './http.js';
-import { responseHeaders, upstreamFor, upstreamHeaders, upstreamUrl } from './upstreams.js';
-import { type AnswerTap, tapAnswer } from './usage-tap.js';
+import { responseHeaders, type Upstreams, upstreamFor, upstreamHeaders, upstreamUrl } from './upstreams.js';
+
+/**
+ * What forwarding needs of the running proxy (its ProxyContext has all of it): where the
+ * upstreams are, the connection pool, the log, and the counters of failures.
+ */
+export interface ForwardContext {
+  readonly upstreams: Upstreams;
+  readonly dispatcher: () => Promise<Agent>;
+  readonly log: (line: Record<string, unknown>) => void;
+  readonly stats: { clientAborts: number; upstreamErrors: number };
+}
 
 /** How one request is forwarded. */
 export interface ForwardOptions {
@@ -65,7 +76,7 @@ async function pipeAnswer(
  * await forward(ctx, req, res, { api: undefined, body: undefined, started: performance.now(), logFields: {} });
  */
 export async function forward(
-  ctx: ProxyContext,
+  ctx: ForwardContext,
   req: IncomingMessage,
   res: ServerResponse,
   options: ForwardOptions,

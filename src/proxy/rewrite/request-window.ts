@@ -1,5 +1,5 @@
-import { type ApiName, PROVIDERS } from '../providers/index.js';
-import { DEFAULT_OUTPUT_TOKENS, inputLimit, lookupModelLimit } from '../text/index.js';
+import { type ApiName, PROVIDERS } from '../../providers/index.js';
+import { DEFAULT_OUTPUT_TOKENS, inputLimit, lookupModelLimit } from '../../text/index.js';
 
 /** The window one request has, and what of it the input may fill. */
 export interface RequestWindow {

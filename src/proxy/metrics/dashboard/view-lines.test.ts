@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { collapse } from '../../collapse/index.js';
-import { LINE_WEIGHT, lineSignal } from '../../signals/index.js';
-import { MemoryStore } from '../../store/backends/memory-store.js';
-import { jsonCompactedHeader, lineGapMarker, maskPlaceholder, withoutRecall } from '../../text/index.js';
+import { collapse } from '../../../collapse/index.js';
+import { LINE_WEIGHT, lineSignal } from '../../../signals/index.js';
+import { MemoryStore } from '../../../store/backends/memory-store.js';
+import { jsonCompactedHeader, lineGapMarker, maskPlaceholder, withoutRecall } from '../../../text/index.js';
 import { viewLines } from './view-lines.js';
 
 const ERROR = 'src/pay.c:88:3: error: expected ";" before "}" token';

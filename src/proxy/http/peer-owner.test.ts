@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { Agent, createServer, get as httpGet } from 'node:http';
 import { type AddressInfo, connect, createServer as createTcpServer, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { listenOnLoopback } from '../test-support/loopback.js';
+import { listenOnLoopback } from '../../test-support/loopback.js';
 import { OwnerGate, type PeerOwner, socketOwner } from './peer-owner.js';
 import { canonicalAddress } from './proc-net-tcp.js';
 

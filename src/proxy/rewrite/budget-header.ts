@@ -1,5 +1,5 @@
-import type { BudgetPins } from '../engine/index.js';
-import { SpillwayError } from '../errors.js';
+import type { BudgetPins } from '../../engine/index.js';
+import { SpillwayError } from '../../errors.js';
 
 /** The header a client pins collapse budgets with, for one request. */
 export const BUDGET_HEADER = 'x-spillway-budget';

@@ -1,7 +1,12 @@
-import { type CalibrationSample, type ConversationEngine, callsAsSent, windowCap } from '../engine/index.js';
-import type { ApiName, RequestView } from '../providers/index.js';
-import type { Content, ToolResult } from '../text/index.js';
-import { getTokenizer } from '../text/tokenizers/index.js';
+import {
+  type CalibrationSample,
+  type ConversationEngine,
+  callsAsSent,
+  windowCap,
+} from '../../engine/index.js';
+import type { ApiName, RequestView } from '../../providers/index.js';
+import type { Content, ToolResult } from '../../text/index.js';
+import { getTokenizer } from '../../text/tokenizers/index.js';
 import { bodyWith } from './body-with.js';
 import { RequestTokens } from './request-tokens.js';
 import type { RequestWindow } from './request-window.js';

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { SpillwayError } from '../errors.js';
-import { type ApiName, DEFAULT_UPSTREAMS, PROVIDERS, type UpstreamKey } from '../providers/index.js';
-import { boundedMemo } from '../text/index.js';
+import { SpillwayError } from '../../errors.js';
+import { type ApiName, DEFAULT_UPSTREAMS, PROVIDERS, type UpstreamKey } from '../../providers/index.js';
+import { boundedMemo } from '../../text/index.js';
 
 export { DEFAULT_UPSTREAMS };
 

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type ApiName, PROVIDERS } from '../providers/index.js';
+import { type ApiName, PROVIDERS } from '../../providers/index.js';
 
 /** A request body over the proxy's limit. */
 export class BodyTooLarge extends Error {}

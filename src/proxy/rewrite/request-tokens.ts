@@ -1,7 +1,12 @@
 import { createHash, type Hash } from 'node:crypto';
-import { type ApiName, PROVIDERS } from '../providers/index.js';
-import { arrayItemSpans, arrayItemSpansAfter } from '../text/index.js';
-import { countUtf8UpTo, knownCountUpTo, rememberedCount, type Tokenizer } from '../text/tokenizers/index.js';
+import { type ApiName, PROVIDERS } from '../../providers/index.js';
+import { arrayItemSpans, arrayItemSpansAfter } from '../../text/index.js';
+import {
+  countUtf8UpTo,
+  knownCountUpTo,
+  rememberedCount,
+  type Tokenizer,
+} from '../../text/tokenizers/index.js';
 
 /**
  * What was counted of a conversation's last body: its bytes up to the end of its last message

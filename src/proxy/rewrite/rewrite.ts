@@ -1,4 +1,4 @@
-import { breatheBefore } from '../collapse/index.js';
+import { breatheBefore } from '../../collapse/index.js';
 import {
   type BudgetPins,
   type RequestFigures,
@@ -6,10 +6,10 @@ import {
   type StageName,
   type StageStats,
   type TurnOutcome,
-} from '../engine/index.js';
-import { toError } from '../errors.js';
-import { ADAPTERS, type ApiName, type RequestView } from '../providers/index.js';
-import { type Content, decodeUtf8, valueBytes } from '../text/index.js';
+} from '../../engine/index.js';
+import { toError } from '../../errors.js';
+import { ADAPTERS, type ApiName, type RequestView } from '../../providers/index.js';
+import { type Content, decodeUtf8, valueBytes } from '../../text/index.js';
 import { bodyWith } from './body-with.js';
 import { fitRequest, type GuardReport } from './guard-request.js';
 import { otherTokensFrom } from './other-tokens.js';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { resolvePipeline } from '../engine/config.js';
-import { MemoryStore } from '../store/backends/memory-store.js';
-import { heuristicTokenizer } from '../text/tokenizers/heuristic.js';
-import { getTokenizer } from '../text/tokenizers/index.js';
+import { resolvePipeline } from '../../engine/config.js';
+import { MemoryStore } from '../../store/backends/memory-store.js';
+import { heuristicTokenizer } from '../../text/tokenizers/heuristic.js';
+import { getTokenizer } from '../../text/tokenizers/index.js';
 import { rewriteRequest } from './rewrite.js';
 import { SessionTable } from './sessions.js';
 

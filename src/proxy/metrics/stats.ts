@@ -1,6 +1,6 @@
-import { addStats, type StageName, type StageStats } from '../engine/index.js';
-import type { ApiName } from '../formats/index.js';
-import type { RewriteOutcome } from './rewrite.js';
+import { addStats, type StageName, type StageStats } from '../../engine/index.js';
+import type { ApiName } from '../../formats/index.js';
+import type { RewriteOutcome } from '../rewrite/index.js';
 import { newSavings, type Savings, savingsMetrics } from './savings.js';
 
 /** What the proxy counts; `/stats` serves it as JSON and `/metrics` in Prometheus text. */

@@ -1,5 +1,5 @@
-import type { RequestView } from '../formats/index.js';
-import { type Content, spliceJson } from '../text/index.js';
+import type { RequestView } from '../../formats/index.js';
+import { type Content, spliceJson } from '../../text/index.js';
 
 /**
  * The request body with new contents for some of its results (by index in `view.results`) and

@@ -1,5 +1,5 @@
-import { LINE_WEIGHT, lineSignal } from '../../signals/index.js';
-import { hasMarker } from '../../text/index.js';
+import { LINE_WEIGHT, lineSignal } from '../../../signals/index.js';
+import { hasMarker } from '../../../text/index.js';
 
 /** What the dashboard marks in a decision's view: its marker lines, and the kept line it opens at. */
 export interface ViewLines {

@@ -1,5 +1,5 @@
-import { type ApiName, PROVIDERS } from '../providers/index.js';
-import { arrayItemSpans, contentText, type ToolResult } from '../text/index.js';
+import { type ApiName, PROVIDERS } from '../../providers/index.js';
+import { arrayItemSpans, contentText, type ToolResult } from '../../text/index.js';
 
 // JSON of prose and code runs about 4 bytes a token; an estimate is all a rewrite's cost needs.
 const BYTES_PER_TOKEN = 4;

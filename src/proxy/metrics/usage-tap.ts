@@ -1,5 +1,5 @@
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import { type InputUsage, inputUsageOf, PROVIDERS } from '../providers/index.js';
+import { type InputUsage, inputUsageOf, PROVIDERS } from '../../providers/index.js';
 
 /**
  * Reads the provider's count of a request's input tokens from its answer as the answer passes

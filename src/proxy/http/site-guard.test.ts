@@ -1,13 +1,13 @@
 import { createServer, request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolvePipeline } from '../engine/config.js';
-import { mcpHttpHandler } from '../mcp/server/http.js';
-import { MemoryStore } from '../store/backends/memory-store.js';
-import { stash } from '../store/stash.js';
-import { BROWSER_MISSING, launchChromium } from '../test-support/chromium.js';
-import { listenOnLoopback } from '../test-support/loopback.js';
-import { startUpstream, type TestUpstream } from '../test-support/upstream.js';
-import { type RunningProxy, startProxy } from './server.js';
+import { resolvePipeline } from '../../engine/config.js';
+import { mcpHttpHandler } from '../../mcp/server/http.js';
+import { MemoryStore } from '../../store/backends/memory-store.js';
+import { stash } from '../../store/stash.js';
+import { BROWSER_MISSING, launchChromium } from '../../test-support/chromium.js';
+import { listenOnLoopback } from '../../test-support/loopback.js';
+import { startUpstream, type TestUpstream } from '../../test-support/upstream.js';
+import { type RunningProxy, startProxy } from '../server.js';
 
 // A page in the user's browser is not the user's client: whatever its origin or the name it
 // reaches the proxy by, it gets nothing, and nothing it sends is read, forwarded or stashed.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pinnedTools, toolOverride } from '../engine/tool-overrides.js';
+import { pinnedTools, toolOverride } from '../../engine/tool-overrides.js';
 import { parseBudgetHeader } from './budget-header.js';
 
 describe('x-spillway-budget', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { resolvePipeline } from '../engine/config.js';
-import { MemoryStore } from '../store/backends/memory-store.js';
+import { resolvePipeline } from '../../engine/config.js';
+import { MemoryStore } from '../../store/backends/memory-store.js';
 import { SessionTable, sessionKey } from './sessions.js';
 
 describe('sessions', () => {
