@@ -8,8 +8,11 @@ const CLEARED =
   '[tool input cleared: Write content, 1400 tokens; spillway_expand id abc recalls it] <<sw:abc>>';
 const NEW_ARGS = JSON.stringify({ file_path: 'a.ts', content: CLEARED });
 
-/** One body per API: an old Write call (and its result) and a newer small call. */
-const BODIES: Record<ApiName, unknown> = {
+/**
+ * One body per API spillway shipped with: an old Write call (and its result) and a newer small
+ * call. Every provider's example runs the same clearing in the shared cases (provider-cases.ts).
+ */
+const BODIES: Partial<Record<ApiName, unknown>> = {
   anthropic: {
     model: 'claude-sonnet-4-5',
     messages: [

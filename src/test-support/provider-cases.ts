@@ -68,6 +68,21 @@ export function providerCases(spec: ProviderSpec, set: ProviderSet, sdk?: SdkErr
       expect(JSON.parse(out.toString('utf8'))).toEqual(parsed);
     });
 
+    it("reads its calls' arguments and writes new ones back in the API's own form", () => {
+      const raw = bytesOf(request.body);
+      const parsed = JSON.parse(raw.toString('utf8')) as unknown;
+      const view = spec.adapter.view(parsed);
+      const call = view?.calls[0];
+      if (!view || !call) throw new Error(`${spec.api} reads no tool call in its example`);
+      const cleared = call.freeform ? 'cleared' : JSON.stringify({ cleared: true });
+      const out = spliceJson(raw, parsed, view.applyCalls(new Map([[0, cleared]])));
+      if (!out) throw new Error('the new arguments could not be spliced into the bytes');
+      const again = spec.adapter.view(JSON.parse(out.toString('utf8')));
+      expect(again?.calls[0]?.text).toBe(cleared);
+      expect(again?.calls.slice(1)).toEqual(view.calls.slice(1));
+      expect(again?.results.map((r) => r.content)).toEqual(view.results.map((r) => r.content));
+    });
+
     it('keeps its conversation under one key, its seed stable as turns are added', () => {
       const items = request.body[spec.conversationKey];
       if (!Array.isArray(items)) throw new Error(`the example has no "${spec.conversationKey}" array`);

@@ -30,7 +30,8 @@ const UPSTREAM_HELP = UPSTREAM_FLAGS.map(({ key, flag }, i) =>
 
 export const PROXY_HELP =
   helpText(`usage: spillway proxy [--port ${DEFAULT_PORT}] [--host 127.0.0.1] [--allow-host NAME] [--preset P] [--config FILE]
-                      [--observe] [--dir D | --store URL] ${UPSTREAM_FLAGS.map(({ flag }) => `[--${flag} URL]`).join(' ')}
+                      [--observe] [--dir D | --store URL]
+                      ${UPSTREAM_FLAGS.map(({ flag }) => `[--${flag} URL]`).join(' ')}
                       [--token T] [--max-body-bytes N] [--max-rewrites N]
                       [--max-rewrite-bytes N] [--rewrite-wait-ms N] [--window N] [--quiet] [--open-recall]
                       [--no-recall-tool]
