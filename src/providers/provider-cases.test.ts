@@ -3,8 +3,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { pinnedLibrary } from '../test-support/client-install.js';
 import { listenOnLoopback } from '../test-support/loopback.js';
 import { providerCases, type SdkErrorReader } from '../test-support/provider-cases.js';
-import { PROVIDERS, ProviderSet, type ProviderSpec } from './index.js';
-import { spec as openaiChat, openaiChatAdapter } from './openai-chat/index.js';
+import { PROVIDERS, type ProviderExamples, ProviderSet, type ProviderSpec } from './index.js';
+import {
+  spec as openaiChat,
+  openaiChatAdapter,
+  examples as openaiChatExamples,
+} from './openai-chat/index.js';
 
 // The official SDKs load from the pinned cache (`npm run clients`); without them the SDK cases
 // skip, saying why.
@@ -61,6 +65,22 @@ const openaiReader = (call: (client: Sdk) => Promise<unknown>): SdkErrorReader |
   };
 };
 
+// Each provider's folder (named by its API) exports its examples beside its spec.
+const EXAMPLES: Record<string, ProviderExamples> = Object.fromEntries(
+  await Promise.all(
+    PROVIDERS.specs.map(async (s) => [
+      s.api,
+      ((await import(`./${s.api}/index.ts`)) as { examples: ProviderExamples }).examples,
+    ]),
+  ),
+);
+
+const examplesOf = (api: string): ProviderExamples => {
+  const found = EXAMPLES[api];
+  if (!found) throw new Error(`src/providers/${api}/index.ts exports no examples`);
+  return found;
+};
+
 const SDK_READERS: Record<string, SdkErrorReader | string> = {
   anthropic: anthropicReader(),
   'openai-chat': openaiReader((c) => c.chat.completions.create({ model: 'm', messages: [] })),
@@ -78,7 +98,8 @@ describe('every registered provider', () => {
     expect(new Set(PROVIDERS.apis).size).toBe(PROVIDERS.apis.length);
     expect(PROVIDERS.fallback.upstream.key).toBe('openai');
   });
-  for (const spec of PROVIDERS.specs) providerCases(spec, PROVIDERS, SDK_READERS[spec.api]);
+  for (const spec of PROVIDERS.specs)
+    providerCases(spec, examplesOf(spec.api), PROVIDERS, SDK_READERS[spec.api]);
 });
 
 /**
@@ -111,27 +132,34 @@ const acme: ProviderSpec<'acme', 'acme'> = {
   },
   prices: { 'acme-large': { input: 1, cacheRead: 0.1, cacheWrite: 1 } },
   recall: openaiChat.recall,
-  examples: {
-    request: {
-      path: '/acme/v1/chat',
-      headers: { 'x-acme-key': 'acme-example' },
-      body: {
-        ...openaiChat.examples.request.body,
-        model: 'acme-large',
-        max_completion_tokens: undefined,
-        max_new_tokens: 2048,
-      },
+};
+
+const ACME_EXAMPLES: ProviderExamples = {
+  request: {
+    path: '/acme/v1/chat',
+    headers: { 'x-acme-key': 'acme-example' },
+    body: {
+      ...openaiChatExamples.request.body,
+      model: 'acme-large',
+      max_completion_tokens: undefined,
+      max_new_tokens: 2048,
     },
-    answer: {
-      body: { id: 'a1', meter: { acme_prompt: 900, acme_cached: 800 } },
-      usage: { input: 100, cacheRead: 800, cacheWrite: 0 },
-    },
+  },
+  answer: {
+    body: { id: 'a1', meter: { acme_prompt: 900, acme_cached: 800 } },
+    usage: { input: 100, cacheRead: 800, cacheWrite: 0 },
   },
 };
 
 describe('a fifth provider is its spec and one line', () => {
   const withAcme = new ProviderSet([...PROVIDERS.specs, acme]);
-  for (const spec of withAcme.specs) providerCases(spec, withAcme, SDK_READERS[spec.api]);
+  for (const spec of withAcme.specs)
+    providerCases(
+      spec,
+      spec === acme ? ACME_EXAMPLES : examplesOf(spec.api),
+      withAcme,
+      SDK_READERS[spec.api],
+    );
 
   it('every table derived from the registry takes it in, and the others are as they were', () => {
     expect(withAcme.paths()).toEqual({ ...PROVIDERS.paths(), '/acme/v1/chat': 'acme' });

@@ -17,6 +17,8 @@ export interface ModelCall {
 /**
  * Real samples of the API, the ones every provider's shared cases run on
  * (test-support/provider-cases.ts): a model request with tool results, and an answer's usage.
+ * Each folder exports its own as `examples` beside `spec` (not in it: a start that reads the
+ * registry for prices loads no samples).
  */
 export interface ProviderExamples {
   /** A model request as its clients send it, with at least one tool result. */
@@ -66,9 +68,12 @@ export interface ProviderSpec<A extends string = string, K extends string = stri
   usage(answer: Record<string, unknown>): InputUsage | undefined;
   /** Its models' built-in prices, by model name prefix. */
   readonly prices: Readonly<Prices>;
-  /** Its side of recall through the proxy, for the tool offered: the tool's form, its calls, its stream. */
-  recall(tool: OfferedTool): Dialect;
+  /**
+   * Its side of recall through the proxy, for the tool offered: the tool's form, its calls, its
+   * stream. Loaded when asked (only the proxy asks), so the registry stays light for the starts
+   * that read it for prices.
+   */
+  recall(): Promise<(tool: OfferedTool) => Dialect>;
   /** A saved request body as a replay transcript: when a body is one, and what it looks like. */
   readonly saved?: { readonly expects: string; holds(body: Record<string, unknown>): boolean };
-  readonly examples: ProviderExamples;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ProviderSet, ProviderSpec } from '../providers/index.js';
+import type { ProviderExamples, ProviderSet, ProviderSpec } from '../providers/index.js';
 import { contentText, spliceJson } from '../text/index.js';
 
 /** Reads an error body the way an API's official SDK does: the type and message it saw. */
@@ -17,10 +17,15 @@ const bytesOf = (body: unknown) => Buffer.from(JSON.stringify(body, null, 2));
  * in its SDK, its usage reads from a real answer, its conversation key holds across turns.
  *
  * @example
- * for (const spec of PROVIDERS.specs) providerCases(spec, PROVIDERS, SDK_READERS[spec.api]);
+ * for (const spec of PROVIDERS.specs) providerCases(spec, examples, PROVIDERS, SDK_READERS[spec.api]);
  */
-export function providerCases(spec: ProviderSpec, set: ProviderSet, sdk?: SdkErrorReader | string): void {
-  const { request, answer } = spec.examples;
+export function providerCases(
+  spec: ProviderSpec,
+  examples: ProviderExamples,
+  set: ProviderSet,
+  sdk?: SdkErrorReader | string,
+): void {
+  const { request, answer } = examples;
   describe(`provider ${spec.api}`, () => {
     it('recognises its own model requests, and no other provider claims them', () => {
       expect(set.call('POST', request.path)).toMatchObject({ api: spec.api });
@@ -116,9 +121,9 @@ export function providerCases(spec: ProviderSpec, set: ProviderSet, sdk?: SdkErr
         expect(set.priceOf(`${model}-20260101`)?.price).toEqual(spec.prices[model]);
     });
 
-    it('offers the recall tool in its own form and reads it back', () => {
+    it('offers the recall tool in its own form and reads it back', async () => {
       const tool = { name: 'spillway_expand', description: 'Recalls', inputSchema: { type: 'object' } };
-      const dialect = spec.recall(tool);
+      const dialect = (await spec.recall())(tool);
       const tools = Array.isArray(request.body.tools) ? request.body.tools : [];
       const offered = { ...request.body, tools: [...tools, JSON.parse(dialect.toolJson)] };
       expect(dialect.toolNames(offered)).toContain('spillway_expand');

@@ -2,10 +2,9 @@ import { asRecord } from '../../text/index.js';
 import type { ModelPrice } from '../prices.js';
 import type { ProviderSpec } from '../provider-spec.js';
 import { tokenCount, usageRecord } from '../usage.js';
-import { EXAMPLES } from './examples.js';
-import { recallDialect } from './recall.js';
 import { anthropicAdapter } from './view.js';
 
+export { EXAMPLES as examples } from './examples.js';
 export { anthropicAdapter } from './view.js';
 
 /** Anthropic's prices: cache reads at 0.1x, 5-minute cache writes at 1.25x. */
@@ -69,6 +68,5 @@ export const spec: ProviderSpec<'anthropic', 'anthropic'> = {
     holds: (body) =>
       blocksOf(body).some((b) => asRecord(b)?.type === 'tool_result' || asRecord(b)?.type === 'tool_use'),
   },
-  recall: recallDialect,
-  examples: EXAMPLES,
+  recall: () => import('./recall.js').then((m) => m.recallDialect),
 };

@@ -3,10 +3,9 @@ import { openaiError } from '../openai.js';
 import { cachedAt } from '../prices.js';
 import type { ProviderSpec } from '../provider-spec.js';
 import { cachedWithin } from '../usage.js';
-import { EXAMPLES } from './examples.js';
-import { recallDialect } from './recall.js';
 import { geminiAdapter } from './view.js';
 
+export { EXAMPLES as examples } from './examples.js';
 export { functionResponseText, geminiAdapter } from './view.js';
 
 /** Gemini's model calls: the model is in the path (`/v1beta/models/gemini-2.5-pro:generateContent`). */
@@ -51,6 +50,5 @@ export const spec: ProviderSpec<'gemini', 'gemini'> = {
     'gemini-2.5-flash': cachedAt(0.3, 0.03),
     'gemini-2.5-flash-lite': cachedAt(0.1, 0.01),
   },
-  recall: recallDialect,
-  examples: EXAMPLES,
+  recall: () => import('./recall.js').then((m) => m.recallDialect),
 };

@@ -2,10 +2,9 @@ import { asRecord } from '../../text/index.js';
 import { OPENAI_PRICES, openaiError } from '../openai.js';
 import type { ProviderSpec } from '../provider-spec.js';
 import { cachedWithin, usageRecord } from '../usage.js';
-import { EXAMPLES } from './examples.js';
-import { recallDialect } from './recall.js';
 import { openaiChatAdapter } from './view.js';
 
+export { EXAMPLES as examples } from './examples.js';
 export { openaiChatAdapter } from './view.js';
 
 /**
@@ -40,6 +39,5 @@ export const spec: ProviderSpec<'openai-chat', 'openai'> = {
       Array.isArray(body.messages) &&
       body.messages.some((m) => asRecord(m)?.role === 'tool' || Array.isArray(asRecord(m)?.tool_calls)),
   },
-  recall: recallDialect,
-  examples: EXAMPLES,
+  recall: () => import('./recall.js').then((m) => m.recallDialect),
 };

@@ -2,10 +2,9 @@ import { asRecord } from '../../text/index.js';
 import { OPENAI_PRICES, openaiError } from '../openai.js';
 import type { ProviderSpec } from '../provider-spec.js';
 import { cachedWithin, usageRecord } from '../usage.js';
-import { EXAMPLES } from './examples.js';
-import { recallDialect } from './recall.js';
 import { openaiResponsesAdapter } from './view.js';
 
+export { EXAMPLES as examples } from './examples.js';
 export { openaiResponsesAdapter } from './view.js';
 
 /**
@@ -40,6 +39,5 @@ export const spec: ProviderSpec<'openai-responses', 'openai'> = {
       Array.isArray(body.input) &&
       body.input.some((i) => /_call_output$/.test(String(asRecord(i)?.type ?? ''))),
   },
-  recall: recallDialect,
-  examples: EXAMPLES,
+  recall: () => import('./recall.js').then((m) => m.recallDialect),
 };

@@ -3,9 +3,17 @@ import { EXPAND_TOOL, EXPAND_TOOL_DEFINITION } from '../../tools/index.js';
 
 const { description, inputSchema } = EXPAND_TOOL_DEFINITION;
 
-/** Each API's side of recall through the proxy, from its provider's spec, for spillway_expand. */
+/**
+ * Each API's side of recall through the proxy, from its provider's spec, for spillway_expand:
+ * loaded with the proxy's routes (after it listens), not by every start that reads the registry.
+ */
 export const DIALECTS = Object.fromEntries(
-  PROVIDERS.specs.map((spec) => [spec.api, spec.recall({ name: EXPAND_TOOL, description, inputSchema })]),
+  await Promise.all(
+    PROVIDERS.specs.map(async (spec) => {
+      const dialect = await spec.recall();
+      return [spec.api, dialect({ name: EXPAND_TOOL, description, inputSchema })] as const;
+    }),
+  ),
 ) as Readonly<Record<ApiName, Dialect>>;
 
 /**
