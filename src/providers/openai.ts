@@ -10,7 +10,12 @@ export const openaiError = (type: string, message: string): unknown => ({
   error: { type, message, code: type },
 });
 
-/** OpenAI's models (both its APIs): cached input at its discount, no write price. */
+/**
+ * OpenAI's models (both its APIs): cached input at its discount, no write price.
+ *
+ * @example
+ * OPENAI_PRICES['gpt-5'].cacheRead; // 0.125
+ */
 export const OPENAI_PRICES = {
   'gpt-5': cachedAt(1.25, 0.125),
   'gpt-5-mini': cachedAt(0.25, 0.025),

@@ -27,7 +27,12 @@ export type UpstreamKey = (typeof REGISTERED)[number]['upstream']['key'];
  */
 export const PROVIDERS = new ProviderSet<(typeof REGISTERED)[number]>(REGISTERED);
 
-/** Every API's name, in registry order. */
+/**
+ * Every API's name, in registry order.
+ *
+ * @example
+ * API_NAMES.includes('gemini'); // true
+ */
 export const API_NAMES: readonly ApiName[] = PROVIDERS.apis;
 
 /**

@@ -11,7 +11,13 @@ export interface InputUsage {
   cacheWrite: number;
 }
 
-/** A token count as a provider reports it: 0 for anything that is not a count. */
+/**
+ * A token count as a provider reports it: 0 for anything that is not a count.
+ *
+ * @example
+ * tokenCount(12); // 12
+ * tokenCount(null); // 0
+ */
 export const tokenCount = (v: unknown): number =>
   typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : 0;
 

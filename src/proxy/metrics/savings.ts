@@ -1,5 +1,5 @@
 import { addTokens, type RecentDecision, type RequestFigures } from '../../engine/index.js';
-import { costOf, type InputUsage, type ModelPrice, PRICES_AS_OF, totalInput } from '../../formats/index.js';
+import { costOf, type InputUsage, type ModelPrice, PRICES_AS_OF, totalInput } from '../../providers/index.js';
 
 /**
  * What spillway saved, with every denominator named: the answered requests of conversations,

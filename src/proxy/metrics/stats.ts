@@ -1,5 +1,5 @@
 import { addStats, type StageName, type StageStats } from '../../engine/index.js';
-import type { ApiName } from '../../formats/index.js';
+import type { ApiName } from '../../providers/index.js';
 import type { RewriteOutcome } from '../rewrite/index.js';
 import { newSavings, type Savings, savingsMetrics } from './savings.js';
 

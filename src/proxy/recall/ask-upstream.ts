@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Dispatcher } from 'undici';
-import type { ApiName } from '../../formats/index.js';
+import type { ApiName } from '../../providers/index.js';
 import type { ProxyContext } from '../context.js';
 import { upstreamFor, upstreamHeaders, upstreamUrl } from '../http/index.js';
 

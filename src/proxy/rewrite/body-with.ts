@@ -1,4 +1,4 @@
-import type { RequestView } from '../../formats/index.js';
+import type { RequestView } from '../../providers/index.js';
 import { type Content, spliceJson } from '../../text/index.js';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { anthropicAdapter } from '../../formats/index.js';
+import { anthropicAdapter } from '../../providers/index.js';
 import { otherTokensFrom } from './other-tokens.js';
 
 describe('otherTokensFrom', () => {

@@ -1,5 +1,5 @@
 import { ConversationEngine, type ConversationOptions } from '../../engine/index.js';
-import type { Prices } from '../../formats/index.js';
+import type { Prices } from '../../providers/index.js';
 import { idPartProblem } from '../../store/index.js';
 import { shortHash } from '../../text/index.js';
 

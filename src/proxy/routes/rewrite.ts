@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { BudgetPins } from '../../engine/index.js';
-import { type ApiName, type InputUsage, priceOf, totalInput } from '../../formats/index.js';
+import { type ApiName, type InputUsage, priceOf, totalInput } from '../../providers/index.js';
 import type { ProxyContext } from '../context.js';
 import {
   apiError,
