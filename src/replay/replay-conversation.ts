@@ -8,7 +8,7 @@ import {
   type StageStats,
   type TurnOutcome,
 } from '../engine/index.js';
-import type { InputUsage } from '../providers/index.js';
+import type { InputUsage } from '../formats/index.js';
 import { MemoryStore, recallAll, type Store } from '../store/index.js';
 import {
   type Content,

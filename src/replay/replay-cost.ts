@@ -1,4 +1,4 @@
-import { costOf, type ModelPrice, type Prices, priceOf, totalInput } from '../providers/index.js';
+import { costOf, type ModelPrice, type Prices, priceOf, totalInput } from '../formats/index.js';
 import type { ConversationReplay } from './replay-conversation.js';
 
 /** The prompt-caching price model the cost estimate uses, stated in every report. */

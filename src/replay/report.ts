@@ -1,5 +1,5 @@
 import { addStats, type StageName, type StageStats } from '../engine/index.js';
-import type { Prices } from '../providers/index.js';
+import type { Prices } from '../formats/index.js';
 import type { ConversationReplay, ResultRecord } from './replay-conversation.js';
 
 import {

@@ -1,4 +1,4 @@
-import { asContent, type CallTable, LatestWords, resultOf } from '../../providers/index.js';
+import { asContent, type CallTable, LatestWords, resultOf } from '../../formats/index.js';
 import { asRecord, type Content, type ToolResult } from '../../text/index.js';
 import type { TranscriptReader } from '../transcript.js';
 import { asString, firstJsonLines, nothingFits, parseJsonLines } from './json-lines.js';

@@ -5,7 +5,7 @@ import {
   LatestWords,
   resultOf,
   totalInput,
-} from '../../providers/index.js';
+} from '../../formats/index.js';
 import { asRecord, type Content, type ContentBlock, type ToolResult } from '../../text/index.js';
 import type { TranscriptReader } from '../transcript.js';
 import { asString, firstJsonLines, parseDocument, recordsOf } from './json-lines.js';

@@ -1,4 +1,4 @@
-import { type CallTable, callInput, LatestWords, resultOf } from '../../providers/index.js';
+import { type CallTable, callInput, LatestWords, resultOf } from '../../formats/index.js';
 import { asRecord, type ToolResult } from '../../text/index.js';
 import type { Conversation, TranscriptReader } from '../transcript.js';
 import { asString, firstJsonLines, parseJsonLines } from './json-lines.js';

@@ -1,4 +1,4 @@
-import { type CallTable, functionResponseText, geminiAdapter, resultOf } from '../../providers/index.js';
+import { type CallTable, functionResponseText, geminiAdapter, resultOf } from '../../formats/index.js';
 import { asRecord, type ToolResult } from '../../text/index.js';
 import type { Conversation, TranscriptReader } from '../transcript.js';
 import { turnsByMessage } from './api-body.js';

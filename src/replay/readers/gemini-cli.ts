@@ -1,4 +1,4 @@
-import { type CallTable, LatestWords, resultOf } from '../../providers/index.js';
+import { type CallTable, LatestWords, resultOf } from '../../formats/index.js';
 import { asRecord, type ToolResult } from '../../text/index.js';
 import type { TranscriptReader } from '../transcript.js';
 import { asString, firstJsonLines, nothingFits, parseJsonLines } from './json-lines.js';

@@ -1,4 +1,4 @@
-import { type CallTable, LatestWords, resultOf } from '../../providers/index.js';
+import { type CallTable, LatestWords, resultOf } from '../../formats/index.js';
 import type { Content, ContentBlock, ToolResult } from '../../text/index.js';
 import type { TranscriptReader } from '../transcript.js';
 import { asString, firstJsonLines, nothingFits, parseDocument, recordsOf } from './json-lines.js';
