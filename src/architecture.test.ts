@@ -10,6 +10,9 @@ const LAYERS: readonly (readonly string[])[] = [
   ['errors', 'config-schema', 'package-root'],
   ['signals'],
   ['text'],
+  // The model APIs, one folder each (the store names their upstreams); formats/ is their former
+  // room, kept as a subpath that re-exports them.
+  ['providers'],
   ['store'],
   ['formats'],
   // The collapse of one text (the algorithm), then the engine that runs stages over a conversation.

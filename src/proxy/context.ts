@@ -1,12 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Agent } from 'undici';
 import type { Store } from '../store/index.js';
-import type { Admission } from './admission.js';
-import type { OwnerGate } from './peer-owner.js';
+import type { Admission, OwnerGate, Upstreams } from './http/index.js';
+import type { ProxyStats } from './metrics/index.js';
 import type { RecallOffers } from './recall-offers.js';
-import type { SessionTable } from './sessions.js';
-import type { ProxyStats } from './stats.js';
-import type { Upstreams } from './upstreams.js';
+import type { SessionTable } from './rewrite/index.js';
 
 /** Serves MCP over streamable HTTP at `/mcp`, with the request's parsed JSON body. */
 export type McpHandler = (req: IncomingMessage, res: ServerResponse, body: unknown) => Promise<void>;

@@ -1,7 +1,14 @@
-export { DEFAULT_ADMISSION } from './admission.js';
 export type { LogLine, McpHandler } from './context.js';
-export { isLoopback } from './http.js';
-export { type RewriteDeps, type RewriteOutcome, rewriteRequest } from './rewrite.js';
+export { DEFAULT_ADMISSION, DEFAULT_UPSTREAMS, isLoopback, type Upstreams } from './http/index.js';
+export { type ProxyStats, renderMetrics } from './metrics/index.js';
+export {
+  type RewriteDeps,
+  type RewriteOutcome,
+  rewriteRequest,
+  SessionTable,
+  type SessionTableOptions,
+  sessionKey,
+} from './rewrite/index.js';
 export { REWRITTEN } from './router.js';
 export {
   DEFAULT_MAX_BODY_BYTES,
@@ -10,6 +17,3 @@ export {
   type RunningProxy,
   startProxy,
 } from './server.js';
-export { SessionTable, type SessionTableOptions, sessionKey } from './sessions.js';
-export { type ProxyStats, renderMetrics } from './stats.js';
-export { DEFAULT_UPSTREAMS, type Upstreams } from './upstreams.js';

@@ -1,4 +1,5 @@
 import { SpillwayError } from '../../errors.js';
+import { PROVIDERS } from '../../providers/index.js';
 import {
   DEFAULT_ADMISSION,
   DEFAULT_MAX_BODY_BYTES,
@@ -17,10 +18,21 @@ import { PIPELINE_HELP, PIPELINE_OPTIONS, pipelineFromOptions } from '../pipelin
 import { STORE_HELP, STORE_OPTIONS, storeFromOptions } from '../store-option.js';
 import { version } from '../version.js';
 
+/** One `--<key>-upstream` flag per provider (its upstreams.json key), in registry order. */
+const UPSTREAM_FLAGS = PROVIDERS.upstreamKeys.map((key) => ({ key, flag: `${key}-upstream` }));
+
+const UPSTREAM_HELP = UPSTREAM_FLAGS.map(({ key, flag }, i) =>
+  i === 0
+    ? `  --${flag} URL  default: the endpoint "spillway setup" kept (a gateway the client was
+                             pointed at, in $SPILLWAY_HOME/upstreams.json), else ${DEFAULT_UPSTREAMS[key]}`
+    : `  --${flag} URL  default: likewise, else ${DEFAULT_UPSTREAMS[key]}`,
+).join('\n');
+
 export const PROXY_HELP =
   helpText(`usage: spillway proxy [--port ${DEFAULT_PORT}] [--host 127.0.0.1] [--allow-host NAME] [--preset P] [--config FILE]
-                      [--observe] [--dir D | --store URL] [--anthropic-upstream URL] [--openai-upstream URL]
-                      [--gemini-upstream URL] [--token T] [--max-body-bytes N] [--max-rewrites N]
+                      [--observe] [--dir D | --store URL]
+                      ${UPSTREAM_FLAGS.map(({ flag }) => `[--${flag} URL]`).join(' ')}
+                      [--token T] [--max-body-bytes N] [--max-rewrites N]
                       [--max-rewrite-bytes N] [--rewrite-wait-ms N] [--window N] [--quiet] [--open-recall]
                       [--no-recall-tool]
 
@@ -38,10 +50,7 @@ Options:
 ${PIPELINE_HELP}
   --observe                  forward everything untouched; /stats shows what would be saved
 ${STORE_HELP}
-  --anthropic-upstream URL   default: the endpoint "spillway setup" kept (a gateway the client was
-                             pointed at, in $SPILLWAY_HOME/upstreams.json), else ${DEFAULT_UPSTREAMS.anthropic}
-  --openai-upstream URL      default: likewise, else ${DEFAULT_UPSTREAMS.openai}
-  --gemini-upstream URL      default: likewise, else ${DEFAULT_UPSTREAMS.gemini}
+${UPSTREAM_HELP}
   --token T                  required on every route but /healthz, as x-spillway-token: T
                              (or Authorization: Bearer T on /expand, /mcp, /stats; or $SPILLWAY_TOKEN)
   --max-body-bytes N         refuse larger request bodies with 413 (default ${DEFAULT_MAX_BODY_BYTES})
@@ -78,13 +87,11 @@ function lazyMcp(store: Store): McpHandler {
 /** The endpoints setup kept (a gateway the client was pointed at), then the flags. */
 function upstreamsOf(values: Record<string, unknown>, env: NodeJS.ProcessEnv) {
   const flag = (name: string) => (typeof values[name] === 'string' ? (values[name] as string) : undefined);
-  const [anthropic, openai, gemini] = ['anthropic-upstream', 'openai-upstream', 'gemini-upstream'].map(flag);
-  return {
-    ...readKeptUpstreams(env),
-    ...(anthropic ? { anthropic } : {}),
-    ...(openai ? { openai } : {}),
-    ...(gemini ? { gemini } : {}),
-  };
+  const given = UPSTREAM_FLAGS.flatMap(({ key, flag: name }) => {
+    const url = flag(name);
+    return url ? [[key, url]] : [];
+  });
+  return { ...readKeptUpstreams(env), ...Object.fromEntries(given) };
 }
 
 function admissionOf(values: Record<string, unknown>) {
@@ -103,9 +110,7 @@ export async function proxyCommand(argv: string[], io: CliIo): Promise<number> {
     host: { type: 'string' },
     'allow-host': { type: 'string', multiple: true },
     observe: { type: 'boolean' },
-    'anthropic-upstream': { type: 'string' },
-    'openai-upstream': { type: 'string' },
-    'gemini-upstream': { type: 'string' },
+    ...Object.fromEntries(UPSTREAM_FLAGS.map(({ flag }) => [flag, { type: 'string' as const }])),
     token: { type: 'string' },
     'max-body-bytes': { type: 'string' },
     'max-rewrites': { type: 'string' },

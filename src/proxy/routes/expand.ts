@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { httpStatusOf, SpillwayError } from '../../errors.js';
 import { expand, recallAll } from '../../store/recall/index.js';
 import type { ProxyContext } from '../context.js';
-import { sendJson, sendText } from '../http.js';
+import { sendJson, sendText } from '../http/index.js';
 
 function whole(params: URLSearchParams, name: string): number | undefined {
   const value = params.get(name);

@@ -2,8 +2,8 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readAtSource } from '../../store/index.js';
 import type { ProxyContext } from '../context.js';
-import { sendJson, sendText } from '../http.js';
-import { renderMetrics } from '../stats.js';
+import { sendJson, sendText } from '../http/index.js';
+import { renderMetrics } from '../metrics/index.js';
 
 /**
  * `GET /healthz`: the proxy is up (never guarded: load balancers ask it).
