@@ -1,8 +1,10 @@
 export { DEFAULT_ADMISSION } from './admission.js';
-export type { LogLine, McpHandler } from './context.js';
-export { isLoopback } from './http.js';
+export type { LogLine, McpHandler, MoreRoutes, ProxyContext } from './context.js';
+export { BodyTooLarge, isLoopback, readBody, refuseTooLarge, sendJson } from './http.js';
+export { canonicalAddress } from './proc-net-tcp.js';
 export { type RewriteDeps, type RewriteOutcome, rewriteRequest } from './rewrite.js';
 export { REWRITTEN } from './router.js';
+export { isAuthorized } from './routes/index.js';
 export {
   DEFAULT_MAX_BODY_BYTES,
   DEFAULT_PORT,

@@ -1,4 +1,5 @@
 import { SpillwayError } from '../../errors.js';
+import { gatewayRoutes } from '../../gateways/index.js';
 import {
   DEFAULT_ADMISSION,
   DEFAULT_MAX_BODY_BYTES,
@@ -151,6 +152,8 @@ export async function proxyCommand(argv: string[], io: CliIo): Promise<number> {
       version: version(),
       ...(values['no-recall-tool'] ? { recallTool: false } : {}),
       mcp: lazyMcp(store),
+      // LiteLLM, Kong and Portkey call these (docs/gateways.md).
+      routes: gatewayRoutes(),
       log: values.quiet
         ? () => {}
         : (line) => io.stderr.write(`${JSON.stringify({ ts: new Date().toISOString(), ...line })}\n`),
