@@ -42,6 +42,8 @@ export const PINNED_LIBRARIES = {
     version: '2026.8.31',
     bin: 'mcp-server-filesystem',
   },
+  // The open-source Portkey gateway, for the gateways' end-to-end tests (its webhook mutator).
+  '@portkey-ai/gateway': { pkg: '@portkey-ai/gateway', version: '1.15.2', bin: 'gateway' },
 } as const;
 
 export type ClientKey = string;
