@@ -45,8 +45,9 @@ export async function continuedKey(store: Store, view: RequestView, key: string)
 
 const sessionKeyProblem = (key: string) => sessionKey({ header: key, seed: '' }) !== key;
 
-// Results this process has anchored: each is written once, when its conversation first shows it.
-const anchored = new Set<string>();
+// Results this process has anchored, per store: each is written once, when its conversation
+// first shows it.
+const anchoredIn = new WeakMap<Store, Set<string>>();
 const ANCHORED_LIMIT = 100_000;
 
 /**
@@ -60,6 +61,8 @@ export async function anchorResults(
   results: readonly ToolResult[],
   key: string,
 ): Promise<void> {
+  const anchored = anchoredIn.get(store) ?? new Set<string>();
+  anchoredIn.set(store, anchored);
   const fresh = results.filter((r) => !anchored.has(`${key}\u0000${r.id}`));
   if (fresh.length === 0) return;
   if (anchored.size + fresh.length > ANCHORED_LIMIT) anchored.clear();

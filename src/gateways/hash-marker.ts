@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { type Store, stashKey } from '../store/index.js';
+import { putAllIfAbsent, type Store, stashKey } from '../store/index.js';
 
 /** The form of a hash the gateways' callers find and ask for: 24 lowercase hex digits. */
 export const GATEWAY_HASH = /^[a-f0-9]{24}$/;
@@ -61,9 +61,10 @@ export interface HashEntry {
   tool?: string;
 }
 
-// Hashes this process has written: a turn's markers are the last turn's and one more, so the
-// writes are one per new marker, not one per marker per turn. Bounded: past it, it starts over.
-const written = new Set<string>();
+// Hashes this process has written, per store: a turn's markers are the last turn's and one
+// more, so the writes are one per new marker, not one per marker per turn. Bounded: past it,
+// it starts over.
+const writtenTo = new WeakMap<Store, Set<string>>();
 const WRITTEN_LIMIT = 100_000;
 
 /**
@@ -78,16 +79,18 @@ export async function recordHashes(
   issued: ReadonlyMap<string, string>,
   tools: ReadonlyMap<string, string> = new Map(),
 ): Promise<void> {
+  const written = writtenTo.get(store) ?? new Set<string>();
+  writtenTo.set(store, written);
   const fresh = [...issued].filter(([hash]) => !written.has(hash));
+  if (fresh.length === 0) return;
   if (written.size + fresh.length > WRITTEN_LIMIT) written.clear();
-  await Promise.all(
-    fresh.map(async ([hash, id]) => {
-      const tool = tools.get(id);
-      const entry: HashEntry = tool ? { id, tool } : { id };
-      await store.putIfAbsent(hashKey(hash), Buffer.from(JSON.stringify(entry)));
-      written.add(hash);
-    }),
-  );
+  const entries = fresh.map(([hash, id]) => {
+    const tool = tools.get(id);
+    const entry: HashEntry = tool ? { id, tool } : { id };
+    return { key: hashKey(hash), body: Buffer.from(JSON.stringify(entry)) };
+  });
+  await putAllIfAbsent(store, entries);
+  for (const [hash] of fresh) written.add(hash);
 }
 
 /**

@@ -90,7 +90,7 @@ describe.skipIf(missing)(
       expect(sharedPrefix(first.body, second.body)).toBeGreaterThanOrEqual(
         first.body.indexOf(last) + last.length,
       );
-      expect((two[5]?.content as string).length).toBeLessThan(buildLog('pk1').length / 4);
+      expect(String(two[5]?.content).length).toBeLessThan(buildLog('pk1').length / 4);
     });
 
     it('routes Anthropic messages through the hook the same way', async () => {
