@@ -67,7 +67,9 @@ export async function compressBody(ctx: ProxyContext, input: CompressInput): Pro
   const seen = viewOf(input.body, input.apis);
   if (!seen) return unchanged;
   const { api, view } = seen;
-  const key = await continuedKey(ctx.store, view, conversationKey(view, input.session));
+  // A session the caller names is kept as named; only a key spillway made up may be continued.
+  const named = conversationKey(view, input.session);
+  const key = input.session ? named : await continuedKey(ctx.store, view, named);
   const model = typeof input.body.model === 'string' ? input.body.model : undefined;
   const out = await rewriteRequest(
     api,

@@ -96,6 +96,13 @@ describe('the compression contract on the proxy port', () => {
     expect(sessions[0]).not.toBe(sessions[1]);
   });
 
+  it('keeps a session the caller names, even for results another conversation saw first', async () => {
+    await compress(chatConversation('n', 1));
+    const before = lines.length;
+    await compress(chatConversation('n', 1), { 'x-spillway-session': 'fork-1' });
+    expect(lines.slice(before).find((l) => l.path === '/v1/compress')?.session).toBe('fork-1');
+  });
+
   it('keeps a trimmed history on its conversation: the results it kept keep their bytes', async () => {
     const full = await compress(chatConversation('f', 3));
     const before = lines.length;
