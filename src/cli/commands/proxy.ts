@@ -28,7 +28,9 @@ export const PROXY_HELP =
 Runs an HTTP proxy between your coding agent and its model API. Anthropic Messages, OpenAI
 Chat Completions, OpenAI Responses and Gemini generateContent requests have their oversized tool results shrunk
 (originals kept for recall); everything else, streams included, passes through untouched.
-WebSocket handshakes get 426 (clients such as Codex then use HTTP). Point your agent at it:
+WebSocket handshakes get 426 (clients such as Codex then use HTTP). AI gateways call it too:
+/v1/compress and /v1/retrieve (LiteLLM, Kong), /portkey/hook (Portkey); see docs/gateways.md.
+Point your agent at it:
 ${clientSetup(`http://127.0.0.1:${DEFAULT_PORT}`)}
 Options:
   --port N                   port (default ${DEFAULT_PORT}, or $SPILLWAY_PORT; 0 picks a free one)
