@@ -47,6 +47,8 @@ export async function compressRoute(
   req: IncomingMessage,
   raw: Buffer,
   deadlineMs: number,
+  /** What is left of the deadline (the wait for room and the body's upload spent the rest). */
+  leftMs = deadlineMs,
 ): Promise<GatewayAnswer> {
   let body: unknown;
   try {
@@ -69,6 +71,7 @@ export async function compressRoute(
         apis: ['openai-chat', 'anthropic'],
         session: typeof session === 'string' ? session : undefined,
       }),
+    leftMs,
     deadlineMs,
   );
   if ('failOpen' in out) return unchangedAnswer(messages, tokens, { failOpen: out.failOpen });

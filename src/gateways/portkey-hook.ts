@@ -36,6 +36,8 @@ export async function portkeyHookRoute(
   ctx: ProxyContext,
   raw: Buffer,
   deadlineMs: number,
+  /** What is left of the deadline (the wait for room and the body's upload spent the rest). */
+  leftMs = deadlineMs,
 ): Promise<GatewayAnswer> {
   let event: HookEvent;
   try {
@@ -61,6 +63,7 @@ export async function portkeyHookRoute(
         apis: [api],
         session: typeof session === 'string' ? session : undefined,
       }),
+    leftMs,
     deadlineMs,
   );
   if ('failOpen' in out) return pass({ failOpen: out.failOpen });

@@ -9,7 +9,7 @@ import {
 } from '../proxy/index.js';
 import { gatewayRefusal } from './auth.js';
 import { compressRoute, type GatewayAnswer } from './compress-route.js';
-import { DEFAULT_DEADLINE_MS } from './deadline.js';
+import { admit, DEFAULT_DEADLINE_MS } from './deadline.js';
 import { portkeyHookRoute } from './portkey-hook.js';
 import { retrieveRoute } from './retrieve.js';
 
@@ -22,6 +22,12 @@ export interface GatewayRoutesOptions {
   deadlineMs?: number;
 }
 
+/** The bytes a request says its body holds, at most the proxy's limit (the limit when it does not say). */
+function declaredBytes(req: IncomingMessage, limit: number): number {
+  const declared = Number(req.headers['content-length']);
+  return Number.isSafeInteger(declared) && declared >= 0 ? Math.min(declared, limit) : limit;
+}
+
 async function answer(
   ctx: ProxyContext,
   req: IncomingMessage,
@@ -32,15 +38,29 @@ async function answer(
     const hash = RETRIEVE_BY_PATH.exec(path)?.[1] as string;
     return retrieveRoute(ctx, hash);
   }
-  let raw: Buffer;
+  const started = performance.now();
+  // Large bodies wait for room in the proxy's admission, within the deadline; one that gets
+  // none in time goes back unchanged.
+  const release = await admit(ctx.admission, declaredBytes(req, ctx.maxBodyBytes), deadlineMs);
   try {
-    raw = await readBody(req, ctx.maxBodyBytes);
-  } catch (err) {
-    if (err instanceof BodyTooLarge) return undefined;
-    throw err;
+    let raw: Buffer;
+    try {
+      raw = await readBody(req, ctx.maxBodyBytes);
+    } catch (err) {
+      if (err instanceof BodyTooLarge) return undefined;
+      throw err;
+    }
+    const left = release ? Math.round(deadlineMs - (performance.now() - started)) : 0;
+    if (path === '/v1/compress') return await compressRoute(ctx, req, raw, deadlineMs, left);
+    if (path === '/portkey/hook') return await portkeyHookRoute(ctx, raw, deadlineMs, left);
+    return retrieveByBody(ctx, raw);
+  } finally {
+    release?.();
   }
-  if (path === '/v1/compress') return compressRoute(ctx, req, raw, deadlineMs);
-  if (path === '/portkey/hook') return portkeyHookRoute(ctx, raw, deadlineMs);
+}
+
+/** `POST /v1/retrieve {hash}`. */
+function retrieveByBody(ctx: ProxyContext, raw: Buffer): Promise<GatewayAnswer> {
   let hash: unknown;
   try {
     hash = (JSON.parse(raw.toString('utf8')) as { hash?: unknown } | null)?.hash;

@@ -1,4 +1,4 @@
-export { DEFAULT_ADMISSION } from './admission.js';
+export { Admission, DEFAULT_ADMISSION } from './admission.js';
 export type { LogLine, McpHandler, MoreRoutes, ProxyContext } from './context.js';
 export { BodyTooLarge, isLoopback, readBody, refuseTooLarge, sendJson } from './http.js';
 export { canonicalAddress } from './proc-net-tcp.js';
