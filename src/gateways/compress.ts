@@ -1,5 +1,11 @@
 import { ADAPTERS, type ApiName, type RequestView } from '../formats/index.js';
-import { type ProxyContext, rewriteRequest } from '../proxy/index.js';
+import {
+  countRequest,
+  type ProxyContext,
+  recordRequest,
+  recordRewrite,
+  rewriteRequest,
+} from '../proxy/index.js';
 import { originalOf } from '../text/index.js';
 import { heuristicTokenizer } from '../text/tokenizers/index.js';
 import { anchorResults, continuedKey, conversationKey } from './conversation-key.js';
@@ -78,6 +84,10 @@ export async function compressBody(ctx: ProxyContext, input: CompressInput): Pro
     { sessions: ctx.sessions, observe: ctx.observe, ...(ctx.window ? { window: ctx.window } : {}) },
     { updateBoundary: true, ...(model ? { model } : {}) },
   );
+  // The gateways' traffic counts in /stats, /metrics and the dashboard as the proxy's does.
+  countRequest(ctx.stats, api);
+  recordRewrite(ctx.stats, out);
+  if (out.figures) recordRequest(ctx.stats.savings, out.figures, key, new Date());
   if (out.failOpen) return { ...unchanged, session: key, failOpen: out.failOpen.message.slice(0, 200) };
   if (ctx.observe) return { ...unchanged, session: key };
   await anchorResults(ctx.store, view.results, key);

@@ -129,6 +129,20 @@ describe('the compression contract on the proxy port', () => {
     expect(none.json.ccr_hashes).toEqual([]);
   });
 
+  it('counts what it saved in /stats, as the proxy counts its own requests', async () => {
+    const before = (await fetch(`${proxy.url}/stats`).then((r) => r.json())) as {
+      tokensSaved: number;
+      rewritten: number;
+    };
+    await compress(chatConversation('stats', 1));
+    const after = (await fetch(`${proxy.url}/stats`).then((r) => r.json())) as {
+      tokensSaved: number;
+      rewritten: number;
+    };
+    expect(after.rewritten).toBe(before.rewritten + 1);
+    expect(after.tokensSaved).toBeGreaterThan(before.tokensSaved);
+  });
+
   it('refuses a body without messages (400) and answers health', async () => {
     const bad = await postJson(`${proxy.url}/v1/compress`, { model: 'gpt-4o' });
     expect(bad.status).toBe(400);

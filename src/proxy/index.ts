@@ -5,6 +5,7 @@ export { canonicalAddress } from './proc-net-tcp.js';
 export { type RewriteDeps, type RewriteOutcome, rewriteRequest } from './rewrite.js';
 export { REWRITTEN } from './router.js';
 export { isAuthorized } from './routes/index.js';
+export { recordRequest } from './savings.js';
 export {
   DEFAULT_MAX_BODY_BYTES,
   DEFAULT_PORT,
@@ -13,5 +14,5 @@ export {
   startProxy,
 } from './server.js';
 export { SessionTable, type SessionTableOptions, sessionKey } from './sessions.js';
-export { type ProxyStats, renderMetrics } from './stats.js';
+export { countRequest, type ProxyStats, recordRewrite, renderMetrics } from './stats.js';
 export { DEFAULT_UPSTREAMS, type Upstreams } from './upstreams.js';
