@@ -96,6 +96,19 @@ describe('the compression contract on the proxy port', () => {
     expect(sessions[0]).not.toBe(sessions[1]);
   });
 
+  it('keeps a conversation whose client adds a system message later on its key and its bytes', async () => {
+    const first = await compress(chatConversation('m', 1));
+    const before = lines.length;
+    const later = [...chatConversation('m', 2), { role: 'system', content: 'Reminder: be brief.' }];
+    const second = await compress(later);
+    const one = first.json.messages as ChatMessage[];
+    expect(JSON.stringify((second.json.messages as ChatMessage[]).slice(0, one.length))).toBe(
+      JSON.stringify(one),
+    );
+    const sessions = lines.filter((l) => l.path === '/v1/compress').map((l) => l.session);
+    expect(sessions.at(-1)).toBe(lines.slice(0, before).findLast((l) => l.path === '/v1/compress')?.session);
+  });
+
   it('keeps a session the caller names, even for results another conversation saw first', async () => {
     await compress(chatConversation('n', 1));
     const before = lines.length;
