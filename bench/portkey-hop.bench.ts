@@ -1,9 +1,6 @@
 import { createServer } from 'node:http';
-import { resolvePipeline } from '../src/engine/config.js';
-import { gatewayRoutes } from '../src/gateways/index.js';
-import { startProxy } from '../src/proxy/server.js';
-import { MemoryStore } from '../src/store/backends/memory-store.js';
 import { chatConversation } from '../src/test-support/gateway-bodies.js';
+import { startGatewayProxy } from '../src/test-support/gateway-proxy.js';
 import { listenOnLoopback } from '../src/test-support/loopback.js';
 import { PORTKEY, startPortkey } from '../src/test-support/portkey.js';
 import { startUpstream } from '../src/test-support/upstream.js';
@@ -28,13 +25,7 @@ export async function benchPortkeyHop(): Promise<void> {
     return;
   }
   const upstream = await startUpstream();
-  const spillway = await startProxy({
-    pipeline: resolvePipeline(),
-    store: new MemoryStore(),
-    port: 0,
-    log: () => {},
-    routes: gatewayRoutes(),
-  });
+  const spillway = await startGatewayProxy();
   const stub = await listenOnLoopback(
     createServer((req, res) => {
       req.resume();

@@ -1,10 +1,8 @@
 import { networkInterfaces } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolvePipeline } from '../engine/index.js';
-import { type RunningProxy, startProxy } from '../proxy/index.js';
-import { MemoryStore } from '../store/index.js';
+import type { RunningProxy } from '../proxy/index.js';
 import { chatConversation, postJson } from '../test-support/gateway-bodies.js';
-import { gatewayRoutes } from './index.js';
+import { startGatewayProxy } from '../test-support/gateway-proxy.js';
 
 /** An address of this machine that is not loopback, for a client that is "not on this machine". */
 const outside = Object.values(networkInterfaces())
@@ -19,15 +17,10 @@ describe.skipIf(!outside)(
     const body = { messages: chatConversation('auth', 1), model: 'gpt-4o' };
 
     beforeAll(async () => {
-      proxy = await startProxy({
-        pipeline: resolvePipeline(),
-        store: new MemoryStore(),
+      proxy = await startGatewayProxy({
         host: '0.0.0.0',
-        port: 0,
         token: 'proxy-token',
         recallToken: { token: 'recall-token' },
-        log: () => {},
-        routes: gatewayRoutes(),
       });
       port = Number(new URL(proxy.url).port);
     });

@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolvePipeline } from '../engine/index.js';
-import { type RunningProxy, startProxy } from '../proxy/index.js';
-import { MemoryStore } from '../store/index.js';
+import type { RunningProxy } from '../proxy/index.js';
 import { type ChatMessage, chatConversation } from '../test-support/gateway-bodies.js';
-import { gatewayRoutes } from './index.js';
+import { startGatewayProxy } from '../test-support/gateway-proxy.js';
 
 /**
  * LiteLLM's `extract_hashes_from_messages` (litellm/proxy/guardrails/guardrail_hooks/headroom/
@@ -28,13 +26,7 @@ function litellmHashes(messages: ChatMessage[]): string[] {
 describe('the gateways callers, replayed', () => {
   let proxy: RunningProxy;
   beforeAll(async () => {
-    proxy = await startProxy({
-      pipeline: resolvePipeline(),
-      store: new MemoryStore(),
-      port: 0,
-      log: () => {},
-      routes: gatewayRoutes(),
-    });
+    proxy = await startGatewayProxy();
   });
   afterAll(() => proxy.close());
 

@@ -1,9 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { resolvePipeline } from '../engine/index.js';
-import { type RunningProxy, startProxy } from '../proxy/index.js';
+import type { RunningProxy } from '../proxy/index.js';
 import { MemoryStore, type StoreKey } from '../store/index.js';
 import { chatConversation, postJson } from '../test-support/gateway-bodies.js';
-import { gatewayRoutes } from './index.js';
+import { startGatewayProxy } from '../test-support/gateway-proxy.js';
 
 /** A store whose reads never answer: a Redis that stopped replying. */
 class HangingStore extends MemoryStore {
@@ -32,12 +31,10 @@ describe('never the reason a request fails', () => {
   });
 
   const start = async (store: MemoryStore, options: { deadlineMs?: number; maxBodyBytes?: number } = {}) => {
-    proxy = await startProxy({
-      pipeline: resolvePipeline(),
+    proxy = await startGatewayProxy({
       store,
-      port: 0,
       log: (line) => lines.push(line),
-      routes: gatewayRoutes(options.deadlineMs ? { deadlineMs: options.deadlineMs } : {}),
+      gateway: options.deadlineMs ? { deadlineMs: options.deadlineMs } : {},
       ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}),
     });
     return proxy.url;

@@ -1,7 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolvePipeline } from '../engine/index.js';
-import { type RunningProxy, startProxy } from '../proxy/index.js';
-import { MemoryStore } from '../store/index.js';
+import type { RunningProxy } from '../proxy/index.js';
 import {
   anthropicConversation,
   buildLog,
@@ -10,7 +8,8 @@ import {
   hashesIn,
   postJson,
 } from '../test-support/gateway-bodies.js';
-import { gatewayRoutes, hashOfRecallId } from './index.js';
+import { startGatewayProxy } from '../test-support/gateway-proxy.js';
+import { hashOfRecallId } from './index.js';
 
 const toolText = (m: ChatMessage) => m.content as string;
 
@@ -19,12 +18,8 @@ describe('the compression contract on the proxy port', () => {
   const lines: Record<string, unknown>[] = [];
 
   beforeAll(async () => {
-    proxy = await startProxy({
-      pipeline: resolvePipeline(),
-      store: new MemoryStore(),
-      port: 0,
+    proxy = await startGatewayProxy({
       log: (line) => lines.push(line),
-      routes: gatewayRoutes(),
     });
   });
   afterAll(() => proxy.close());

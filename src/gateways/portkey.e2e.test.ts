@@ -1,17 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolvePipeline } from '../engine/index.js';
-import { type RunningProxy, startProxy } from '../proxy/index.js';
-import { MemoryStore } from '../store/index.js';
+import type { RunningProxy } from '../proxy/index.js';
 import {
   anthropicConversation,
   buildLog,
   type ChatMessage,
   chatConversation,
 } from '../test-support/gateway-bodies.js';
+import { startGatewayProxy } from '../test-support/gateway-proxy.js';
 import { PORTKEY, type RunningPortkey, startPortkey } from '../test-support/portkey.js';
 import { freePort } from '../test-support/redis.js';
 import { type SeenRequest, startUpstream, type TestUpstream } from '../test-support/upstream.js';
-import { gatewayRoutes } from './index.js';
 
 const missing = 'missing' in PORTKEY ? PORTKEY.missing : undefined;
 
@@ -32,12 +30,8 @@ describe.skipIf(missing)(
 
     beforeAll(async () => {
       upstream = await startUpstream();
-      spillway = await startProxy({
-        pipeline: resolvePipeline(),
-        store: new MemoryStore(),
-        port: 0,
+      spillway = await startGatewayProxy({
         log: (line) => lines.push(line),
-        routes: gatewayRoutes(),
       });
       portkey = await startPortkey();
     });

@@ -1,5 +1,5 @@
 import { SpillwayError } from '../../errors.js';
-import { gatewayRoutes } from '../../gateways/index.js';
+import { gatewayRoutes, startExtProc } from '../../gateways/index.js';
 import {
   DEFAULT_ADMISSION,
   DEFAULT_MAX_BODY_BYTES,
@@ -23,7 +23,7 @@ export const PROXY_HELP =
                       [--observe] [--dir D | --store URL] [--anthropic-upstream URL] [--openai-upstream URL]
                       [--gemini-upstream URL] [--token T] [--max-body-bytes N] [--max-rewrites N]
                       [--max-rewrite-bytes N] [--rewrite-wait-ms N] [--window N] [--quiet] [--open-recall]
-                      [--no-recall-tool]
+                      [--no-recall-tool] [--ext-proc-port N]
 
 Runs an HTTP proxy between your coding agent and its model API. Anthropic Messages, OpenAI
 Chat Completions, OpenAI Responses and Gemini generateContent requests have their oversized tool results shrunk
@@ -56,6 +56,8 @@ ${STORE_HELP}
   --no-recall-tool           do not offer spillway_expand to a conversation with markers whose
                              client has no such tool (by default the proxy offers it and answers
                              the model's calls itself; see docs/proxy.md)
+  --ext-proc-port N          also serve Envoy's ext_proc filter (gRPC, loopback) on port N: model
+                             request bodies collapsed as /v1/compress does (docs/gateways.md)
   --quiet                    no per-request log lines on stderr
   --open-recall              let anyone on this machine use the proxy: /stats, /metrics, /expand,
                              /mcp and the dashboard with no token, and model requests from any
@@ -100,6 +102,23 @@ function admissionOf(values: Record<string, unknown>) {
   };
 }
 
+/** Envoy's ext_proc server beside the proxy, when --ext-proc-port asks for it. */
+async function extProcOf(port: string | undefined, proxyUrl: string, token: string | undefined, io: CliIo) {
+  if (port === undefined) return undefined;
+  const n = intOption('--ext-proc-port', port) as number;
+  if (n > 65535) throw new SpillwayError('SPILLWAY_USAGE', `--ext-proc-port must be 0-65535, got ${n}`);
+  const extProc = await startExtProc({
+    compressUrl: `${proxyUrl}/v1/compress`,
+    port: n,
+    ...(token ? { token } : {}),
+  });
+  await write(
+    io.stdout,
+    `Envoy ext_proc (gRPC) on ${extProc.url}${token ? ' (send x-spillway-token in grpc_service.initial_metadata)' : ''}\n`,
+  );
+  return extProc;
+}
+
 export async function proxyCommand(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs('proxy', argv, {
     port: { type: 'string' },
@@ -118,6 +137,7 @@ export async function proxyCommand(argv: string[], io: CliIo): Promise<number> {
     quiet: { type: 'boolean' },
     'open-recall': { type: 'boolean' },
     'no-recall-tool': { type: 'boolean' },
+    'ext-proc-port': { type: 'string' },
     ...PIPELINE_OPTIONS,
     ...STORE_OPTIONS,
   });
@@ -173,11 +193,13 @@ export async function proxyCommand(argv: string[], io: CliIo): Promise<number> {
         : '') +
       `dashboard: ${proxy.url}/${recallToken ? ` (it asks for the token in ${recallToken.file}, or open ${proxy.url}/#token=$(cat ${recallToken.file}))` : ''}\n`,
   );
+  const extProc = await extProcOf(values['ext-proc-port'], proxy.url, token ?? recallToken?.token, io);
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
+  await extProc?.close();
   await proxy.close();
   await store.close?.();
   return 0;
