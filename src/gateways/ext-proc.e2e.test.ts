@@ -160,6 +160,35 @@ describe.skipIf(missing)(
       }
     });
 
+    it('refuses a message over its bound (INVALID_ARGUMENT), reading no more of it', async () => {
+      const small = await startExtProc({ compressUrl: `${proxy.url}/v1/compress`, maxMessageBytes: 4096 });
+      const require = createRequire(join(root, 'package.json'));
+      const grpc = require('@grpc/grpc-js');
+      const Processor = client.constructor as new (
+        address: string,
+        credentials: unknown,
+      ) => {
+        Process(): Call;
+        close(): void;
+      };
+      const other = new Processor(new URL(small.url).host, grpc.credentials.createInsecure());
+      try {
+        const body = Buffer.from(JSON.stringify({ model: 'gpt-4o', messages: chatConversation('big', 1) }));
+        const err = await new Promise<{ code?: number }>((resolve) => {
+          const call = other.Process();
+          call.on('data', () => {});
+          call.on('error', (e) => resolve(e as { code?: number }));
+          call.on('end', () => resolve({}));
+          for (const m of envoyExchange('/v1/chat/completions', body)) call.write(m);
+          call.end();
+        });
+        expect(err.code).toBe(grpc.status.INVALID_ARGUMENT);
+      } finally {
+        other.close();
+        await small.close();
+      }
+    });
+
     it('lets everything else go on unchanged: another path, a body with nothing to collapse', async () => {
       const body = Buffer.from(JSON.stringify({ input: 'hello' }));
       const [, embeddings] = await exchange(envoyExchange('/v1/embeddings', body));

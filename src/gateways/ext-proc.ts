@@ -89,22 +89,42 @@ function frames(
   max: number,
   each: (message: Buffer) => Promise<void>,
 ): Promise<void> {
-  let pending = Buffer.alloc(0);
+  // Chunks are joined once a whole message is in (joining on every chunk would copy a 64 MB
+  // body thousands of times).
+  let parts: Buffer[] = [];
+  let size = 0;
   let chain = Promise.resolve();
   return new Promise((resolve, reject) => {
-    stream.on('data', (chunk: Buffer) => {
-      pending = Buffer.concat([pending, chunk]);
-      while (pending.length >= 5) {
-        if (pending[0] !== 0) return reject(new Error('compressed gRPC messages are not supported'));
-        const length = pending.readUInt32BE(1);
-        if (length > max)
-          return reject(new Error(`a gRPC message of ${length} bytes is over the limit of ${max}`));
-        if (pending.length < 5 + length) break;
-        const message = pending.subarray(5, 5 + length);
-        pending = pending.subarray(5 + length);
+    const fail = (err: Error) => {
+      stream.off('data', onData);
+      stream.resume();
+      reject(err);
+    };
+    let needed = 0; // 5 + the message's length, once its prefix is in
+    const onData = (chunk: Buffer) => {
+      parts.push(chunk);
+      size += chunk.length;
+      for (;;) {
+        if (needed === 0) {
+          if (size < 5) return;
+          if ((parts[0] as Buffer).length < 5) parts = [Buffer.concat(parts, size)];
+          const head = parts[0] as Buffer;
+          if (head[0] !== 0) return fail(new Error('compressed gRPC messages are not supported'));
+          const length = head.readUInt32BE(1);
+          if (length > max)
+            return fail(new Error(`a gRPC message of ${length} bytes is over the limit of ${max}`));
+          needed = 5 + length;
+        }
+        if (size < needed) return;
+        const all = parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts, size);
+        const message = all.subarray(5, needed);
+        parts = all.length > needed ? [all.subarray(needed)] : [];
+        size -= needed;
+        needed = 0;
         chain = chain.then(() => each(message));
       }
-    });
+    };
+    stream.on('data', onData);
     stream.once('end', () => chain.then(resolve, reject));
     stream.once('error', reject);
   });
