@@ -93,7 +93,7 @@ export async function compressBody(ctx: ProxyContext, input: CompressInput): Pro
   await anchorResults(ctx.store, view.results, key);
   if (!out.changed) return { ...unchanged, session: key };
   const { text, issued } = withHashMarkers(out.body.toString('utf8'), rawText);
-  await recordHashes(ctx.store, issued, toolsById(view, new Set(issued.values())));
+  await recordHashes(ctx.store, issued, (ids) => toolsById(view, ids));
   return {
     body: JSON.parse(text) as Record<string, unknown>,
     tokensBefore,

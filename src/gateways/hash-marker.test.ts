@@ -33,7 +33,7 @@ describe('the hash marker', () => {
     const id = 'LPJNul-wow4m6Dsqxbning';
     const hash = hashOfRecallId(id);
     expect(await lookupHash(store, hash)).toBeUndefined();
-    await recordHashes(store, new Map([[hash, id]]), new Map([[id, 'Bash']]));
+    await recordHashes(store, new Map([[hash, id]]), () => new Map([[id, 'Bash']]));
     expect(await lookupHash(store, hash)).toEqual({ id, tool: 'Bash' });
     for (const bad of ['../../etc/passwd', hash.toUpperCase(), `${hash}0`, ''])
       expect(await lookupHash(store, bad)).toBeUndefined();

@@ -69,21 +69,23 @@ const WRITTEN_LIMIT = 100_000;
 
 /**
  * Keeps what each issued hash names in the store, so that any instance sharing it answers a
- * retrieve of it (only hashes spillway issued are ever found).
+ * retrieve of it (only hashes spillway issued are ever found). `toolsOf` names the tools of
+ * the recall ids not written yet (asked only for those: it hashes results).
  *
  * @example
- * await recordHashes(store, withHashMarkers(text, before).issued, new Map([['Ab3', 'Bash']]));
+ * await recordHashes(store, withHashMarkers(text, before).issued, () => new Map([['Ab3', 'Bash']]));
  */
 export async function recordHashes(
   store: Store,
   issued: ReadonlyMap<string, string>,
-  tools: ReadonlyMap<string, string> = new Map(),
+  toolsOf: (ids: ReadonlySet<string>) => ReadonlyMap<string, string> = () => new Map(),
 ): Promise<void> {
   const written = writtenTo.get(store) ?? new Set<string>();
   writtenTo.set(store, written);
   const fresh = [...issued].filter(([hash]) => !written.has(hash));
   if (fresh.length === 0) return;
   if (written.size + fresh.length > WRITTEN_LIMIT) written.clear();
+  const tools = toolsOf(new Set(fresh.map(([, id]) => id)));
   const entries = fresh.map(([hash, id]) => {
     const tool = tools.get(id);
     const entry: HashEntry = tool ? { id, tool } : { id };
