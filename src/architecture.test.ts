@@ -24,6 +24,9 @@ const LAYERS: readonly (readonly string[])[] = [
   // server, the gateway and the framework integrations share.
   ['tools'],
   ['proxy', 'mcp', 'clients'],
+  // The AI gateways' compression contract: the proxy's rewrite behind other gateways' calls,
+  // served on the proxy's port by the routes the CLI hands it.
+  ['gateways'],
   // The framework integrations: the engine inside an agent's own process (the MCP tool's definition).
   ['integrations'],
   ['cli', 'index'],

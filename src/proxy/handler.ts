@@ -78,6 +78,7 @@ export function createProxyHandler(
     owner: options.ownerUid === undefined ? undefined : new OwnerGate(options.ownerUid),
     hosts: allowedHosts(options.host ?? '127.0.0.1', options.allowHosts),
     recallOffers: options.recallTool === false || options.observe ? undefined : new RecallOffers(),
+    routes: options.routes,
   };
   return {
     ctx,

@@ -1,6 +1,23 @@
-export type { LogLine, McpHandler } from './context.js';
-export { DEFAULT_ADMISSION, DEFAULT_UPSTREAMS, isLoopback, type Upstreams } from './http/index.js';
-export { type ProxyStats, renderMetrics } from './metrics/index.js';
+export type { LogLine, McpHandler, MoreRoutes, ProxyContext } from './context.js';
+export {
+  Admission,
+  BodyTooLarge,
+  canonicalAddress,
+  DEFAULT_ADMISSION,
+  DEFAULT_UPSTREAMS,
+  isLoopback,
+  readBody,
+  refuseTooLarge,
+  sendJson,
+  type Upstreams,
+} from './http/index.js';
+export {
+  countRequest,
+  type ProxyStats,
+  recordRequest,
+  recordRewrite,
+  renderMetrics,
+} from './metrics/index.js';
 export {
   type RewriteDeps,
   type RewriteOutcome,
@@ -10,6 +27,7 @@ export {
   sessionKey,
 } from './rewrite/index.js';
 export { REWRITTEN } from './router.js';
+export { isAuthorized } from './routes/index.js';
 export {
   DEFAULT_MAX_BODY_BYTES,
   DEFAULT_PORT,

@@ -47,10 +47,12 @@ export async function route(ctx: ProxyContext, req: IncomingMessage, res: Server
   const url = new URL(req.url ?? '/', 'http://localhost');
   const path = url.pathname;
   // Only the user's own clients: before anything is read, forwarded or stashed.
+  const more = ctx.routes?.serves(req.method, path);
   const refused = siteProblem(req, ctx.hosts, {
-    json: path === '/mcp' || PROVIDERS.call(req.method, path) !== undefined,
+    json: path === '/mcp' || PROVIDERS.call(req.method, path) !== undefined || more?.json === true,
   });
   if (refused) return forbidden(ctx, req, res, path, refused);
+  if (more && ctx.routes) return ctx.routes.handle(ctx, req, res, url);
   // Clients probe the root on start (Claude Code sends HEAD /): it answers like /healthz.
   const health = (req.method === 'GET' && path === '/healthz') || (req.method === 'HEAD' && path === '/');
   const page = req.method === 'GET' && DASHBOARD_FILES.has(path);

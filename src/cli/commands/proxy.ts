@@ -1,4 +1,5 @@
 import { SpillwayError } from '../../errors.js';
+import { gatewayRoutes, startExtProc } from '../../gateways/index.js';
 import { PROVIDERS } from '../../providers/index.js';
 import {
   DEFAULT_ADMISSION,
@@ -34,12 +35,14 @@ export const PROXY_HELP =
                       ${UPSTREAM_FLAGS.map(({ flag }) => `[--${flag} URL]`).join(' ')}
                       [--token T] [--max-body-bytes N] [--max-rewrites N]
                       [--max-rewrite-bytes N] [--rewrite-wait-ms N] [--window N] [--quiet] [--open-recall]
-                      [--no-recall-tool]
+                      [--no-recall-tool] [--ext-proc-port N]
 
 Runs an HTTP proxy between your coding agent and its model API. Anthropic Messages, OpenAI
 Chat Completions, OpenAI Responses and Gemini generateContent requests have their oversized tool results shrunk
 (originals kept for recall); everything else, streams included, passes through untouched.
-WebSocket handshakes get 426 (clients such as Codex then use HTTP). Point your agent at it:
+WebSocket handshakes get 426 (clients such as Codex then use HTTP). AI gateways call it too:
+/v1/compress and /v1/retrieve (LiteLLM, Kong), /portkey/hook (Portkey); see docs/gateways.md.
+Point your agent at it:
 ${clientSetup(`http://127.0.0.1:${DEFAULT_PORT}`)}
 Options:
   --port N                   port (default ${DEFAULT_PORT}, or $SPILLWAY_PORT; 0 picks a free one)
@@ -62,6 +65,8 @@ ${UPSTREAM_HELP}
   --no-recall-tool           do not offer spillway_expand to a conversation with markers whose
                              client has no such tool (by default the proxy offers it and answers
                              the model's calls itself; see docs/proxy.md)
+  --ext-proc-port N          also serve Envoy's ext_proc filter (gRPC, loopback) on port N: model
+                             request bodies collapsed as /v1/compress does (docs/gateways.md)
   --quiet                    no per-request log lines on stderr
   --open-recall              let anyone on this machine use the proxy: /stats, /metrics, /expand,
                              /mcp and the dashboard with no token, and model requests from any
@@ -104,6 +109,23 @@ function admissionOf(values: Record<string, unknown>) {
   };
 }
 
+/** Envoy's ext_proc server beside the proxy, when --ext-proc-port asks for it. */
+async function extProcOf(port: string | undefined, proxyUrl: string, token: string | undefined, io: CliIo) {
+  if (port === undefined) return undefined;
+  const n = intOption('--ext-proc-port', port) as number;
+  if (n > 65535) throw new SpillwayError('SPILLWAY_USAGE', `--ext-proc-port must be 0-65535, got ${n}`);
+  const extProc = await startExtProc({
+    compressUrl: `${proxyUrl}/v1/compress`,
+    port: n,
+    ...(token ? { token } : {}),
+  });
+  await write(
+    io.stdout,
+    `Envoy ext_proc (gRPC) on ${extProc.url}${token ? ' (send x-spillway-token in grpc_service.initial_metadata)' : ''}\n`,
+  );
+  return extProc;
+}
+
 export async function proxyCommand(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs('proxy', argv, {
     port: { type: 'string' },
@@ -120,6 +142,7 @@ export async function proxyCommand(argv: string[], io: CliIo): Promise<number> {
     quiet: { type: 'boolean' },
     'open-recall': { type: 'boolean' },
     'no-recall-tool': { type: 'boolean' },
+    'ext-proc-port': { type: 'string' },
     ...PIPELINE_OPTIONS,
     ...STORE_OPTIONS,
   });
@@ -156,6 +179,8 @@ export async function proxyCommand(argv: string[], io: CliIo): Promise<number> {
       version: version(),
       ...(values['no-recall-tool'] ? { recallTool: false } : {}),
       mcp: lazyMcp(store),
+      // LiteLLM, Kong and Portkey call these (docs/gateways.md).
+      routes: gatewayRoutes(),
       log: values.quiet
         ? () => {}
         : (line) => io.stderr.write(`${JSON.stringify({ ts: new Date().toISOString(), ...line })}\n`),
@@ -173,11 +198,13 @@ export async function proxyCommand(argv: string[], io: CliIo): Promise<number> {
         : '') +
       `dashboard: ${proxy.url}/${recallToken ? ` (it asks for the token in ${recallToken.file}, or open ${proxy.url}/#token=$(cat ${recallToken.file}))` : ''}\n`,
   );
+  const extProc = await extProcOf(values['ext-proc-port'], proxy.url, token ?? recallToken?.token, io);
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
+  await extProc?.close();
   await proxy.close();
   await store.close?.();
   return 0;
