@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { median, ms } from './measure.js';
+import { benchPortkeyHop } from './portkey-hop.bench.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const CLI = join(ROOT, 'dist/cli.js');
@@ -27,7 +28,8 @@ async function time(call: () => Promise<unknown>): Promise<number> {
 /**
  * What `spillway gateway` adds to an MCP call, measured interleaved (direct, gateway, direct,
  * ...) against the same fixture server: per small call (echo of a short text) and per 2 MB
- * result (echo of a 2 MB log, which the gateway collapses and stashes). The built CLI.
+ * result (echo of a 2 MB log, which the gateway collapses and stashes). The built CLI. Then
+ * the AI gateways' hop: Portkey with and without spillway's webhook.
  */
 export async function benchGateway(): Promise<void> {
   console.log('\n## gateway: added time per MCP call (direct and through spillway gateway, interleaved)');
@@ -62,4 +64,5 @@ export async function benchGateway(): Promise<void> {
     await gated.close();
     rmSync(dir, { recursive: true, force: true });
   }
+  await benchPortkeyHop();
 }

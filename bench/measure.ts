@@ -71,6 +71,13 @@ export function median(xs: readonly number[]): number {
   return sorted[Math.floor(sorted.length / 2)] as number;
 }
 
+/** p50, p90 and p99 of samples, in ms. */
+export function percentiles(samples: readonly number[]): { p50: number; p90: number; p99: number } {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))] as number;
+  return { p50: at(0.5), p90: at(0.9), p99: at(0.99) };
+}
+
 /** The median over rounds of `of(round) / to(round)`: the ratio each round measured, not a ratio of medians. */
 export function medianRatio(of: readonly number[], to: readonly number[]): number {
   return median(of.map((x, i) => x / (to[i] as number)));

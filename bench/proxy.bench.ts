@@ -10,7 +10,7 @@ import { resolvePipeline } from '../src/engine/config.js';
 import { startProxy } from '../src/proxy/server.js';
 import { FileStore } from '../src/store/backends/file-store.js';
 import { MB, multiLineLog, oneLineJson } from './inputs.js';
-import { interleaved, median, medianRatio, ms, timeAsync } from './measure.js';
+import { interleaved, median, medianRatio, ms, percentiles, timeAsync } from './measure.js';
 
 const SSE_EVENTS = 2000;
 
@@ -362,13 +362,6 @@ async function unshortened(upstreamUrl: string, root: string): Promise<void> {
     await exempt.close();
     await bare.close();
   }
-}
-
-/** p50 and p99 of samples, in ms. */
-function percentiles(samples: number[]): { p50: number; p99: number } {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))] as number;
-  return { p50: at(0.5), p99: at(0.99) };
 }
 
 /**

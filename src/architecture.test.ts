@@ -13,6 +13,9 @@ const LAYERS: readonly (readonly string[])[] = [
   ['home'],
   ['signals'],
   ['text'],
+  // The model APIs, one folder each (the store names their upstreams); formats/ is their former
+  // room, kept as a subpath that re-exports them.
+  ['providers'],
   ['store'],
   ['formats'],
   // The collapse of one text (the algorithm), then the engine that runs stages over a conversation.
@@ -24,6 +27,9 @@ const LAYERS: readonly (readonly string[])[] = [
   // server, the gateway and the framework integrations share.
   ['tools'],
   ['proxy', 'mcp', 'clients'],
+  // The AI gateways' compression contract: the proxy's rewrite behind other gateways' calls,
+  // served on the proxy's port by the routes the CLI hands it.
+  ['gateways'],
   // The framework integrations: the engine inside an agent's own process (the MCP tool's definition).
   ['integrations'],
   ['cli', 'index'],

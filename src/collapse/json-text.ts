@@ -13,6 +13,7 @@ import type { Tokenizer } from '../text/tokenizers/index.js';
 import { signalLines } from './important.js';
 import { selectLines } from './lines.js';
 import { DEFAULT_WINDOW_LINES } from './options.js';
+import { sentenceSpans } from './sentences.js';
 
 // A string this long is collapsed as text whatever its lines; a shorter one (over the ends'
 // 400 characters) when it has at least three lines.
@@ -20,8 +21,6 @@ const TEXT_CHARS = 2000;
 const ENDS_CHARS = 400;
 // Lines longer than this on average make a text of paragraphs: collapsed by sentences.
 const PARAGRAPH_CHARS = 800;
-// A sentence longer than this is taken in pieces of it, so a budget can still be filled.
-const SENTENCE_CHARS = 300;
 // Tries at an inner budget before a collapse is given up (each shrinks it by what was over).
 const FIT_TRIES = 4;
 // A string with a line that matters weighs this many times its size's share of a budget.
@@ -112,28 +111,13 @@ function collapseTextByPieces(value: string, maxTokens: number, o: { tokenizer: 
   return { text, whole: false };
 }
 
-/** The text's sentences (and lines), as [start, end) offsets, none longer than SENTENCE_CHARS. */
-function sentences(value: string): [number, number][] {
-  const out: [number, number][] = [];
-  const ends = /(?:[.!?;:](?=\s)|\n)\s*/g;
-  let start = 0;
-  const push = (end: number) => {
-    for (let from = start; from < end; from += SENTENCE_CHARS)
-      out.push([from, Math.min(end, from + SENTENCE_CHARS)]);
-    start = end;
-  };
-  for (let m = ends.exec(value); m; m = ends.exec(value)) push(m.index + m[0].length);
-  push(value.length);
-  return out;
-}
-
 /**
  * A text of long lines by its sentences: the first and the last, the sentences that matter
  * (rule-named) with the one before each, then the head and tail grow; each run left out is a
  * mark counting its characters. Undefined when not even the ends fit.
  */
 function bySentences(value: string, maxTokens: number, tokenizer: Tokenizer): string | undefined {
-  const units = sentences(value);
+  const units = sentenceSpans(value);
   const piece = (i: number) => value.slice(...(units[i] as [number, number]));
   // One unit a line, so the rules read each sentence as a line of its own.
   const { found } = signalLines(units.map((_, i) => piece(i).replace(/\s+/g, ' ')).join('\n'), {

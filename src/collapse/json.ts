@@ -233,9 +233,38 @@ function compactWithTexts(
         shown.forEach((s, k) => {
           out = out.replaceAll(serialized[s.at] as string, JSON.stringify(texts[k]).slice(1, -1));
         });
-        return `${jsonCompactedHeader({ ...tree.omitted, texts: cut }, o.id, o.path)}\n${out}`;
+        const fields = cut > 0 ? pointersOf(value, new Set(shown.map((s) => s.value))) : [];
+        return `${jsonCompactedHeader({ ...tree.omitted, texts: cut }, o.id, o.path, fields)}\n${out}`;
       },
     },
   );
   return filled && { text: filled.text, calls: tree.calls + filled.calls };
+}
+
+// The strings a header names by their JSON pointers: at most this many, this deep.
+const NAMED_FIELDS = 3;
+const NAMED_DEPTH = 64;
+
+/**
+ * The JSON pointers (RFC 6901) of the first places `strings` are found in `value`, in document
+ * order, at most NAMED_FIELDS: how a recall asks for the lines of a string (`/stdout`).
+ */
+function pointersOf(value: Json, strings: ReadonlySet<string>): string[] {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  const visit = (node: Json, at: string, depth: number): void => {
+    if (out.length >= NAMED_FIELDS || depth > NAMED_DEPTH) return;
+    if (typeof node === 'string') {
+      if (strings.has(node) && !seen.has(node)) {
+        seen.add(node);
+        out.push(at);
+      }
+    } else if (Array.isArray(node)) {
+      for (let i = 0; i < node.length; i++) visit(node[i] as Json, `${at}/${i}`, depth + 1);
+    } else if (node !== null && typeof node === 'object')
+      for (const [key, item] of Object.entries(node))
+        visit(item, `${at}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`, depth + 1);
+  };
+  visit(value, '', 0);
+  return out;
 }

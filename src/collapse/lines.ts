@@ -9,6 +9,7 @@ import { LineIndex } from './line-index.js';
 import { cutListingLine } from './listing.js';
 import { rankImportant, readOrder } from './rank.js';
 import { assemble, gapMarkerTokens } from './render.js';
+import { proseCut } from './sentences.js';
 
 /** What the line selection needs to know. */
 export interface LineSelectionOptions {
@@ -101,14 +102,17 @@ export function selectLines(text: string, options: LineSelectionOptions): LineSe
   for (const [line, start] of ci.starts) index.know(line, start);
   let calls = 0;
   const limit = longLineLimit(maxTokens);
-  const rendered = new Map<number, { text: string; tokens: number; limit: number }>();
+  const rendered = new Map<number, { text: string; tokens: number; limit: number; prose?: boolean }>();
   const render = (line: number, lineLimit: number) => {
     let r = rendered.get(line);
     if (!r || r.limit !== lineLimit) {
-      const cut = lineLimit < limit ? cutListingLine : cutLongLine;
-      const t = cut(ci.shown(index.text(line)), lineLimit);
+      const listing = lineLimit < limit;
+      const shown = ci.shown(index.text(line));
+      // A paragraph keeps the sentences that matter (a finding), not only its start and end.
+      const prose = proseCut(shown, lineLimit, options.query ?? [], listing);
+      const t = prose ?? (listing ? cutListingLine : cutLongLine)(shown, lineLimit);
       calls++;
-      r = { text: t, tokens: tokenizer.count(`${t}\n`), limit: lineLimit };
+      r = { text: t, tokens: tokenizer.count(`${t}\n`), limit: lineLimit, prose: prose !== undefined };
       rendered.set(line, r);
     }
     return r;
@@ -197,7 +201,7 @@ export function selectLines(text: string, options: LineSelectionOptions): LineSe
 function fitWhole(s: {
   index: LineIndex;
   kept: KeptRanges;
-  rendered: ReadonlyMap<number, { text: string; tokens: number }>;
+  rendered: ReadonlyMap<number, { text: string; tokens: number; prose?: boolean }>;
   order: number[];
   folds: [number, number][];
   lines: number;
@@ -219,7 +223,7 @@ function fitWhole(s: {
         text: out,
         kept: order.length,
         lines: total,
-        important: s.important,
+        important: s.important + order.filter((line) => rendered.get(line)?.prose).length,
         tokens,
         tokenizerCalls: calls,
         reasons: grownReasons(order, s.reasons, folds, lines),

@@ -6,8 +6,10 @@ const cases = logdxCases();
 if (cases.length === 0)
   console.warn(`skipping the LogDx measurement: no cases in ${LOGDX_DIR} (run npm run logdx)`);
 
-// The share of all signals kept (36% and 50% before CI logs were read by their layout).
-const FLOOR: Record<number, number> = { 1000: 0.8, 2000: 0.85 };
+// The share of all signals kept (36% and 50% before CI logs were read by their layout; 84.2% and
+// 88.4% before the rules written for a message won over core's words under a timestamp; 84.2% and
+// 90.2% since), a little under for headroom.
+const FLOOR: Record<number, number> = { 1000: 0.82, 2000: 0.89 };
 
 describe.skipIf(cases.length === 0)('LogDx-CI: signals a person verified in real CI failure logs', () => {
   for (const budget of [1000, 2000])

@@ -1,4 +1,11 @@
-import { type ImportantLine, LIBRARY_FRAME, LINE_WEIGHT, quietLevel, templateOf } from '../signals/index.js';
+import {
+  type ImportantLine,
+  LIBRARY_FRAME,
+  LINE_WEIGHT,
+  passedTally,
+  quietLevel,
+  templateOf,
+} from '../signals/index.js';
 import type { LineIndex } from './line-index.js';
 
 // An important line whose template (words with digits masked) was already kept this many times
@@ -59,8 +66,8 @@ export function rankImportant(
     const times = before?.last === occurrence ? before.times : (before?.times ?? 0) + 1;
     seen.set(shape, { times, last: occurrence });
     // A line logged at a quiet level (INFO … error corrected) waits too: its logger says it is
-    // no fault.
-    const quiet = f.kind !== 'frame' && quietLevel(start);
+    // no fault; so does a tally of passes (a CI job's many test runs that passed).
+    const quiet = (f.kind !== 'frame' && quietLevel(start)) || (f.kind === 'summary' && passedTally(start));
     const ruleTimes = f.rule && LINE_WEIGHT[f.kind] >= LINE_WEIGHT.error ? (byRule.get(f.rule) ?? 0) + 1 : 0;
     if (f.rule) byRule.set(f.rule, ruleTimes);
     if (times > SAME_TEMPLATE_FIRST || inner.has(f) || again || quiet) later.push(f);

@@ -7,6 +7,7 @@ import { compactDiff } from './diff.js';
 import { compactJson } from './json.js';
 import { type LineSelectionOptions, selectLines } from './lines.js';
 import { type CollapseOptions, DEFAULT_WINDOW_LINES } from './options.js';
+import { sentenceWindow } from './sentences.js';
 
 /** How collapse shortened a text: by JSON or diff structure, whole lines, or characters. */
 export type CollapseWindow = 'json' | 'diff' | 'line' | 'char';
@@ -212,6 +213,9 @@ function chooseWindow(
   if (lines && (lines.tokens >= o.maxTokens * 0.9 || lines.important > 0))
     return { built: lines.text, window: 'line', calls };
   if (text.length <= CHAR_FLOOR) return { ...(lines ? { built: lines.text } : {}), window: 'line', calls };
+  // A page on one line keeps the sentences that matter, where there are some.
+  const prose = lines ? undefined : sentenceWindow(text, { ...o, path });
+  if (prose) return { built: prose.text, window: 'char', calls: calls + prose.calls };
   const ratio = o.headLines + o.tailLines === 0 ? 0.5 : o.headLines / (o.headLines + o.tailLines);
   const fit = fitCharWindow(
     text,

@@ -1,38 +1,31 @@
-import { anthropicAdapter } from './anthropic.js';
-import { geminiAdapter } from './gemini.js';
-import { openaiChatAdapter } from './openai-chat.js';
-import { openaiResponsesAdapter } from './openai-responses.js';
-import type { ApiName, RequestAdapter } from './types.js';
-
-export { anthropicAdapter } from './anthropic.js';
-export { geminiAdapter } from './gemini.js';
-export { openaiChatAdapter } from './openai-chat.js';
-export { openaiResponsesAdapter } from './openai-responses.js';
-export { isExpandTool } from './shared.js';
-export * from './types.js';
-export { inputTokensOf } from './usage.js';
-
-/**
- * The adapter for an API.
- *
- * @example
- * ADAPTERS.anthropic.view(JSON.parse(body))?.results.length;
- */
-export const ADAPTERS: Readonly<Record<ApiName, RequestAdapter>> = {
-  anthropic: anthropicAdapter,
-  'openai-chat': openaiChatAdapter,
-  'openai-responses': openaiResponsesAdapter,
-  gemini: geminiAdapter,
-};
-export { functionResponseText } from './gemini.js';
+// The request adapters' former room, kept for the `spillway/formats` subpath and the imports that
+// name it: everything is in providers/ now, one folder a model API.
 export {
+  ADAPTERS,
+  API_NAMES,
+  type ApiName,
+  anthropicAdapter,
+  asContent,
+  type CallTable,
+  callInput,
   costOf,
+  functionResponseText,
+  geminiAdapter,
+  type InputUsage,
+  inputTokensOf,
+  inputUsageOf,
+  isExpandTool,
+  LatestWords,
   type ModelPrice,
   ModelPriceSchema,
+  openaiChatAdapter,
+  openaiResponsesAdapter,
   PRICES_AS_OF,
   type Prices,
   PricesSchema,
   priceOf,
-} from './prices.js';
-export { asContent, type CallTable, callInput, LatestWords, resultOf } from './shared.js';
-export { type InputUsage, inputUsageOf, totalInput } from './usage.js';
+  type RequestAdapter,
+  type RequestView,
+  resultOf,
+  totalInput,
+} from '../providers/index.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolvePipeline } from '../engine/config.js';
-import { ADAPTERS } from '../formats/index.js';
+import { ADAPTERS } from '../providers/index.js';
 import { readTranscript } from '../replay/readers/index.js';
 import { FileStore } from '../store/backends/file-store.js';
 import { CORPUS_MISSING, corpusAvailable, corpusFiles } from '../test-support/corpus.js';

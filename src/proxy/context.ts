@@ -1,15 +1,24 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Agent } from 'undici';
 import type { Store } from '../store/index.js';
-import type { Admission } from './admission.js';
-import type { OwnerGate } from './peer-owner.js';
+import type { Admission, OwnerGate, Upstreams } from './http/index.js';
+import type { ProxyStats } from './metrics/index.js';
 import type { RecallOffers } from './recall-offers.js';
-import type { SessionTable } from './sessions.js';
-import type { ProxyStats } from './stats.js';
-import type { Upstreams } from './upstreams.js';
+import type { SessionTable } from './rewrite/index.js';
 
 /** Serves MCP over streamable HTTP at `/mcp`, with the request's parsed JSON body. */
 export type McpHandler = (req: IncomingMessage, res: ServerResponse, body: unknown) => Promise<void>;
+
+/**
+ * Routes served on the proxy's port beside its own (the AI gateways' compression contract),
+ * given by the one who starts it: they sit above the proxy and see its context.
+ */
+export interface MoreRoutes {
+  /** Whether a request is theirs, and whether its body must then be JSON. */
+  serves(method: string | undefined, path: string): { json: boolean } | undefined;
+  /** Answers one of their requests (its own checks of who may ask included). */
+  handle(ctx: ProxyContext, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void>;
+}
 
 /** One structured log line; never bodies or keys. */
 export type LogLine = (line: Record<string, unknown>) => void;
@@ -44,4 +53,6 @@ export interface ProxyContext {
   readonly hosts: ReadonlySet<string>;
   /** Conversations offered `spillway_expand` by the proxy; undefined with --no-recall-tool. */
   readonly recallOffers?: RecallOffers | undefined;
+  /** More routes on the same port (`spillway proxy` serves the gateways' contract). */
+  readonly routes?: MoreRoutes | undefined;
 }

@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ADAPTERS } from '../formats/index.js';
+import { ADAPTERS } from '../providers/index.js';
 import { FileStore } from '../store/backends/file-store.js';
 import { recallAll } from '../store/recall/recall.js';
 import { startUpstream } from '../test-support/upstream.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolvePipeline } from '../engine/config.js';
-import { ADAPTERS } from '../formats/index.js';
+import { ADAPTERS } from '../providers/index.js';
 import { clusterKeys, keySlot } from '../store/backends/redis-cluster-keys.js';
 import { RedisClusterStore } from '../store/backends/redis-cluster-store.js';
 import { stashKey } from '../store/ids.js';

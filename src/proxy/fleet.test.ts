@@ -4,7 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolvePipeline } from '../engine/config.js';
-import { ADAPTERS } from '../formats/index.js';
+import { ADAPTERS } from '../providers/index.js';
 import { readTranscript } from '../replay/readers/index.js';
 import { RedisStore } from '../store/backends/redis-store.js';
 import { corpusAvailable, corpusFiles } from '../test-support/corpus.js';

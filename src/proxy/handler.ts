@@ -3,17 +3,20 @@ import type { Agent } from 'undici';
 import { Calibration, type ResolvedPipeline } from '../engine/index.js';
 import { DiscardStore } from '../store/backends/index.js';
 import { heuristicTokenizer } from '../text/tokenizers/index.js';
-import { Admission } from './admission.js';
 import type { ProxyContext } from './context.js';
-import { redactedTarget, sendJson } from './http.js';
+import {
+  Admission,
+  allowedHosts,
+  OwnerGate,
+  redactedTarget,
+  resolveUpstreams,
+  sendJson,
+} from './http/index.js';
+import { newStats } from './metrics/index.js';
 import { DEFAULT_MAX_BODY_BYTES, type ProxyOptions } from './options.js';
-import { OwnerGate } from './peer-owner.js';
 import { RecallOffers } from './recall-offers.js';
+import { SessionTable } from './rewrite/index.js';
 import { route } from './router.js';
-import { SessionTable } from './sessions.js';
-import { allowedHosts } from './site-guard.js';
-import { newStats } from './stats.js';
-import { resolveUpstreams } from './upstreams.js';
 
 /** What answers the proxy's requests, once the pipeline and the engine are loaded. */
 export interface ProxyHandler {
@@ -75,6 +78,7 @@ export function createProxyHandler(
     owner: options.ownerUid === undefined ? undefined : new OwnerGate(options.ownerUid),
     hosts: allowedHosts(options.host ?? '127.0.0.1', options.allowHosts),
     recallOffers: options.recallTool === false || options.observe ? undefined : new RecallOffers(),
+    routes: options.routes,
   };
   return {
     ctx,

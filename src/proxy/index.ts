@@ -1,8 +1,33 @@
-export { DEFAULT_ADMISSION } from './admission.js';
-export type { LogLine, McpHandler } from './context.js';
-export { isLoopback } from './http.js';
-export { type RewriteDeps, type RewriteOutcome, rewriteRequest } from './rewrite.js';
+export type { LogLine, McpHandler, MoreRoutes, ProxyContext } from './context.js';
+export {
+  Admission,
+  BodyTooLarge,
+  canonicalAddress,
+  DEFAULT_ADMISSION,
+  DEFAULT_UPSTREAMS,
+  isLoopback,
+  readBody,
+  refuseTooLarge,
+  sendJson,
+  type Upstreams,
+} from './http/index.js';
+export {
+  countRequest,
+  type ProxyStats,
+  recordRequest,
+  recordRewrite,
+  renderMetrics,
+} from './metrics/index.js';
+export {
+  type RewriteDeps,
+  type RewriteOutcome,
+  rewriteRequest,
+  SessionTable,
+  type SessionTableOptions,
+  sessionKey,
+} from './rewrite/index.js';
 export { REWRITTEN } from './router.js';
+export { isAuthorized } from './routes/index.js';
 export {
   DEFAULT_MAX_BODY_BYTES,
   DEFAULT_PORT,
@@ -10,6 +35,3 @@ export {
   type RunningProxy,
   startProxy,
 } from './server.js';
-export { SessionTable, type SessionTableOptions, sessionKey } from './sessions.js';
-export { type ProxyStats, renderMetrics } from './stats.js';
-export { DEFAULT_UPSTREAMS, type Upstreams } from './upstreams.js';

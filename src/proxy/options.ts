@@ -1,9 +1,8 @@
 import type { ResolvedPipeline } from '../engine/index.js';
 import type { Store } from '../store/index.js';
-import type { AdmissionLimits } from './admission.js';
-import type { LogLine, McpHandler } from './context.js';
-import type { SessionTableOptions } from './sessions.js';
-import type { Upstreams } from './upstreams.js';
+import type { LogLine, McpHandler, MoreRoutes } from './context.js';
+import type { AdmissionLimits, Upstreams } from './http/index.js';
+import type { SessionTableOptions } from './rewrite/index.js';
 
 export const DEFAULT_PORT = 4747;
 export const DEFAULT_MAX_BODY_BYTES = 64 * 1024 * 1024;
@@ -54,4 +53,6 @@ export interface ProxyOptions {
    * answer its calls in the proxy (default true; `--no-recall-tool` turns it off).
    */
   recallTool?: boolean;
+  /** More routes on the proxy's port: the CLI passes the AI gateways' (`/v1/compress`, `/portkey/hook`). */
+  routes?: MoreRoutes;
 }

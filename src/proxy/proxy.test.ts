@@ -417,6 +417,10 @@ describe('proxy with the official SDKs', () => {
       `60000:[59999] compiling module-59999.ts ... ok\n60001:expand me\n[lines 60000-60001 of 60001]`,
     );
     expect((await fetch(`${proxy.url}/expand?id=${id}&grep=${encodeURIComponent('(a')}`)).status).toBe(400);
+    // A field names a string inside a JSON original; this one is a log, which the answer says.
+    const field = await fetch(`${proxy.url}/expand?id=${id}&field=/stdout&lines=1-2`);
+    expect(field.status).toBe(400);
+    expect((await json(field)).error.message).toMatch(/JSON/);
     const missing = await fetch(`${proxy.url}/expand?id=nope_nope`);
     expect(missing.status).toBe(404);
     expect((await json(missing)).error.message).toBe(

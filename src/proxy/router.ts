@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ApiName } from '../formats/index.js';
+import { type ApiName, PROVIDERS } from '../providers/index.js';
 import type { ProxyContext } from './context.js';
-import { forward } from './forward.js';
-import { apiError, refuseUnread, sendJson } from './http.js';
+import { apiError, forward, isOriginForm, refuseUnread, sendJson, siteProblem } from './http/index.js';
+import { countRequest } from './metrics/index.js';
 import {
   dashboardDataRoute,
   dashboardPageRoute,
@@ -17,40 +17,15 @@ import {
   statsRoute,
   unauthorized,
 } from './routes/index.js';
-import { siteProblem } from './site-guard.js';
-import { countRequest } from './stats.js';
-import { isOriginForm } from './upstreams.js';
-
-/** The model API paths whose bodies are rewritten (POST only). */
-export const REWRITTEN: Readonly<Record<string, ApiName>> = {
-  '/v1/messages': 'anthropic',
-  '/v1/messages/count_tokens': 'anthropic',
-  '/v1/chat/completions': 'openai-chat',
-  '/v1/responses': 'openai-responses',
-};
-
-/** Gemini's model calls: the model is in the path (`/v1beta/models/gemini-2.5-pro:generateContent`). */
-const GEMINI_CALL =
-  /^\/(?:v1beta|v1alpha|v1)\/models\/([^/:]+):(generateContent|streamGenerateContent|countTokens)$/;
 
 /**
- * The API a model request is in, and the model its path names (Gemini's), or undefined for a
- * request that is passed through.
+ * The model API paths whose bodies are rewritten (POST only), from the providers' specs; Gemini's
+ * paths name the model and are matched by its spec.
  *
  * @example
- * rewrittenApi('POST', '/v1beta/models/gemini-2.5-pro:streamGenerateContent'); // { api: 'gemini', model: 'gemini-2.5-pro', advances: true }
+ * REWRITTEN['/v1/messages']; // 'anthropic'
  */
-export function rewrittenApi(
-  method: string | undefined,
-  path: string,
-): { api: ApiName; model?: string; advances: boolean } | undefined {
-  if (method !== 'POST') return undefined;
-  const api = REWRITTEN[path];
-  if (api) return { api, advances: path !== '/v1/messages/count_tokens' };
-  const gemini = GEMINI_CALL.exec(path);
-  if (!gemini) return undefined;
-  return { api: 'gemini', model: gemini[1] as string, advances: gemini[2] !== 'countTokens' };
-}
+export const REWRITTEN: Readonly<Record<string, ApiName>> = PROVIDERS.paths();
 
 // Routes that read state (outputs, session names, stash ids, costs): on a shared host they also
 // need the user's own recall token.
@@ -72,10 +47,12 @@ export async function route(ctx: ProxyContext, req: IncomingMessage, res: Server
   const url = new URL(req.url ?? '/', 'http://localhost');
   const path = url.pathname;
   // Only the user's own clients: before anything is read, forwarded or stashed.
+  const more = ctx.routes?.serves(req.method, path);
   const refused = siteProblem(req, ctx.hosts, {
-    json: path === '/mcp' || rewrittenApi(req.method, path) !== undefined,
+    json: path === '/mcp' || PROVIDERS.call(req.method, path) !== undefined || more?.json === true,
   });
   if (refused) return forbidden(ctx, req, res, path, refused);
+  if (more && ctx.routes) return ctx.routes.handle(ctx, req, res, url);
   // Clients probe the root on start (Claude Code sends HEAD /): it answers like /healthz.
   const health = (req.method === 'GET' && path === '/healthz') || (req.method === 'HEAD' && path === '/');
   const page = req.method === 'GET' && DASHBOARD_FILES.has(path);
@@ -118,7 +95,7 @@ export async function route(ctx: ProxyContext, req: IncomingMessage, res: Server
     if (path === '/dashboard.json') return dashboardDataRoute(ctx, res);
     return mcpRoute(ctx, req, res);
   }
-  const call = rewrittenApi(req.method, path);
+  const call = PROVIDERS.call(req.method, path);
   countRequest(ctx.stats, call?.api);
   if (call) return rewriteRoute(ctx, req, res, call, started);
   return forward(ctx, req, res, { api: undefined, body: undefined, started, logFields: {} });
@@ -135,7 +112,7 @@ function forbidden(
   path: string,
   why: string,
 ): void {
-  const api = rewrittenApi(req.method, path)?.api;
+  const api = PROVIDERS.call(req.method, path)?.api;
   refuseUnread(req, res, 403, apiError(api, 'permission_error', `spillway: ${why}`));
   ctx.log({ method: req.method, path, status: 403, refused: why.slice(0, 120) });
 }

@@ -5,9 +5,9 @@ import type { ResolvedPipeline } from '../engine/index.js';
 import { SpillwayError } from '../errors.js';
 import { getTokenizer, warmTokenizer } from '../text/tokenizers/index.js';
 import type { ProxyHandler } from './handler.js';
-import { isLoopback, sendJson } from './http.js';
+import { isLoopback, sendJson } from './http/index.js';
+import type { ProxyStats } from './metrics/index.js';
 import { DEFAULT_PORT, type ProxyOptions } from './options.js';
-import type { ProxyStats } from './stats.js';
 
 export { DEFAULT_MAX_BODY_BYTES, DEFAULT_PORT, type ProxyOptions } from './options.js';
 

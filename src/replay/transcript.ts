@@ -1,4 +1,4 @@
-import type { InputUsage } from '../formats/index.js';
+import { type ApiName, type InputUsage, PROVIDERS } from '../providers/index.js';
 import type { ToolResult } from '../text/index.js';
 
 /**
@@ -20,7 +20,8 @@ export interface Conversation {
   providerUsage?: (InputUsage | undefined)[];
 }
 
-export const TRANSCRIPT_FORMATS = [
+/** The transcripts of programs spillway reads, by their own format. */
+const PROGRAM_FORMATS = [
   'claude-code',
   'codex',
   'swe-agent',
@@ -30,12 +31,16 @@ export const TRANSCRIPT_FORMATS = [
   'block-lines',
   'gemini-chat',
   'managed-agents',
-  'anthropic',
-  'openai-chat',
-  'openai-responses',
   'pi',
 ] as const;
-export type TranscriptFormat = (typeof TRANSCRIPT_FORMATS)[number];
+/** A transcript's format: a program's own, or a saved request body of a model API (its name). */
+export type TranscriptFormat = (typeof PROGRAM_FORMATS)[number] | ApiName;
+
+/** Every transcript format: the programs', then each model API's whose saved bodies replay reads. */
+export const TRANSCRIPT_FORMATS: readonly TranscriptFormat[] = [
+  ...PROGRAM_FORMATS,
+  ...PROVIDERS.specs.flatMap((s) => (s.saved ? [s.api] : [])),
+];
 
 /** A reader: recognises its format from the content, and reads it. */
 export interface TranscriptReader {

@@ -1,26 +1,35 @@
 import type { LineKind } from './kinds.js';
+import { passedTest } from './passed.js';
 import { messagesOf } from './prefixes.js';
 import type { SignalRule } from './rule.js';
-import { ANY_RULE, KIND_GROUPS } from './table.js';
+import { ANY_RULE, KIND_GROUPS, RULES } from './table.js';
+
+// Where each rule stands in the order rules are tried: of the rules that name a line and its
+// messages, the first in that order wins.
+const ORDER = new Map(RULES.map((rule, i) => [rule, i]));
 
 /**
  * The rule that names a line (the first that matches, see RULES), or undefined for an
- * ordinary line; a line no rule names as it is is tried without its prefixes (see prefixes.ts). Only a line's first 512 characters are looked at: a regex over a megabyte line
- * would cost time for nothing.
+ * ordinary line. A line is tried as it is and without its prefixes (see prefixes.ts), and the
+ * rule first in the order wins: rules are written for the message, so a CI timestamp or a
+ * colour code before `file.py:3: error:` must not leave it to a generic rule the whole line
+ * matches. A line that reports a passed test is named by none (see passed.ts). Only a line's
+ * first 512 characters are looked at: a regex over a megabyte line would cost time for nothing.
  *
  * @example
  * lineSignal('Traceback (most recent call last):')?.id; // 'python/traceback'
  */
 export function lineSignal(line: string): SignalRule | undefined {
   const start = line.length > 512 ? line.slice(0, 512) : line;
-  const rule = ruleOf(start);
-  if (rule) return rule;
-  // A line with a timestamp, a colour or its source before its message: the message's rule.
+  let best = ruleOf(start);
+  if (best && passedTest(start)) return undefined;
   for (const message of messagesOf(start)) {
     const found = ruleOf(message);
-    if (found) return found;
+    if (!found) continue;
+    if (passedTest(message)) return undefined;
+    if (!best || (ORDER.get(found) as number) < (ORDER.get(best) as number)) best = found;
   }
-  return undefined;
+  return best;
 }
 
 /**

@@ -10,6 +10,7 @@ export { lineKind, lineSignal } from './classify.js';
 export { KIND_PRECEDENCE, LINE_KINDS, LINE_WEIGHT, type LineKind, type SignalKind } from './kinds.js';
 export { type OutlineLine, outlineLines } from './outline.js';
 export { CI_RULES } from './packs/index.js';
+export { passedTally } from './passed.js';
 export { RARITY_SCAN_CHARS, type RareLine, rareLines } from './rarity.js';
 export {
   askedTerms,

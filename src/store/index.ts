@@ -51,7 +51,9 @@ export {
   MAX_CAPTURE_BYTES,
   type PutOptions,
   type PutResult,
+  putAllIfAbsent,
   type Store,
+  type StoreEntry,
   type StoreLimits,
 } from './store.js';
 export {

@@ -2,17 +2,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SpillwayError } from '../errors.js';
 import { spillwayHome } from '../home/index.js';
+import { DEFAULT_UPSTREAMS, PROVIDERS, type UpstreamKey } from '../providers/index.js';
 
-/** The model APIs a proxy forwards to. */
-export type UpstreamApi = 'anthropic' | 'openai' | 'gemini';
+export { DEFAULT_UPSTREAMS };
+
+/** The upstreams a proxy forwards to, by the key upstreams.json names them by (one per provider). */
+export type UpstreamApi = UpstreamKey;
 export type KeptUpstreams = Partial<Record<UpstreamApi, string>>;
-
-/** Where the proxy sends each API's requests when the user configured no endpoint of their own. */
-export const DEFAULT_UPSTREAMS = {
-  anthropic: 'https://api.anthropic.com',
-  openai: 'https://api.openai.com',
-  gemini: 'https://generativelanguage.googleapis.com',
-} as const;
 
 /**
  * Where `spillway setup` keeps the endpoints a client was pointed at before it pointed the client
@@ -21,8 +17,6 @@ export const DEFAULT_UPSTREAMS = {
 export function upstreamsFile(env: NodeJS.ProcessEnv): string {
   return join(spillwayHome(env), 'upstreams.json');
 }
-
-const API_NAMES: readonly UpstreamApi[] = ['anthropic', 'openai', 'gemini'];
 
 /**
  * The kept endpoints in a text of the file; a value that is not an http(s) URL is a clear error.
@@ -39,7 +33,7 @@ export function parseKeptUpstreams(text: string, file: string): KeptUpstreams {
     throw new SpillwayError('SPILLWAY_BAD_CONFIG', `${file} is not JSON; fix it or remove it`);
   }
   const kept: KeptUpstreams = {};
-  for (const api of API_NAMES) {
+  for (const api of PROVIDERS.upstreamKeys) {
     const url = (value as Record<string, unknown> | null)?.[api];
     if (url === undefined) continue;
     if (typeof url !== 'string' || !/^https?:\/\//.test(url) || !URL.canParse(url))

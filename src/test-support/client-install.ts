@@ -42,6 +42,11 @@ export const PINNED_LIBRARIES = {
     version: '2026.8.31',
     bin: 'mcp-server-filesystem',
   },
+  // The open-source Portkey gateway, for the gateways' end-to-end tests (its webhook mutator).
+  '@portkey-ai/gateway': { pkg: '@portkey-ai/gateway', version: '1.15.2', bin: 'gateway' },
+  // gRPC's xDS package: Envoy's protos (ext_proc among them) and, as its peer, grpc-js and
+  // proto-loader, for the Envoy ext_proc test's client.
+  '@grpc/grpc-js-xds': { pkg: '@grpc/grpc-js-xds', version: '1.14.1' },
 } as const;
 
 export type ClientKey = string;

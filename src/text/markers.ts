@@ -126,18 +126,25 @@ export function lineGapMarker(
  * @example
  * jsonCompactedHeader({ items: 1180, strings: 2 }, 'Ab3');
  * // '[JSON compacted: 1180 array items and the middles of 2 long strings left out; full output: spillway_expand <<sw:Ab3>>]'
+ * jsonCompactedHeader({ items: 0, strings: 0, texts: 1 }, 'Ab3', undefined, ['/stdout']);
+ * // '[JSON compacted: … 1 long string cut to the lines that matter (numbered within each: spillway_expand with field "/stdout" and lines "A-B"); …]'
  */
 export function jsonCompactedHeader(
   omitted: { items: number; keys?: number; strings: number; deep?: number; texts?: number },
   id: string,
   path?: string,
+  fields: readonly string[] = [],
 ): string {
   const keys = omitted.keys ? `, ${omitted.keys} keys of wide objects` : '';
   const strings = omitted.strings > 0 ? ` and the middles of ${omitted.strings} long strings` : '';
   const deep = omitted.deep ? `; ${omitted.deep} nested values shown by their size` : '';
   const n = omitted.texts ?? 0;
   const s = n === 1 ? '' : 's';
-  const texts = n ? `; ${n} long string${s} cut to the lines that matter (numbered within each)` : '';
+  // Which strings: a recall asks for a string's lines by its JSON pointer.
+  const named = fields.length
+    ? `: spillway_expand with field ${fields.map((f) => JSON.stringify(f)).join(' or ')} and lines "A-B"`
+    : '';
+  const texts = n ? `; ${n} long string${s} cut to the lines that matter (numbered within each${named})` : '';
   return `[JSON compacted: ${omitted.items} array items${keys}${strings} left out${deep}${texts}; full output: spillway_expand ${markerTag(id)}${path ? ` or ${path}` : ''}]`;
 }
 

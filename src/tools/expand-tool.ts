@@ -51,6 +51,12 @@ export const EXPAND_TOOL_DEFINITION = {
         maxLength: 40,
         description: 'A range of lines: "120-180", "500-" (to the end) or "42".',
       },
+      field: {
+        type: 'string',
+        maxLength: 1000,
+        description:
+          'With lines or grep: a JSON pointer ("/stdout") to a string in a JSON result, whose own lines are meant (its markers number them).',
+      },
       max_tokens: {
         type: 'integer',
         minimum: 100,
@@ -125,6 +131,7 @@ export async function callExpandTool(store: Store, args: unknown): Promise<Expan
     context?: number;
     ignore_case?: boolean;
     lines?: string;
+    field?: string;
     max_tokens?: number;
     offset?: number;
   };
@@ -135,6 +142,7 @@ export async function callExpandTool(store: Store, args: unknown): Promise<Expan
       context: a.context,
       ignoreCase: a.ignore_case,
       lines: a.lines,
+      field: a.field,
       pageSize: a.max_tokens,
       offset: a.offset,
     });

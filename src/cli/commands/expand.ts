@@ -7,7 +7,7 @@ import { STORE_HELP, STORE_OPTIONS, withStore } from '../store-option.js';
 
 export const EXPAND_HELP =
   helpText(`usage: spillway expand ID [--grep P [--context N] [--ignore-case] | --lines A-B | --offset N]
-                       [--max-tokens N] [--all] [--dir D | --store URL]
+                       [--field /PTR] [--max-tokens N] [--all] [--dir D | --store URL]
 
 Prints a saved output: ID is "SESSION/CALL" for a capped output, or the id a marker names for
 a stashed one (as printed, "<<sw:ID>>" included; ids may start with "-").
@@ -17,6 +17,8 @@ a stashed one (as printed, "<<sw:ID>>" included; ids may start with "-").
   --ignore-case    match P without regard to case
   --lines A-B      lines A to B, numbered ("120-180", "500-" to the end, or "42")
   --offset N       a page from byte N (from a previous page's footer)
+  --field /PTR     with --grep or --lines: the lines of the string at this JSON pointer
+                   ("/stdout") in a JSON output, as its collapse numbered them
   --max-tokens N   the most tokens to print (default ${DEFAULT_EXPAND_TOKENS})
   --all            print the original bytes exactly, and nothing else
 ${STORE_HELP}
@@ -31,6 +33,7 @@ const OPTIONS = {
   context: { type: 'string' },
   'ignore-case': { type: 'boolean' },
   lines: { type: 'string' },
+  field: { type: 'string' },
   offset: { type: 'string' },
   'max-tokens': { type: 'string' },
   all: { type: 'boolean' },
@@ -95,6 +98,7 @@ export async function expandCommand(argv: string[], io: CliIo): Promise<number> 
       context: intOption('--context', values.context),
       ignoreCase: values['ignore-case'],
       lines: values.lines,
+      field: values.field,
       pageSize: intOption('--max-tokens', values['max-tokens'], 100),
       offset: intOption('--offset', values.offset),
     });

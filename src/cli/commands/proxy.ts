@@ -1,4 +1,6 @@
 import { SpillwayError } from '../../errors.js';
+import { gatewayRoutes, startExtProc } from '../../gateways/index.js';
+import { PROVIDERS } from '../../providers/index.js';
 import {
   DEFAULT_ADMISSION,
   DEFAULT_MAX_BODY_BYTES,
@@ -17,17 +19,30 @@ import { PIPELINE_HELP, PIPELINE_OPTIONS, pipelineFromOptions } from '../pipelin
 import { STORE_HELP, STORE_OPTIONS, storeFromOptions } from '../store-option.js';
 import { version } from '../version.js';
 
+/** One `--<key>-upstream` flag per provider (its upstreams.json key), in registry order. */
+const UPSTREAM_FLAGS = PROVIDERS.upstreamKeys.map((key) => ({ key, flag: `${key}-upstream` }));
+
+const UPSTREAM_HELP = UPSTREAM_FLAGS.map(({ key, flag }, i) =>
+  i === 0
+    ? `  --${flag} URL  default: the endpoint "spillway setup" kept (a gateway the client was
+                             pointed at, in $SPILLWAY_HOME/upstreams.json), else ${DEFAULT_UPSTREAMS[key]}`
+    : `  --${flag} URL  default: likewise, else ${DEFAULT_UPSTREAMS[key]}`,
+).join('\n');
+
 export const PROXY_HELP =
   helpText(`usage: spillway proxy [--port ${DEFAULT_PORT}] [--host 127.0.0.1] [--allow-host NAME] [--preset P] [--config FILE]
-                      [--observe] [--dir D | --store URL] [--anthropic-upstream URL] [--openai-upstream URL]
-                      [--gemini-upstream URL] [--token T] [--max-body-bytes N] [--max-rewrites N]
+                      [--observe] [--dir D | --store URL]
+                      ${UPSTREAM_FLAGS.map(({ flag }) => `[--${flag} URL]`).join(' ')}
+                      [--token T] [--max-body-bytes N] [--max-rewrites N]
                       [--max-rewrite-bytes N] [--rewrite-wait-ms N] [--window N] [--quiet] [--open-recall]
-                      [--no-recall-tool]
+                      [--no-recall-tool] [--ext-proc-port N]
 
 Runs an HTTP proxy between your coding agent and its model API. Anthropic Messages, OpenAI
 Chat Completions, OpenAI Responses and Gemini generateContent requests have their oversized tool results shrunk
 (originals kept for recall); everything else, streams included, passes through untouched.
-WebSocket handshakes get 426 (clients such as Codex then use HTTP). Point your agent at it:
+WebSocket handshakes get 426 (clients such as Codex then use HTTP). AI gateways call it too:
+/v1/compress and /v1/retrieve (LiteLLM, Kong), /portkey/hook (Portkey); see docs/gateways.md.
+Point your agent at it:
 ${clientSetup(`http://127.0.0.1:${DEFAULT_PORT}`)}
 Options:
   --port N                   port (default ${DEFAULT_PORT}, or $SPILLWAY_PORT; 0 picks a free one)
@@ -38,10 +53,7 @@ Options:
 ${PIPELINE_HELP}
   --observe                  forward everything untouched; /stats shows what would be saved
 ${STORE_HELP}
-  --anthropic-upstream URL   default: the endpoint "spillway setup" kept (a gateway the client was
-                             pointed at, in $SPILLWAY_HOME/upstreams.json), else ${DEFAULT_UPSTREAMS.anthropic}
-  --openai-upstream URL      default: likewise, else ${DEFAULT_UPSTREAMS.openai}
-  --gemini-upstream URL      default: likewise, else ${DEFAULT_UPSTREAMS.gemini}
+${UPSTREAM_HELP}
   --token T                  required on every route but /healthz, as x-spillway-token: T
                              (or Authorization: Bearer T on /expand, /mcp, /stats; or $SPILLWAY_TOKEN)
   --max-body-bytes N         refuse larger request bodies with 413 (default ${DEFAULT_MAX_BODY_BYTES})
@@ -53,6 +65,8 @@ ${STORE_HELP}
   --no-recall-tool           do not offer spillway_expand to a conversation with markers whose
                              client has no such tool (by default the proxy offers it and answers
                              the model's calls itself; see docs/proxy.md)
+  --ext-proc-port N          also serve Envoy's ext_proc filter (gRPC, loopback) on port N: model
+                             request bodies collapsed as /v1/compress does (docs/gateways.md)
   --quiet                    no per-request log lines on stderr
   --open-recall              let anyone on this machine use the proxy: /stats, /metrics, /expand,
                              /mcp and the dashboard with no token, and model requests from any
@@ -78,13 +92,11 @@ function lazyMcp(store: Store): McpHandler {
 /** The endpoints setup kept (a gateway the client was pointed at), then the flags. */
 function upstreamsOf(values: Record<string, unknown>, env: NodeJS.ProcessEnv) {
   const flag = (name: string) => (typeof values[name] === 'string' ? (values[name] as string) : undefined);
-  const [anthropic, openai, gemini] = ['anthropic-upstream', 'openai-upstream', 'gemini-upstream'].map(flag);
-  return {
-    ...readKeptUpstreams(env),
-    ...(anthropic ? { anthropic } : {}),
-    ...(openai ? { openai } : {}),
-    ...(gemini ? { gemini } : {}),
-  };
+  const given = UPSTREAM_FLAGS.flatMap(({ key, flag: name }) => {
+    const url = flag(name);
+    return url ? [[key, url]] : [];
+  });
+  return { ...readKeptUpstreams(env), ...Object.fromEntries(given) };
 }
 
 function admissionOf(values: Record<string, unknown>) {
@@ -97,15 +109,30 @@ function admissionOf(values: Record<string, unknown>) {
   };
 }
 
+/** Envoy's ext_proc server beside the proxy, when --ext-proc-port asks for it. */
+async function extProcOf(port: string | undefined, proxyUrl: string, token: string | undefined, io: CliIo) {
+  if (port === undefined) return undefined;
+  const n = intOption('--ext-proc-port', port) as number;
+  if (n > 65535) throw new SpillwayError('SPILLWAY_USAGE', `--ext-proc-port must be 0-65535, got ${n}`);
+  const extProc = await startExtProc({
+    compressUrl: `${proxyUrl}/v1/compress`,
+    port: n,
+    ...(token ? { token } : {}),
+  });
+  await write(
+    io.stdout,
+    `Envoy ext_proc (gRPC) on ${extProc.url}${token ? ' (send x-spillway-token in grpc_service.initial_metadata)' : ''}\n`,
+  );
+  return extProc;
+}
+
 export async function proxyCommand(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs('proxy', argv, {
     port: { type: 'string' },
     host: { type: 'string' },
     'allow-host': { type: 'string', multiple: true },
     observe: { type: 'boolean' },
-    'anthropic-upstream': { type: 'string' },
-    'openai-upstream': { type: 'string' },
-    'gemini-upstream': { type: 'string' },
+    ...Object.fromEntries(UPSTREAM_FLAGS.map(({ flag }) => [flag, { type: 'string' as const }])),
     token: { type: 'string' },
     'max-body-bytes': { type: 'string' },
     'max-rewrites': { type: 'string' },
@@ -115,6 +142,7 @@ export async function proxyCommand(argv: string[], io: CliIo): Promise<number> {
     quiet: { type: 'boolean' },
     'open-recall': { type: 'boolean' },
     'no-recall-tool': { type: 'boolean' },
+    'ext-proc-port': { type: 'string' },
     ...PIPELINE_OPTIONS,
     ...STORE_OPTIONS,
   });
@@ -151,6 +179,8 @@ export async function proxyCommand(argv: string[], io: CliIo): Promise<number> {
       version: version(),
       ...(values['no-recall-tool'] ? { recallTool: false } : {}),
       mcp: lazyMcp(store),
+      // LiteLLM, Kong and Portkey call these (docs/gateways.md).
+      routes: gatewayRoutes(),
       log: values.quiet
         ? () => {}
         : (line) => io.stderr.write(`${JSON.stringify({ ts: new Date().toISOString(), ...line })}\n`),
@@ -168,11 +198,13 @@ export async function proxyCommand(argv: string[], io: CliIo): Promise<number> {
         : '') +
       `dashboard: ${proxy.url}/${recallToken ? ` (it asks for the token in ${recallToken.file}, or open ${proxy.url}/#token=$(cat ${recallToken.file}))` : ''}\n`,
   );
+  const extProc = await extProcOf(values['ext-proc-port'], proxy.url, token ?? recallToken?.token, io);
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
+  await extProc?.close();
   await proxy.close();
   await store.close?.();
   return 0;

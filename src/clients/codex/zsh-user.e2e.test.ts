@@ -34,7 +34,8 @@ let env: NodeJS.ProcessEnv = {};
 /** Runs a command as the zsh user, with their environment. */
 const asUser = (args: string[]) =>
   spawnSync('runuser', ['-u', user, '--', ...args], { env, cwd: home, encoding: 'utf8' });
-const spillway = (...args: string[]) => asUser([account.node(), join(ROOT, 'dist/cli.js'), ...args]);
+const spillway = (...args: string[]) =>
+  asUser([account?.node() ?? process.execPath, join(ROOT, 'dist/cli.js'), ...args]);
 
 describe('a zsh login user', () => {
   if (why) {

@@ -1,7 +1,7 @@
+import type { RecallAnswer, RecallCall } from '../../providers/index.js';
 import type { Store } from '../../store/index.js';
 import { callExpandTool, EXPAND_TOOL } from '../../tools/index.js';
-import type { RecallAnswer } from './dialect.js';
-import { MAX_CALLS_PER_ROUND, MAX_RECALL_ROUNDS, type RecallCall } from './turn.js';
+import { MAX_CALLS_PER_ROUND, MAX_RECALL_ROUNDS } from './turn.js';
 
 /** A recall id as the marker names it, or the tag itself. */
 function idOf(args: unknown): string | undefined {

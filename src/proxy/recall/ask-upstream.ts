@@ -1,8 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { Dispatcher } from 'undici';
-import type { ApiName } from '../../formats/index.js';
+import type { ApiName } from '../../providers/index.js';
 import type { ProxyContext } from '../context.js';
-import { upstreamFor, upstreamHeaders, upstreamUrl } from '../upstreams.js';
+import { upstreamFor, upstreamHeaders, upstreamUrl } from '../http/index.js';
 
 /** A whole answer longer than this is not read for its calls: the request fails rather than holds it. */
 export const MAX_ANSWER_BYTES = 32 << 20;

@@ -1,5 +1,5 @@
+import type { Json } from '../../providers/index.js';
 import { arrayItemSpans, spliceJson, valueBytes } from '../../text/index.js';
-import type { Json } from './turn.js';
 
 const CLOSE_OBJECT = 0x7d;
 const OPEN_ARRAY = 0x5b;

@@ -1,17 +1,20 @@
-import type { ApiName } from '../../formats/index.js';
-import { anthropicDialect } from './anthropic.js';
-import type { Dialect } from './dialect.js';
-import { geminiDialect } from './gemini.js';
-import { openaiChatDialect } from './openai-chat.js';
-import { openaiResponsesDialect } from './openai-responses.js';
+import { type ApiName, type Dialect, PROVIDERS } from '../../providers/index.js';
+import { EXPAND_TOOL, EXPAND_TOOL_DEFINITION } from '../../tools/index.js';
 
-/** Each API's side of recall through the proxy. */
-export const DIALECTS: Readonly<Record<ApiName, Dialect>> = {
-  anthropic: anthropicDialect,
-  'openai-chat': openaiChatDialect,
-  'openai-responses': openaiResponsesDialect,
-  gemini: geminiDialect,
-};
+const { description, inputSchema } = EXPAND_TOOL_DEFINITION;
+
+/**
+ * Each API's side of recall through the proxy, from its provider's spec, for spillway_expand:
+ * loaded with the proxy's routes (after it listens), not by every start that reads the registry.
+ */
+export const DIALECTS = Object.fromEntries(
+  await Promise.all(
+    PROVIDERS.specs.map(async (spec) => {
+      const dialect = await spec.recall();
+      return [spec.api, dialect({ name: EXPAND_TOOL, description, inputSchema })] as const;
+    }),
+  ),
+) as Readonly<Record<ApiName, Dialect>>;
 
 /**
  * What the offered tool may add to a request, in tokens: its largest definition's bytes (a token

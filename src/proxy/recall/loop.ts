@@ -1,17 +1,25 @@
 import { once } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Dispatcher } from 'undici';
-import { type ApiName, type InputUsage, inputUsageOf } from '../../formats/index.js';
+import {
+  type ApiName,
+  type Dialect,
+  type InputUsage,
+  inputUsageOf,
+  type Json,
+  PROVIDERS,
+  type StreamRelay,
+  sseEvents,
+  sumUsage,
+  type TurnPart,
+} from '../../providers/index.js';
 import type { ProxyContext } from '../context.js';
-import { apiError, redactedTarget, sendJson } from '../http.js';
-import { responseHeaders } from '../upstreams.js';
+import { apiError, redactedTarget, responseHeaders, sendJson } from '../http/index.js';
 import { answerCalls } from './answer-calls.js';
 import { askUpstream, MAX_ANSWER_BYTES, readAnswer } from './ask-upstream.js';
 import { appendTurn } from './body-bytes.js';
-import type { Dialect, StreamRelay } from './dialect.js';
 import { DIALECTS } from './dialects.js';
-import { sseEvents } from './sse.js';
-import { decideTurn, type Json, sumUsage, type TurnPart } from './turn.js';
+import { decideTurn } from './turn.js';
 
 /** One request whose model may call the offered tool. */
 export interface RecallJob {
@@ -125,8 +133,7 @@ async function ask(state: Rounds, round: number): Promise<Dispatcher.ResponseDat
 /** Learns the first round's input usage (bookkeeping: after the answer, never throws). */
 function learn(state: Rounds, usage: unknown): void {
   const { job } = state;
-  const wrapped = job.api === 'gemini' ? { usageMetadata: usage } : { usage };
-  setImmediate(() => job.onUsage?.(inputUsageOf(wrapped)));
+  setImmediate(() => job.onUsage?.(inputUsageOf(state.dialect.answerWith(usage))));
 }
 
 /** The next round's body, or undefined when the turn goes to the agent. */
@@ -140,7 +147,7 @@ async function nextBody(state: Rounds, parts: TurnPart[], round: number) {
   state.body = appendTurn(
     state.body,
     job.parsed,
-    dialect.conversationKey,
+    PROVIDERS.of(job.api).conversationKey,
     dialect.followUp(decision.history, answers),
   );
   return { decision };

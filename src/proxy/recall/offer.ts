@@ -1,9 +1,8 @@
-import { type ApiName, isExpandTool } from '../../formats/index.js';
+import { type ApiName, isExpandTool, type Json } from '../../providers/index.js';
 import { markerIds } from '../../text/index.js';
 import type { RecallOffers } from '../recall-offers.js';
 import { appendToArray } from './body-bytes.js';
 import { DIALECTS } from './dialects.js';
-import type { Json } from './turn.js';
 
 /** A request the proxy offers the recall tool in, and answers its calls for. */
 export interface RecallPlan {
@@ -16,13 +15,6 @@ export interface RecallPlan {
 }
 
 const MARKER_START = Buffer.from('<<sw:');
-
-/** Does the answer stream? Gemini's JSON-array stream (no `alt=sse`) is not one the proxy relays. */
-function streamingOf(api: ApiName, url: string, parsed: Json): boolean | undefined {
-  if (api !== 'gemini') return parsed.stream === true;
-  if (!url.includes(':streamGenerateContent')) return false;
-  return new URL(url, 'http://spillway.invalid').searchParams.get('alt') === 'sse' ? true : undefined;
-}
 
 /**
  * Whether this request gets the recall tool, and its body with it: a conversation whose body
@@ -53,7 +45,7 @@ export function planRecall(
     return undefined;
   }
   const dialect = DIALECTS[api];
-  const streaming = streamingOf(api, url, parsed);
+  const streaming = dialect.streams(url, parsed);
   if (streaming === undefined || dialect.toolNames(parsed).some(isExpandTool)) return undefined;
   offers.remember(session);
   const tools = Array.isArray(parsed.tools) ? parsed.tools : [];

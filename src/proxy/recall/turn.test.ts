@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { sumUsage, type TurnPart } from '../../providers/index.js';
 import { arrayItemSpans } from '../../text/index.js';
 import { appendToArray, appendTurn } from './body-bytes.js';
-import { decideTurn, MAX_RECALL_ROUNDS, sumUsage, type TurnPart } from './turn.js';
+import { decideTurn, MAX_RECALL_ROUNDS } from './turn.js';
 
 const part = (kind: TurnPart['kind'], n: number): TurnPart => ({ kind, item: { n } });
 

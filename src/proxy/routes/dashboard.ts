@@ -1,8 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import { readAtSource } from '../../store/index.js';
 import type { ProxyContext } from '../context.js';
-import { DASHBOARD_HTML, DASHBOARD_JS, viewLines } from '../dashboard/index.js';
-import { sendJson } from '../http.js';
+import { sendJson } from '../http/index.js';
+import { DASHBOARD_HTML, DASHBOARD_JS, viewLines } from '../metrics/dashboard/index.js';
 import { AT_SOURCE_DAYS } from './observe.js';
 
 // The page runs its one script from here and reads its data from here; nothing else loads.

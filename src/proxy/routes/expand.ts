@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { httpStatusOf, SpillwayError } from '../../errors.js';
 import { expand, recallAll } from '../../store/recall/index.js';
 import type { ProxyContext } from '../context.js';
-import { sendJson, sendText } from '../http.js';
+import { sendJson, sendText } from '../http/index.js';
 
 function whole(params: URLSearchParams, name: string): number | undefined {
   const value = params.get(name);
@@ -14,7 +14,7 @@ function whole(params: URLSearchParams, name: string): number | undefined {
 
 /**
  * `GET /expand?id=ID`: a stored original, as `spillway_expand` answers it: `grep=P` (with
- * `context=N`, `ignore_case=1`), `lines=A-B`, `max_tokens=N`, `offset=N`; or `raw=1` for the
+ * `context=N`, `ignore_case=1`), `lines=A-B`, `field=/json/pointer` (the lines of a string inside a JSON original), `max_tokens=N`, `offset=N`; or `raw=1` for the
  * original bytes exactly, with no footer.
  *
  * @example
@@ -40,6 +40,7 @@ export async function expandRoute(ctx: ProxyContext, url: URL, res: ServerRespon
       context: whole(params, 'context'),
       ignoreCase: params.get('ignore_case') === '1',
       lines: params.get('lines') ?? undefined,
+      field: params.get('field') ?? undefined,
       maxTokens: whole(params, 'max_tokens'),
       offset: whole(params, 'offset'),
     });

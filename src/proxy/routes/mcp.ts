@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ProxyContext } from '../context.js';
-import { BodyTooLarge, readBody, refuseTooLarge, sendJson } from '../http.js';
+import { BodyTooLarge, readBody, refuseTooLarge, sendJson } from '../http/index.js';
 
 /**
  * `/mcp`: MCP over streamable HTTP, served by the handler the proxy was given (the CLI wires

@@ -2,8 +2,8 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readAtSource } from '../../store/index.js';
 import type { ProxyContext } from '../context.js';
-import { sendJson, sendText } from '../http.js';
-import { renderMetrics } from '../stats.js';
+import { sendJson, sendText } from '../http/index.js';
+import { renderMetrics } from '../metrics/index.js';
 
 /**
  * `GET /healthz`: the proxy is up (never guarded: load balancers ask it).
@@ -52,7 +52,8 @@ const digest = (text: string) => createHash('sha256').update(text).digest();
 /**
  * True when the request may pass: no token is asked for, or it carries the token, as
  * `x-spillway-token: T` (any route; model API clients keep their own Authorization header) or
- * `Authorization: Bearer T` (spillway's own routes). Compared in constant time.
+ * `Authorization: Bearer T` (spillway's own routes), or a header `headers` names. Compared in
+ * constant time.
  *
  * @example
  * if (!isAuthorized(ctx.token, req, { bearer: true })) return unauthorized(res, path);
@@ -60,7 +61,7 @@ const digest = (text: string) => createHash('sha256').update(text).digest();
 export function isAuthorized(
   token: string | undefined,
   req: IncomingMessage,
-  options: { bearer?: boolean } = {},
+  options: { bearer?: boolean; headers?: readonly string[] } = {},
 ): boolean {
   if (!token) return true;
   const expected = digest(token);
@@ -69,6 +70,8 @@ export function isAuthorized(
   const given = [
     req.headers['x-spillway-token'],
     options.bearer ? req.headers.authorization?.replace(/^Bearer /, '') : undefined,
+    // The header other tools' callers send the same token in (x-headroom-proxy-token).
+    ...(options.headers ?? []).map((name) => req.headers[name]),
   ];
   return given.some((value) => typeof value === 'string' && timingSafeEqual(digest(value), expected));
 }

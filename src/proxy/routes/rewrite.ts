@@ -1,15 +1,20 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { BudgetPins } from '../../engine/index.js';
-import { type ApiName, type InputUsage, priceOf, totalInput } from '../../formats/index.js';
-import { UNQUEUED_BYTES } from '../admission.js';
-import { BUDGET_HEADER, parseBudgetHeader } from '../budget-header.js';
+import { type ApiName, type InputUsage, priceOf, totalInput } from '../../providers/index.js';
 import type { ProxyContext } from '../context.js';
-import { forward } from '../forward.js';
-import { apiError, BodyTooLarge, readBody, redactedTarget, refuseTooLarge, refuseUnread } from '../http.js';
+import {
+  apiError,
+  BodyTooLarge,
+  forward,
+  readBody,
+  redactedTarget,
+  refuseTooLarge,
+  refuseUnread,
+  UNQUEUED_BYTES,
+} from '../http/index.js';
+import { recordAnswer, recordCalibration, recordRequest, recordRewrite } from '../metrics/index.js';
 import { answerWithRecall, planRecall, RECALL_TOOL_TOKENS } from '../recall/index.js';
-import { rewriteRequest } from '../rewrite.js';
-import { recordAnswer, recordRequest } from '../savings.js';
-import { recordCalibration, recordRewrite } from '../stats.js';
+import { BUDGET_HEADER, parseBudgetHeader, rewriteRequest } from '../rewrite/index.js';
 
 /**
  * A model API request: admitted when the rewrite path has room (else, past the wait limit,

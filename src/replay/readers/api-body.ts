@@ -1,31 +1,11 @@
 import { SpillwayError } from '../../errors.js';
-import { ADAPTERS, type ApiName } from '../../formats/index.js';
+import { ADAPTERS, type ApiName, PROVIDERS } from '../../providers/index.js';
 import { asRecord, type ToolResult } from '../../text/index.js';
-import type { TranscriptFormat, TranscriptReader } from '../transcript.js';
+import type { TranscriptReader } from '../transcript.js';
 import { parseDocument } from './json-lines.js';
 
 function parse(text: string): Record<string, unknown> | undefined {
   return asRecord(parseDocument(text));
-}
-
-/** Which API a request body is, from what its messages hold. */
-export function apiOfBody(body: Record<string, unknown>): ApiName | undefined {
-  if (Array.isArray(body.messages)) {
-    const blocks = body.messages.flatMap((m) =>
-      Array.isArray(asRecord(m)?.content) ? (asRecord(m)?.content as unknown[]) : [],
-    );
-    if (blocks.some((b) => asRecord(b)?.type === 'tool_result' || asRecord(b)?.type === 'tool_use'))
-      return 'anthropic';
-    if (body.messages.some((m) => asRecord(m)?.role === 'tool' || Array.isArray(asRecord(m)?.tool_calls)))
-      return 'openai-chat';
-    return undefined;
-  }
-  if (
-    Array.isArray(body.input) &&
-    body.input.some((i) => /_call_output$/.test(String(asRecord(i)?.type ?? '')))
-  )
-    return 'openai-responses';
-  return undefined;
 }
 
 /**
@@ -46,17 +26,18 @@ export function turnsByMessage(results: readonly ToolResult[]): ToolResult[][] {
   return turns;
 }
 
-function bodyReader(api: ApiName, format: TranscriptFormat, expects: string): TranscriptReader {
+/** A saved request body of one API, read as a transcript. */
+function bodyReader(api: ApiName, expects: string): TranscriptReader {
   return {
-    format,
+    format: api,
     expects,
     detect(text) {
       const body = parse(text);
-      return body !== undefined && apiOfBody(body) === api;
+      return body !== undefined && PROVIDERS.savedApiOf(body) === api;
     },
     read(text, name) {
       const body = parse(text);
-      const view = body && apiOfBody(body) === api ? ADAPTERS[api].view(body) : null;
+      const view = body && PROVIDERS.savedApiOf(body) === api ? ADAPTERS[api].view(body) : null;
       if (!view) throw new SpillwayError('SPILLWAY_BAD_INPUT', `${name}: not ${expects}`);
       const turns = turnsByMessage(view.results);
       const model = typeof body?.model === 'string' ? body.model : undefined;
@@ -65,21 +46,7 @@ function bodyReader(api: ApiName, format: TranscriptFormat, expects: string): Tr
   };
 }
 
-/** A saved Anthropic Messages request body. */
-export const anthropicBodyReader = bodyReader(
-  'anthropic',
-  'anthropic',
-  'an Anthropic Messages request body (a JSON object with "messages" holding tool_use/tool_result blocks)',
-);
-/** A saved OpenAI Chat Completions request body. */
-export const openaiChatBodyReader = bodyReader(
-  'openai-chat',
-  'openai-chat',
-  'an OpenAI Chat Completions request body (a JSON object with "messages" holding role "tool" messages)',
-);
-/** A saved OpenAI Responses request body. */
-export const openaiResponsesBodyReader = bodyReader(
-  'openai-responses',
-  'openai-responses',
-  'an OpenAI Responses request body (a JSON object with an "input" list holding *_call_output items)',
+/** A reader for each provider whose saved request bodies replay reads (their spec says how). */
+export const API_BODY_READERS: readonly TranscriptReader[] = PROVIDERS.specs.flatMap((spec) =>
+  spec.saved ? [bodyReader(spec.api, spec.saved.expects)] : [],
 );

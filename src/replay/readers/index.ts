@@ -1,6 +1,6 @@
 import { SpillwayError } from '../../errors.js';
 import type { Conversation, TranscriptFormat, TranscriptReader } from '../transcript.js';
-import { anthropicBodyReader, openaiChatBodyReader, openaiResponsesBodyReader } from './api-body.js';
+import { API_BODY_READERS } from './api-body.js';
 import { blockLinesReader } from './block-lines.js';
 import { claudeCodeReader } from './claude-code.js';
 import { codexReader } from './codex.js';
@@ -24,9 +24,7 @@ export const READERS: readonly TranscriptReader[] = [
   geminiChatReader,
   openHandsReader,
   sweAgentReader,
-  anthropicBodyReader,
-  openaiChatBodyReader,
-  openaiResponsesBodyReader,
+  ...API_BODY_READERS,
   miniSweAgentReader,
 ];
 
@@ -78,7 +76,7 @@ function firstLine(text: string): string {
 
 export { escapeControls } from './quoted.js';
 export {
-  anthropicBodyReader,
+  API_BODY_READERS,
   blockLinesReader,
   claudeCodeReader,
   codexReader,
@@ -86,8 +84,6 @@ export {
   geminiCliReader,
   managedAgentsReader,
   miniSweAgentReader,
-  openaiChatBodyReader,
-  openaiResponsesBodyReader,
   openHandsReader,
   piSessionReader,
   sweAgentReader,

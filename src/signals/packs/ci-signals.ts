@@ -58,11 +58,13 @@ export const ciSignals: SignalPack = {
     {
       id: 'ci/pre-commit-hook',
       kind: 'exit',
-      // Under a failed hook: which hook, its exit code, whether it rewrote files.
-      pattern: /^- (?:hook id: [\w.-]+|exit code: [1-9]\d*|files were modified by this hook)$/,
-      marks: ['^- hook id', '^- exit code', '^- files were modified'],
-      examples: ['- hook id: mypy', '- exit code: 1', '- files were modified by this hook'],
-      counterExamples: ['- hook id mypy is deprecated', '- exit code: 0'],
+      // Under a failed hook: its exit code, whether it rewrote files. (`- hook id:` and
+      // `- duration:` follow every hook with --verbose, the ones that passed too: the failed
+      // hook's line names it.)
+      pattern: /^- (?:exit code: [1-9]\d*|files were modified by this hook)$/,
+      marks: ['^- exit code', '^- files were modified'],
+      examples: ['- exit code: 1', '- files were modified by this hook'],
+      counterExamples: ['- hook id: mypy', '- duration: 0.06s', '- exit code: 0'],
     },
     {
       id: 'ci/buildkit-failed-step',

@@ -250,6 +250,25 @@ export const CI_RULES: readonly CiRule[] = [
     counterExamples: ["##[error]Bash exited with code '0'."],
   },
   {
+    id: 'pre-commit/setup',
+    role: 'noise',
+    // pre-commit setting up its hooks' environments before it runs them (pre-commit/pre-commit
+    // #1458, #2897; in an Actions log `[INFO]` is coloured).
+    pattern:
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: pre-commit colours its level
+      /^\[INFO\](?:\x1b\[[\d;]*m)* (?:Initializing environment for |Installing environment for |Once installed this environment will be reused\.|This may take a few minutes\.\.\.)/,
+    examples: [
+      '[INFO] Initializing environment for https://github.com/asottile/pyupgrade.',
+      '[INFO]\x1b[m Installing environment for https://github.com/pre-commit/pre-commit-hooks.',
+      '[INFO] Once installed this environment will be reused.',
+      '[INFO] This may take a few minutes...',
+    ],
+    counterExamples: [
+      '[INFO] Restored changes from /home/me/.cache/pre-commit/patch1718000000.',
+      'mypy.....Failed',
+    ],
+  },
+  {
     id: 'docker/buildkit-progress',
     role: 'noise',
     // BuildKit's plain progress: layers pulled, cached, transferred, done.

@@ -74,6 +74,25 @@ export const core: SignalPack = {
       ],
     },
     {
+      id: 'core/error-count',
+      kind: 'failure',
+      // A tool's tally of its errors is its verdict: it outranks the 9th of its findings (a type
+      // checker's hundreds wait behind the first few; see collapse/rank.ts).
+      pattern: /\b[1-9]\d* errors?\b(?: generated| in |,|\)|\.|\s*$)/,
+      marks: ['rror'],
+      middle: ['rrors?(?: generated| in |,|\\)|\\.|\\s*(?:\\n|$))'],
+      examples: [
+        // mypy (python/mypy#17746), pyright, ESLint, clang, javac.
+        'Found 1 error in 1 file (checked 1 source file)',
+        'Found 279 errors in 9 files (checked 1458 source files)',
+        '69 errors, 0 warnings, 0 informations',
+        '✖ 3 problems (3 errors, 0 warnings)',
+        '2 errors generated.',
+        '3 errors',
+      ],
+      counterExamples: ['Found 0 errors. Watching for file changes.', 'errors: 0', 'the 2 error-prone paths'],
+    },
+    {
       id: 'core/error-word',
       kind: 'error',
       // error: / Error: / ERROR / error[E0308]: / [error] as a word, not "0 errors" or "errors: 0".
@@ -94,29 +113,32 @@ export const core: SignalPack = {
     {
       id: 'core/fatal',
       kind: 'error',
-      pattern: /\bfatal\b|\bFATAL\b/,
+      // Not in a flag (`--fatal`), a path or a compound (`non-fatal`).
+      pattern: new RegExp(wordNotInPath('fatal|FATAL')),
       marks: ['atal', 'FATAL'],
       middle: ['fatal', 'FATAL'],
       examples: [
         'fatal: not a git repository (or any of the parent directories): .git',
         'FATAL: out of memory',
       ],
-      counterExamples: ['non-fatalistic view'],
+      counterExamples: ['non-fatalistic view', '    * --fatal', 'non-fatal warnings are shown'],
     },
     {
       id: 'core/exit-status',
       kind: 'exit',
       pattern: caseless(
-        String.raw`\b(?:exit(?:ed)?(?: with)? (?:code|status)|exited with (?:[1-9]\d*|non-zero)|exit code|returned non-zero|Process finished with exit code|make: \*\*\*|Command failed)\b`,
+        String.raw`\b(?:exit(?:ed)?(?: with)? (?:code|status)|exited with (?:[1-9]\d*|non-zero)|exit code|returned non-zero|Process finished with exit code|make: \*\*\*|Command failed|return code:? [1-9]\d*)\b`,
       ),
-      marks: ['xit', 'XIT', 'make: ', 'ommand failed', 'non-zero', 'NON-ZERO'],
+      marks: ['xit', 'XIT', 'make: ', 'ommand failed', 'non-zero', 'NON-ZERO', 'eturn code', 'ETURN CODE'],
       examples: [
         'Process finished with exit code 1',
         'The command "npm test" exited with 1.',
         'EXIT CODE: 2',
         'Command exited with non-zero status 1',
+        // scripttest's result of a command (pip's and virtualenv's tests), under `Script result: CMD`.
+        '  return code: 1',
       ],
-      counterExamples: ['The command "npm test" exited with 0.', 'press q to exit'],
+      counterExamples: ['The command "npm test" exited with 0.', 'press q to exit', '  return code: 0'],
     },
     {
       id: 'core/counts',

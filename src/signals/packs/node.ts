@@ -31,6 +31,41 @@ export const node: SignalPack = {
       counterExamples: ['Expected: 7'],
     },
     {
+      id: 'node/jest-failed-test',
+      kind: 'failure',
+      // jest's block for each failed test: `●` and its describe › test path (not its console
+      // output, nor a config warning).
+      pattern: /^\s*● (?!Console\b|[\w ]*Warning:)\S/,
+      marks: ['● '],
+      middle: ['● '],
+      examples: [
+        // JeanPaiva42/jest-an-issue#47, telus-labs/tds-core#272.
+        '  ● example tests › test that always fails',
+        '  ● <OverviewBlock /> › does not render a header if header is not passed in via props',
+        '  ● Test suite failed to run',
+      ],
+      counterExamples: ['  ● Console', '● Validation Warning:'],
+    },
+    {
+      id: 'node/expect-values',
+      kind: 'failure',
+      // expect's (jest's, vitest's) report of what a matcher got: `Expected: 1000`, `Received: 100`,
+      // `Expected length: 3`, `Received number of calls: 0`. The values are what a fix needs.
+      pattern:
+        /^\s*(?:Expected|Received)(?: (?:value|length|substring|pattern|path|constructor|message|string|number of calls))?: +\S/,
+      marks: ['xpected', 'eceived'],
+      middle: ['Expected', 'Received'],
+      examples: [
+        // postlight/ci-failed-test-reporter#3, JeanPaiva42/jest-an-issue#47, jest's own docs.
+        'Expected: 1000',
+        '    Received: false',
+        '    Expected: "https://my-org.registry.example.com"',
+        '    Received number of calls: 0',
+        '    Expected length: 3',
+      ],
+      counterExamples: ['Expected value to be (using ===):', 'Received:', 'Expected a list of files'],
+    },
+    {
       id: 'node/npm-err',
       kind: 'error',
       pattern: /npm ERR!/,
@@ -60,7 +95,8 @@ export const node: SignalPack = {
       kind: 'summary',
       pattern: /^\s*Found \d+ errors?/,
       marks: ['Found \\d'],
-      examples: ['Found 0 errors. Watching for file changes.', 'Found 3 errors in 2 files.'],
+      // (A count of errors, `Found 3 errors in 2 files.`, is a verdict: core/error-count.)
+      examples: ['Found 0 errors. Watching for file changes.'],
       counterExamples: ['Found the bug'],
     },
   ],

@@ -56,6 +56,37 @@ export const python: SignalPack = {
       counterExamples: ['Ranked 412 tests'],
     },
     {
+      id: 'python/mypy-error',
+      kind: 'error',
+      // mypy's finding: path, line (and column), `error:`, the message and its code. Its own rule,
+      // so that a type checker's hundreds of findings wait behind the first few of each tool.
+      pattern: /^\s*[\w./\\-]+\.pyi?:\d+(?::\d+)?: error: \S/,
+      marks: ['py:\\d', 'pyi:\\d'],
+      middle: ['py:\\d+(?::\\d+)?: error', 'pyi:\\d+(?::\\d+)?: error'],
+      examples: [
+        // python/mypy#17746, mozilla/bigquery-etl#7012, mypy's docs on error codes.
+        'a.py:3: error: Module has no attribute "futures"  [attr-defined]',
+        'bigquery_etl/backfill/parse.py:158: error: Item "None" of "Optional[str]" has no attribute "validator"  [union-attr]',
+        'pandas/compat/pyarrow.py:69: error: Call to untyped function "fill_null" in typed context  [no-untyped-call]',
+        'prog.py:12:5: error: Incompatible types in assignment (expression has type "str", variable has type "int")  [assignment]',
+      ],
+      counterExamples: ['csaba.py:3: note: Revealed local types are:', 'a.py:3: Module has no attribute'],
+    },
+    {
+      id: 'python/pyright-error',
+      kind: 'error',
+      // pyright's and basedpyright's CLI: indented under the file, path:line:col - error: message (rule).
+      pattern: /^\s*\S+\.pyi?:\d+:\d+ - error: \S/,
+      marks: [' - error'],
+      middle: [' - error'],
+      examples: [
+        '  /home/runner/work/pandas/pandas/pandas/io/orc.py:44:28 - error: "orc" is not a known attribute of module "pyarrow" (reportAttributeAccessIssue)',
+        '  /repo/core/views.py:300:17 - error: Cannot access member "xyz" for type "HttpRequest" (reportGeneralTypeIssues)',
+        '  /src/app/main.py:3:8 - error: Import "requests" could not be resolved (reportMissingImports)',
+      ],
+      counterExamples: ['  /src/app/main.py:3:8 - warning: Import "yaml" could not be resolved from source'],
+    },
+    {
       id: 'python/logging-critical',
       kind: 'error',
       pattern: /^CRITICAL:[\w.-]*:/,

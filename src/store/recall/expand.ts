@@ -3,7 +3,7 @@ import { codePointFloor, recallIdOf, storedText } from '../../text/index.js';
 import { getTokenizer, type Tokenizer } from '../../text/tokenizers/index.js';
 import { parseRecallId } from '../ids.js';
 import type { Store } from '../store.js';
-import { streamLines } from './line-stream.js';
+import { eachLine } from './json-field.js';
 import { LINE_WINDOW_CHARS, locateIn, shown, shownAround } from './long-lines.js';
 import { totals } from './original-lines.js';
 import { notFoundMessage, savedCopy } from './recall.js';
@@ -29,6 +29,11 @@ export interface ExpandRequest {
   ignoreCase?: boolean | undefined;
   /** A range of lines, `A-B` (1-based, inclusive) or `A-` (to the end). */
   lines?: string | undefined;
+  /**
+   * With `lines` or `grep`: a JSON pointer (`/stdout`) to a string in a JSON original, whose own
+   * lines are meant (a collapsed `{"stdout": "<log>"}` numbers the lines of its string).
+   */
+  field?: string | undefined;
   /** The page size: the most tokens to return (default 4,000; a model's `max_tokens`). */
   pageSize?: number | undefined;
   /** @deprecated The page size's former name; `pageSize` wins when both are given. */
@@ -120,7 +125,7 @@ async function grepOriginal(
     );
   const { key, total } = await statOrThrow(store, req.id);
   const page = budgeted(tokenizer, pageSize);
-  const before: { number: number; text: string; offset: number }[] = [];
+  const before: { number: number; text: string; offset: number | undefined }[] = [];
   let after = 0;
   let lastShown = 0;
   let matches = 0;
@@ -128,12 +133,12 @@ async function grepOriginal(
   let lines = 0;
   let stoppedAt: number | undefined;
   const started = Date.now();
-  const show = (number: number, text: string, offset: number, mark: ':' | '-', at = -1) => {
+  const show = (number: number, text: string, offset: number | undefined, mark: ':' | '-', at = -1) => {
     if (lastShown && number > lastShown + 1) page.push('--');
     const body = mark === ':' ? shownAround(text, at, offset) : shown(text, offset);
     if (page.push(`${number}${mark}${body}`)) lastShown = number;
   };
-  await streamLines(store, key, total, async ({ number, text, offset }) => {
+  await eachLine(store, key, total, req.field, async ({ number, text, offset }) => {
     lines = number;
     if (req.signal?.aborted) return false;
     if (Date.now() - started > GREP_TIME_LIMIT_MS) {
@@ -193,7 +198,7 @@ async function linesOf(
   const page = budgeted(tokenizer, pageSize);
   let lines = 0;
   let lastShown = 0;
-  await streamLines(store, key, total, ({ number, text, offset }) => {
+  await eachLine(store, key, total, req.field, ({ number, text, offset }) => {
     lines = number;
     if (number >= first && number <= last && !page.full && page.push(`${number}:${shown(text, offset)}`))
       lastShown = number;
@@ -286,6 +291,8 @@ export async function expand(
     wholeAtLeast('max_tokens', req.pageSize ?? req.maxTokens, 100, DEFAULT_EXPAND_TOKENS),
   );
   if (req.grep !== undefined && req.lines !== undefined) throw bad('give grep or lines, not both');
+  if (req.field !== undefined && req.grep === undefined && req.lines === undefined)
+    throw bad('give field with lines or grep: the lines of that string');
   if (req.grep !== undefined) return grepOriginal(store, req, tokenizer, pageSize);
   if (req.lines !== undefined) return linesOf(store, req, tokenizer, pageSize);
   return pageOf(store, req, tokenizer, pageSize);
