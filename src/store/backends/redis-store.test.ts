@@ -11,7 +11,7 @@ const stores: RedisStore[] = [];
 let n = 0;
 
 // .ci/run starts a redis-server for the tests and names it here; otherwise one of our own.
-const shared = process.env.SPILLWAY_TEST_REDIS_URL;
+const shared = process.env.SPILLWAY_TEST_REDIS_URL || undefined;
 let url = shared ?? '';
 
 beforeAll(async () => {

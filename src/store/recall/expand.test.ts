@@ -37,7 +37,7 @@ async function allPages(store: Store, id: string, maxTokens: number): Promise<st
 }
 
 let redis: TestRedis | undefined;
-const shared = process.env.SPILLWAY_TEST_REDIS_URL;
+const shared = process.env.SPILLWAY_TEST_REDIS_URL || undefined;
 const stores: Store[] = [];
 beforeAll(async () => {
   if (!shared && REDIS_SERVER) redis = await startRedis();
