@@ -226,6 +226,20 @@ describe('architecture', () => {
     expect(long).toEqual([]);
   });
 
+  it("DEVELOPERS.md's whiteboard draws every layer, top to bottom, as LAYERS has them", () => {
+    const doc = readFileSync(join(SRC, '../DEVELOPERS.md'), 'utf8');
+    const board = /## The whiteboard\n[\s\S]*?```\n([\s\S]*?)```/.exec(doc)?.[1] ?? '';
+    const rows = board.trimEnd().split('\n');
+    expect(rows.length).toBe(LAYERS.length);
+    rows.forEach((row, i) => {
+      const layer = LAYERS[LAYERS.length - 1 - i] ?? [];
+      const [names = ''] = row.split(/ {2,}/);
+      const named = names.split(' ').filter((n) => n !== '...').map((n) => n.replace(/\/$|\.ts$/, ''));
+      expect(named.every((n) => layer.includes(n)), row).toBe(true);
+      for (const unit of layer) expect(row, unit).toContain(unit);
+    });
+  });
+
   it('exports a curated root and one subpath per layer, each backed by its index', async () => {
     const root = await import('./index.js');
     expect(Object.keys(root).length).toBeLessThan(45);
