@@ -234,8 +234,14 @@ describe('architecture', () => {
     rows.forEach((row, i) => {
       const layer = LAYERS[LAYERS.length - 1 - i] ?? [];
       const [names = ''] = row.split(/ {2,}/);
-      const named = names.split(' ').filter((n) => n !== '...').map((n) => n.replace(/\/$|\.ts$/, ''));
-      expect(named.every((n) => layer.includes(n)), row).toBe(true);
+      const named = names
+        .split(' ')
+        .filter((n) => n !== '...')
+        .map((n) => n.replace(/\/$|\.ts$/, ''));
+      expect(
+        named.every((n) => layer.includes(n)),
+        row,
+      ).toBe(true);
       for (const unit of layer) expect(row, unit).toContain(unit);
     });
   });
