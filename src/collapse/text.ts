@@ -65,7 +65,7 @@ function fits(text: string, maxTokens: number, count: (s: string, limit: number)
 const EARLY_STASH_CHARS = 64 * 1024;
 
 /**
- * The collapse algorithm on one text, without the pipeline around it. `id` gives the recall id
+ * The collapse algorithm on one text, without the engine around it. `id` gives the recall id
  * (the original's content hash); `stash` saves the original, before any marker is returned.
  *
  * Tokenizer calls are on kept lines and windows, never on the whole input, except the first,
