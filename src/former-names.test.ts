@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { explainCollapse } from './collapse/index.js';
 import * as engine from './engine/index.js';
 import * as root from './index.js';
 import { startProxy } from './proxy/index.js';
 import { replayConversation } from './replay/index.js';
 import { MemoryStore } from './store/index.js';
 import type { ToolResult } from './text/index.js';
+import { getTokenizer } from './text/tokenizers/index.js';
 
 // The engine config was called the pipeline: users' code written against those names keeps
 // working, each former name the same value as its new one, and the former option key accepted
@@ -46,5 +48,17 @@ describe("the engine config's former names", () => {
     } finally {
       await proxy.close();
     }
+  });
+});
+
+describe("explain's former option name", () => {
+  it('takes the budget as `maxTokens`, `budget` winning, and reports it under both names', async () => {
+    const tokenizer = getTokenizer('o200k');
+    const old = await explainCollapse(log, { tokenizer, maxTokens: 300 });
+    expect(old).toMatchObject({ budget: 300, maxTokens: 300 });
+    expect(old.tokensAfter).toBeLessThanOrEqual(300);
+    const both = await explainCollapse(log, { tokenizer, budget: 600, maxTokens: 300 });
+    expect(both).toMatchObject({ budget: 600, maxTokens: 600 });
+    expect(both.tokensAfter).toBeGreaterThan(300);
   });
 });
