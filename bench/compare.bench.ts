@@ -74,6 +74,7 @@ async function work(roots: Record<Side, Root>): Promise<void> {
   await ab(`the engine: 40 turns over ${texts.length} results (balanced)`, async (s) => {
     const m = roots[s];
     const unbounded = { maxTotalBytes: 2 ** 40, maxSessionBytes: 2 ** 40 };
+    // The engine config's former names (resolvePipeline, `pipeline:`): the other build may predate the new ones.
     const pipeline = m.resolvePipeline({ preset: 'balanced' });
     const engine = new m.ConversationEngine({
       pipeline,
@@ -203,6 +204,7 @@ async function identity(roots: Record<Side, Root>, replays: Record<Side, Replay>
       for (const s of ['other', 'this'] as Side[]) {
         const text = readFileSync(file, 'utf8');
         const { conversations } = replays[s].readTranscript(text, file);
+        // The former names, as above: both builds know them.
         const pipeline = roots[s].resolvePipeline({ preset });
         const all = [];
         for (const c of conversations) all.push(await replays[s].replayConversation(c, { pipeline }));

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConversationEngine } from '../src/engine/conversation.js';
-import { resolvePipeline } from '../src/engine/index.js';
+import { resolveEngineConfig } from '../src/engine/index.js';
 import { MemoryStore } from '../src/store/backends/memory-store.js';
 import type { ToolResult } from '../src/text/tool-result.js';
 import { median, ms, ratio } from './measure.js';
@@ -46,7 +46,7 @@ export async function benchLongSession(): Promise<void> {
   console.log('\n## a turn in a long session: one new result in a session of 2,000 results vs 100');
   const turnIn = async (length: number) => {
     const engine = new ConversationEngine({
-      pipeline: resolvePipeline(),
+      config: resolveEngineConfig(),
       store: new MemoryStore(),
       session: `long${length}`,
     });

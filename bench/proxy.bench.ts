@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
-import { resolvePipeline } from '../src/engine/config.js';
+import { resolveEngineConfig } from '../src/engine/config.js';
 import { startProxy } from '../src/proxy/server.js';
 import { FileStore } from '../src/store/backends/file-store.js';
 import { MB, multiLineLog, oneLineJson } from './inputs.js';
@@ -44,7 +44,7 @@ export async function upstream(): Promise<{ url: string; close: () => void }> {
 /** A proxy on a free loopback port to `upstreamUrl`, stashing under `base`, logging nothing. */
 export function benchProxyTo(upstreamUrl: string, base: string): ReturnType<typeof startProxy> {
   return startProxy({
-    pipeline: resolvePipeline(),
+    config: resolveEngineConfig(),
     store: new FileStore({ base, pruneOnFirstSpill: false }),
     port: 0,
     upstreams: { anthropic: upstreamUrl },
@@ -161,7 +161,7 @@ export async function benchHealth(): Promise<void> {
 
 async function healthUnderLoadOf(upstreamUrl: string, root: string): Promise<void> {
   const proxy = await startProxy({
-    pipeline: resolvePipeline(),
+    config: resolveEngineConfig(),
     store: new FileStore({ base: join(root, 'full'), pruneOnFirstSpill: false, maxTotalBytes: 1024 }),
     port: 0,
     upstreams: { anthropic: upstreamUrl },
@@ -252,7 +252,7 @@ async function parseOnlyProxy(upstreamUrl: string): Promise<{ url: string; close
  */
 async function concurrentLarge(upstreamUrl: string, root: string): Promise<void> {
   const proxy = await startProxy({
-    pipeline: resolvePipeline(),
+    config: resolveEngineConfig(),
     store: new FileStore({
       base: join(root, 'conc'),
       pruneOnFirstSpill: false,
@@ -334,7 +334,7 @@ async function concurrentLarge(upstreamUrl: string, root: string): Promise<void>
 async function unshortened(upstreamUrl: string, root: string): Promise<void> {
   const proxyWith = (name: string, config: object) =>
     startProxy({
-      pipeline: resolvePipeline(config),
+      config: resolveEngineConfig(config),
       store: new FileStore({ base: join(root, name), pruneOnFirstSpill: false }),
       port: 0,
       upstreams: { anthropic: upstreamUrl },

@@ -1,5 +1,5 @@
 import { readFileSync, statSync } from 'node:fs';
-import { resolvePipeline } from '../src/engine/config.js';
+import { resolveEngineConfig } from '../src/engine/config.js';
 import { readTranscript } from '../src/replay/readers/index.js';
 import { replayConversation } from '../src/replay/replay-conversation.js';
 import { corpusAvailable, corpusFiles } from '../src/test-support/corpus.js';
@@ -18,11 +18,11 @@ export async function benchReplay(): Promise<void> {
   let t = performance.now();
   const parsed = files.map((f) => readTranscript(readFileSync(f, 'utf8'), f));
   const parseMs = performance.now() - t;
-  const pipeline = resolvePipeline({ preset: 'balanced' });
+  const config = resolveEngineConfig({ preset: 'balanced' });
   t = performance.now();
   let turns = 0;
   for (const p of parsed) {
-    for (const c of p.conversations) turns += (await replayConversation(c, { pipeline })).turns;
+    for (const c of p.conversations) turns += (await replayConversation(c, { config })).turns;
   }
   const replayMs = performance.now() - t;
   console.log(`  ${files.length} files, ${(bytes / MB).toFixed(1)} MB, ${turns} turns`);

@@ -7,7 +7,7 @@ let last: Promise<void> = Promise.resolve();
  * long piece of synchronous work. An `await` on a settled promise does not: it only drains
  * microtasks. And several requests that each wait with `setImmediate` would all run their next
  * slice in the same turn, back to back; so callers queue, and each turn of the loop runs one
- * slice, with I/O polled between them. The pipeline calls this between stages and a collapse's
+ * slice, with I/O polled between them. The runner calls this between stages and a collapse's
  * windows, the proxy between decoding and parsing a large body: a health check waits for one
  * slice at most, not for every request in flight.
  *

@@ -16,13 +16,21 @@ export { type CollapseCall, type Collapsed, collapse } from './collapse/index.js
 export {
   ConversationEngine,
   type ConversationOptions,
+  type EngineConfig,
   FrozenDecisions,
+  /** @deprecated Use `EngineConfig`. */
   type PipelineConfig,
   PRESETS,
   type PresetName,
+  type ResolvedEngineConfig,
+  /** @deprecated Use `ResolvedEngineConfig`. */
   type ResolvedPipeline,
+  resolveEngineConfig,
+  /** @deprecated Use `resolveEngineConfig`. */
   resolvePipeline,
+  /** @deprecated Use `runStages`. */
   runPipeline,
+  runStages,
   type TurnInput,
   type TurnOutcome,
 } from './engine/index.js';
@@ -31,7 +39,9 @@ export { type ProxyOptions, type RunningProxy, startProxy } from './proxy/index.
 export {
   collapsePruner,
   contentPruner,
+  enginePruner,
   type Pruner,
+  /** @deprecated Use `enginePruner`. */
   pipelinePruner,
   pruneSession,
   Session,

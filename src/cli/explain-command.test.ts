@@ -30,7 +30,7 @@ describe('spillway explain', () => {
     const { text, needle } = keyValueLog(2_871);
     const r = await cli(['explain', '--tokens', '1000', '--json'], { stdin: text });
     const e = JSON.parse(r.stdout);
-    expect(e).toMatchObject({ window: 'line', maxTokens: 1000, rarity: { asked: true } });
+    expect(e).toMatchObject({ window: 'line', budget: 1000, maxTokens: 1000, rarity: { asked: true } });
     expect(e.tokensAfter).toBeLessThanOrEqual(1000);
     expect(e.kept).toContainEqual({ line: 2872, why: 'rare', text: needle });
     expect(e.text).toContain(needle);

@@ -10,7 +10,7 @@ type Command = {
 };
 
 // Each command is imported only when it runs, so `spillway --version` or `spillway mcp` does not
-// load the proxy, the pipeline or a tokenizer table.
+// load the proxy, the engine config or a tokenizer table.
 const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
   proxy: {
     summary: 'run the HTTP proxy for Anthropic, OpenAI (Chat and Responses) and Gemini clients',

@@ -5,8 +5,8 @@ import { explainCollapse } from './explain.js';
 import { selectLines } from './lines.js';
 
 const tokenizer = getTokenizer('o200k');
-const select = (text: string, maxTokens: number) =>
-  selectLines(text, { maxTokens, headLines: 20, tailLines: 20, tokenizer, id: 'ci' });
+const select = (text: string, budget: number) =>
+  selectLines(text, { budget, headLines: 20, tailLines: 20, tokenizer, id: 'ci' });
 
 // tsc --pretty's colours inside the line, a build's chatter around them, and its count.
 const TSC = [
@@ -78,7 +78,7 @@ describe("collapse of a CI job's log", () => {
 
   it('explain names the step the budget went to, its exit and the chores passed over', async () => {
     const log = actionsLog(output(200, 100));
-    const e = await explainCollapse(log, { tokenizer, maxTokens: 800 });
+    const e = await explainCollapse(log, { tokenizer, budget: 800 });
     expect(e.ci?.failed?.rule).toBe('actions/run-group');
     expect(e.ci?.exits.map((x) => x.rule)).toEqual(['actions/step-exit']);
     expect(e.ci?.chores.map((c) => c.rule)).toContain('actions/runner-setup');

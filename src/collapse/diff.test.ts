@@ -73,13 +73,13 @@ describe.skipIf(!hasGit)('diff window (needs git, to make real diffs)', () => {
   it('reads git log -p: each commit and its subject stay with the files it changed', () => {
     const log = gitLog();
     expect(log.match(/^commit /gm)).toHaveLength(3);
-    for (const maxTokens of [300, 600, 1500]) {
-      const out = compactDiff(log, { maxTokens, tokenizer: o200k, id: 'A'.repeat(22) });
-      if (!out) throw new Error(`expected a diff window at ${maxTokens}`);
-      expect(o200k.count(out.text)).toBeLessThanOrEqual(maxTokens);
+    for (const budget of [300, 600, 1500]) {
+      const out = compactDiff(log, { budget, tokenizer: o200k, id: 'A'.repeat(22) });
+      if (!out) throw new Error(`expected a diff window at ${budget}`);
+      expect(o200k.count(out.text)).toBeLessThanOrEqual(budget);
       expect(out.text).toMatch(/^\[diff compacted: 6 files, \+60 -60 lines;/);
       expect(out.text).toContain('    scale constants by 4');
-      if (maxTokens >= 600) {
+      if (budget >= 600) {
         for (const c of [2, 3]) expect(out.text).toContain(`    scale constants by ${c}`);
         expect(out.text.match(/^commit [0-9a-f]{40}$/gm)?.length).toBeGreaterThanOrEqual(3);
       }
@@ -89,7 +89,7 @@ describe.skipIf(!hasGit)('diff window (needs git, to make real diffs)', () => {
   it('keeps every file and hunk header and the changed lines of each hunk first', () => {
     const diff = gitDiff(4);
     expect(o200k.count(diff)).toBeGreaterThan(3000);
-    const out = compactDiff(diff, { maxTokens: 1500, tokenizer: o200k, id: 'A'.repeat(22) });
+    const out = compactDiff(diff, { budget: 1500, tokenizer: o200k, id: 'A'.repeat(22) });
     if (!out) throw new Error('expected a diff window');
     expect(o200k.count(out.text)).toBeLessThanOrEqual(1500);
     expect(o200k.count(out.text)).toBeGreaterThan(1350);
@@ -108,14 +108,14 @@ describe.skipIf(!hasGit)('diff window (needs git, to make real diffs)', () => {
 
   it('lists the files of a diff whose hunk headers do not fit, then shows as many as fit', () => {
     const diff = gitDiff(40);
-    const out = compactDiff(diff, { maxTokens: 1500, tokenizer: o200k, id: 'A'.repeat(22) });
+    const out = compactDiff(diff, { budget: 1500, tokenizer: o200k, id: 'A'.repeat(22) });
     if (!out) throw new Error('expected a diff window');
     expect(o200k.count(out.text)).toBeLessThanOrEqual(1500);
     const lines = out.text.split('\n');
     for (let f = 0; f < 40; f++) expect(lines).toContain(`module-${f}.ts | +10 -10`);
     expect(lines).toContain('diff --git a/module-0.ts b/module-0.ts');
     // At a budget too small for the list, as much of it as fits, and a count of the rest.
-    const tight = compactDiff(diff, { maxTokens: 200, tokenizer: o200k, id: 'A'.repeat(22) });
+    const tight = compactDiff(diff, { budget: 200, tokenizer: o200k, id: 'A'.repeat(22) });
     expect(o200k.count(tight?.text ?? '')).toBeLessThanOrEqual(200);
     expect(tight?.text).toMatch(/\n\.\.\. and \d+ more files$/);
   });
@@ -133,8 +133,8 @@ describe('diff window on what is not a diff throughout', () => {
     ' c',
   ];
   it('declines a diff with other output after it, a hunk shorter than its header says, and prose', () => {
-    const opts = { maxTokens: 20, tokenizer: o200k, id: 'A'.repeat(22) };
-    expect(compactDiff(`${diff.join('\n')}\n`, { ...opts, maxTokens: 500 })).toBeDefined();
+    const opts = { budget: 20, tokenizer: o200k, id: 'A'.repeat(22) };
+    expect(compactDiff(`${diff.join('\n')}\n`, { ...opts, budget: 500 })).toBeDefined();
     expect(compactDiff(`${diff.join('\n')}\n FAIL src/x.test.ts\n`, opts)).toBeUndefined();
     expect(compactDiff(`${diff.slice(0, -1).join('\n')}\n`, opts)).toBeUndefined();
     expect(compactDiff('notes\n@@ not a hunk\n', opts)).toBeUndefined();
@@ -153,7 +153,7 @@ describe('diff window on what is not a diff throughout', () => {
     const text = Array.from({ length: 30 }, (_, i) =>
       plain.map((l) => l.replace('x.ts', `x${i}.ts`)).join('\n'),
     ).join('\n');
-    const out = compactDiff(text, { maxTokens: 120, tokenizer: o200k, id: 'A'.repeat(22) });
+    const out = compactDiff(text, { budget: 120, tokenizer: o200k, id: 'A'.repeat(22) });
     expect(out?.text).toContain('new/x0.ts | +1 -1');
   });
 
@@ -173,7 +173,7 @@ describe('diff window on what is not a diff throughout', () => {
       fc.property(
         fc.array(file, { minLength: 1, maxLength: 12 }),
         fc.integer({ min: 0, max: 600 }),
-        (files, maxTokens) => {
+        (files, budget) => {
           const text = files
             .map(([n, hunks], i) =>
               [
@@ -185,9 +185,9 @@ describe('diff window on what is not a diff throughout', () => {
               ].join('\n'),
             )
             .join('\n');
-          const out = compactDiff(text, { maxTokens, tokenizer: o200k, id: 'A'.repeat(22) });
+          const out = compactDiff(text, { budget, tokenizer: o200k, id: 'A'.repeat(22) });
           if (out === undefined) return;
-          expect(o200k.count(out.text)).toBeLessThanOrEqual(maxTokens);
+          expect(o200k.count(out.text)).toBeLessThanOrEqual(budget);
           const listed = files.filter((_, i) => out.text.includes(`f${i}-`)).length;
           const counted = Number(/\.\.\. and (\d+) more files$/.exec(out.text)?.[1] ?? 0);
           expect(listed + counted).toBe(files.length);

@@ -220,11 +220,11 @@ function renderHunk(hunk: Hunk, keep: number, out: string[]): number {
  * not), or when not one file fits.
  *
  * @example
- * compactDiff(gitShowOutput, { maxTokens: 2000, tokenizer, id })?.text;
+ * compactDiff(gitShowOutput, { budget: 2000, tokenizer, id })?.text;
  */
 export function compactDiff(
   text: string,
-  o: { maxTokens: number; tokenizer: Tokenizer; id: string; path?: string | undefined },
+  o: { budget: number; tokenizer: Tokenizer; id: string; path?: string | undefined },
 ): { text: string; calls: number } | undefined {
   if (text.length > MAX_DIFF_CHARS || !text.includes('\n@@ ')) return undefined;
   const diff = parseDiff(text);
@@ -232,7 +232,7 @@ export function compactDiff(
   let calls = 0;
   const fits = (plan: Plan) => {
     calls++;
-    return o.tokenizer.countUpTo(render(diff, plan, o.id, o.path), o.maxTokens) <= o.maxTokens;
+    return o.tokenizer.countUpTo(render(diff, plan, o.id, o.path), o.budget) <= o.budget;
   };
   const none = () => 0;
   const all = diff.files.length;

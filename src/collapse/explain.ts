@@ -12,6 +12,9 @@ export interface CollapseExplanation {
   chars: number;
   tokensBefore: number;
   tokensAfter: number;
+  /** The token budget collapse worked to. */
+  budget: number;
+  /** @deprecated The budget's former name, the same number. */
   maxTokens: number;
   /** `none` when the text fits the budget as it is. */
   window: CollapseWindow | 'snip' | 'none';
@@ -47,6 +50,9 @@ export async function explainCollapse(
   text: string,
   options: {
     tokenizer: Tokenizer;
+    /** The token budget (default {@link DEFAULT_COLLAPSE_MAX_TOKENS}). */
+    budget?: number;
+    /** @deprecated The budget's former name; `budget` wins when both are given. */
     maxTokens?: number;
     headLines?: number;
     tailLines?: number;
@@ -55,7 +61,7 @@ export async function explainCollapse(
   },
 ): Promise<CollapseExplanation> {
   const { tokenizer } = options;
-  const maxTokens = options.maxTokens ?? DEFAULT_COLLAPSE_MAX_TOKENS;
+  const budget = options.budget ?? options.maxTokens ?? DEFAULT_COLLAPSE_MAX_TOKENS;
   const headLines = options.headLines ?? DEFAULT_WINDOW_LINES;
   const tailLines = options.tailLines ?? DEFAULT_WINDOW_LINES;
   const scan = scanLines(text);
@@ -65,7 +71,7 @@ export async function explainCollapse(
   const id = stashId(text);
   const out = await collapseText(
     text,
-    { budget: maxTokens, headLines, tailLines, query: options.query },
+    { budget, headLines, tailLines, query: options.query },
     { tokenizer, id: () => id, stash: async () => {} },
   );
   const shown = out.action === 'acted' ? out.text : text;
@@ -74,7 +80,8 @@ export async function explainCollapse(
     chars: text.length,
     tokensBefore: tokenizer.count(text),
     tokensAfter: tokenizer.count(shown),
-    maxTokens,
+    budget,
+    maxTokens: budget,
     window: out.action === 'acted' ? out.window : ('none' as const),
     rules,
     rarity: { asked, found: asked ? rareLines(text, scan.lines).length : 0 },
@@ -83,7 +90,7 @@ export async function explainCollapse(
   };
   const selection =
     out.action === 'acted' && out.window === 'line'
-      ? selectLines(text, { maxTokens, headLines, tailLines, tokenizer, id, query: options.query ?? [] })
+      ? selectLines(text, { budget, headLines, tailLines, tokenizer, id, query: options.query ?? [] })
       : undefined;
   if (!selection) return { ...base, kept: [], omitted: [] };
   const lines = text.split('\n');

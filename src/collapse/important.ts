@@ -97,7 +97,7 @@ export function addImportant(
   tryAdd: (line: number, partial: boolean, why: string) => boolean,
   heading: (line: number) => number | undefined,
   spent: () => number,
-  maxTokens: number,
+  budget: number,
 ): number {
   let important = 0;
   let misses = 0;
@@ -105,7 +105,7 @@ export function addImportant(
   let outlineSpent = 0;
   // Shares of what the ends left: where a line costs 80 tokens, the ends take most of a budget.
   const start = spent();
-  const share = (part: number) => start + (maxTokens - start) * part;
+  const share = (part: number) => start + (budget - start) * part;
   const alone: ImportantLine[] = [];
   const withContext = (found: ImportantLine) => {
     if (spent() >= share(IMPORTANT_SHARE)) return;
@@ -123,8 +123,8 @@ export function addImportant(
     // line comes alone too, within a share of its own.
     const outline = found.kind === 'outline';
     const rare = found.kind === 'rare' || found.kind === 'relevant';
-    if (rare && rareSpent >= maxTokens * RARE_SHARE) continue;
-    if (outline && outlineSpent >= maxTokens * OUTLINE_SHARE) continue;
+    if (rare && rareSpent >= budget * RARE_SHARE) continue;
+    if (outline && outlineSpent >= budget * OUTLINE_SHARE) continue;
     const before = spent();
     if (!tryAdd(found.line, false, found.rule ? `${found.kind} ${found.rule}` : found.kind)) {
       misses++;

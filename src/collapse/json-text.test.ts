@@ -204,19 +204,19 @@ describe('a long string inside JSON, collapsed as the text it is', () => {
       extra: fc.array(fc.integer(), { maxLength: 30 }),
     });
     fc.assert(
-      fc.property(doc, fc.integer({ min: 600, max: 4000 }), ({ logs, nest, extra }, maxTokens) => {
+      fc.property(doc, fc.integer({ min: 600, max: 4000 }), ({ logs, nest, extra }, budget) => {
         const fields = Object.fromEntries(logs.map((l, i) => [`out${i}`, l.text]));
         const value = nest
           ? { result: { exitCode: 1, ...fields }, extra }
           : { exitCode: 1, ...fields, extra };
         const text = JSON.stringify(value);
-        const out = compactJson(text, { maxTokens, tokenizer: o200k, id: ID });
+        const out = compactJson(text, { budget, tokenizer: o200k, id: ID });
         if (!out) return;
-        expect(o200k.count(out.text)).toBeLessThanOrEqual(maxTokens);
+        expect(o200k.count(out.text)).toBeLessThanOrEqual(budget);
         const shown = bodyOf(out.text, ID) as Shown;
         const strings = nest ? shown.result : shown;
         // Room for every error line and its markers beside the JSON around them.
-        const fits = logs.length * 120 <= maxTokens - 200;
+        const fits = logs.length * 120 <= budget - 200;
         for (const [i, l] of logs.entries()) {
           const s = strings[`out${i}`];
           if (typeof s !== 'string') continue;

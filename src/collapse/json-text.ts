@@ -66,7 +66,7 @@ export function signalCount(value: string): number {
 }
 
 /**
- * `value` collapsed as text so that, escaped as a JSON string, it takes at most `maxTokens`:
+ * `value` collapsed as text so that, escaped as a JSON string, it takes at most `budget`:
  * whole when it fits; else by lines (or by sentences, for a text of long lines). Undefined when
  * nothing useful fits.
  *
@@ -75,18 +75,18 @@ export function signalCount(value: string): number {
  */
 export function collapseTextString(
   value: string,
-  maxTokens: number,
+  budget: number,
   o: { tokenizer: Tokenizer; id: string },
 ): { text: string; whole: boolean } | undefined {
-  if (escapedTokens(value, o.tokenizer, maxTokens) <= maxTokens) return { text: value, whole: true };
+  if (escapedTokens(value, o.tokenizer, budget) <= budget) return { text: value, whole: true };
   const lines = value.split('\n', Math.ceil(value.length / PARAGRAPH_CHARS) + 1).length;
   const paragraphs = lines <= value.length / PARAGRAPH_CHARS;
-  let inner = maxTokens;
+  let inner = budget;
   for (let t = 0; t < FIT_TRIES && inner > 0; t++) {
     const lines = paragraphs
       ? undefined
       : selectLines(value, {
-          maxTokens: inner,
+          budget: inner,
           headLines: DEFAULT_WINDOW_LINES,
           tailLines: DEFAULT_WINDOW_LINES,
           tokenizer: o.tokenizer,
@@ -94,20 +94,20 @@ export function collapseTextString(
         });
     const text = paragraphs ? bySentences(value, inner, o.tokenizer) : lines?.text;
     if (text === undefined) return paragraphs ? undefined : collapseTextByPieces(value, inner, o);
-    const cost = escapedTokens(text, o.tokenizer, maxTokens * 2);
-    if (cost <= maxTokens) return { text, whole: false };
+    const cost = escapedTokens(text, o.tokenizer, budget * 2);
+    if (cost <= budget) return { text, whole: false };
     // What escaping adds is taken off what the lines may take: a budget a little smaller would
     // choose the same lines again.
-    const over = cost - maxTokens;
-    inner = Math.min(Math.floor((inner * maxTokens) / cost), (lines?.tokens ?? inner) - over) - 1;
+    const over = cost - budget;
+    inner = Math.min(Math.floor((inner * budget) / cost), (lines?.tokens ?? inner) - over) - 1;
   }
   return undefined;
 }
 
 // Fewer than three lines: the sentence window, as for paragraphs.
-function collapseTextByPieces(value: string, maxTokens: number, o: { tokenizer: Tokenizer }) {
-  const text = bySentences(value, maxTokens, o.tokenizer);
-  if (text === undefined || escapedTokens(text, o.tokenizer, maxTokens) > maxTokens) return undefined;
+function collapseTextByPieces(value: string, budget: number, o: { tokenizer: Tokenizer }) {
+  const text = bySentences(value, budget, o.tokenizer);
+  if (text === undefined || escapedTokens(text, o.tokenizer, budget) > budget) return undefined;
   return { text, whole: false };
 }
 
@@ -116,7 +116,7 @@ function collapseTextByPieces(value: string, maxTokens: number, o: { tokenizer: 
  * (rule-named) with the one before each, then the head and tail grow; each run left out is a
  * mark counting its characters. Undefined when not even the ends fit.
  */
-function bySentences(value: string, maxTokens: number, tokenizer: Tokenizer): string | undefined {
+function bySentences(value: string, budget: number, tokenizer: Tokenizer): string | undefined {
   const units = sentenceSpans(value);
   const piece = (i: number) => value.slice(...(units[i] as [number, number]));
   // One unit a line, so the rules read each sentence as a line of its own.
@@ -124,14 +124,14 @@ function bySentences(value: string, maxTokens: number, tokenizer: Tokenizer): st
     rarity: false,
   });
   const kept = new Set<number>();
-  const cost = (i: number) => escapedTokens(piece(i), tokenizer, maxTokens + 1);
+  const cost = (i: number) => escapedTokens(piece(i), tokenizer, budget + 1);
   // A mark for each run, at its widest: a budget of the marks' worst case keeps the fit exact.
-  const markCost = escapedTokens(stringCutMark(value.length), tokenizer, maxTokens);
+  const markCost = escapedTokens(stringCutMark(value.length), tokenizer, budget);
   let spent = 0;
   const add = (i: number) => {
     if (i < 0 || i >= units.length || kept.has(i)) return true;
     const c = cost(i) + markCost;
-    if (spent + c > maxTokens) return false;
+    if (spent + c > budget) return false;
     kept.add(i);
     spent += c;
     return true;
@@ -202,11 +202,11 @@ export function shareOut(
  * frame does not fit.
  *
  * @example
- * fillTexts([stdout, stderr], { maxTokens: 2000, tokenizer, id, frame: (texts, cut) => header(cut) + body(texts) });
+ * fillTexts([stdout, stderr], { budget: 2000, tokenizer, id, frame: (texts, cut) => header(cut) + body(texts) });
  */
 export function fillTexts(
   values: readonly string[],
-  o: { maxTokens: number; tokenizer: Tokenizer; id: string; frame: (texts: string[], cut: number) => string },
+  o: { budget: number; tokenizer: Tokenizer; id: string; frame: (texts: string[], cut: number) => string },
 ): { text: string; calls: number } | undefined {
   let calls = 0;
   const tokenizer: Tokenizer = {
@@ -225,11 +225,11 @@ export function fillTexts(
       values.map(() => ''),
       values.length,
     ),
-    o.maxTokens,
+    o.budget,
   );
-  let room = o.maxTokens - bare - SLACK_TOKENS;
+  let room = o.budget - bare - SLACK_TOKENS;
   const weights = values.map((v) => Math.sqrt(v.length) * (signalCount(v) > 0 ? SIGNAL_WEIGHT : 1));
-  const needs = values.map((v) => escapedTokens(v, tokenizer, o.maxTokens + 1));
+  const needs = values.map((v) => escapedTokens(v, tokenizer, o.budget + 1));
   let best: string | undefined;
   for (let round = 0; round < FILL_ROUNDS && room > 0; round++) {
     const shares = shareOut(room, weights, needs, FLOOR_TOKENS);
@@ -242,13 +242,13 @@ export function fillTexts(
       return c?.text ?? stringCutMark(v.length);
     });
     const out = o.frame(texts, cut);
-    const tokens = tokenizer.countUpTo(out, o.maxTokens);
-    if (tokens <= o.maxTokens) {
+    const tokens = tokenizer.countUpTo(out, o.budget);
+    if (tokens <= o.budget) {
       best = out;
-      if (tokens >= o.maxTokens * FULL_ENOUGH || cut === 0) break;
-      room += Math.floor((o.maxTokens - tokens) * 0.9);
+      if (tokens >= o.budget * FULL_ENOUGH || cut === 0) break;
+      room += Math.floor((o.budget - tokens) * 0.9);
     } else if (best !== undefined) break;
-    else room -= tokens - o.maxTokens + SLACK_TOKENS;
+    else room -= tokens - o.budget + SLACK_TOKENS;
   }
   return best === undefined ? undefined : { text: best, calls };
 }

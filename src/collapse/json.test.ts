@@ -64,8 +64,8 @@ function lastLeaf(value: Json): Json {
   return value;
 }
 
-function compact(value: Json, maxTokens: number) {
-  const out = compactJson(JSON.stringify(value), { maxTokens, tokenizer: o200k, id: ID });
+function compact(value: Json, budget: number) {
+  const out = compactJson(JSON.stringify(value), { budget, tokenizer: o200k, id: ID });
   if (!out) return undefined;
   const [header, ...body] = out.text.split('\n');
   return {
@@ -134,26 +134,26 @@ const SHAPES: Record<string, Json> = {
 describe('JSON compaction', () => {
   for (const [name, value] of Object.entries(SHAPES)) {
     it(`${name}: fills 85% of any budget from 500 tokens, abridged, every omission counted`, () => {
-      for (const maxTokens of [500, 1000, 2000, 4000]) {
-        const out = compact(value, maxTokens);
-        expect(out, `at ${maxTokens}`).toBeDefined();
+      for (const budget of [500, 1000, 2000, 4000]) {
+        const out = compact(value, budget);
+        expect(out, `at ${budget}`).toBeDefined();
         expect(out?.header).toContain(`spillway_expand <<sw:${ID}>>`);
-        expect(out?.tokens).toBeLessThanOrEqual(maxTokens);
-        expect(out?.tokens, `filled at ${maxTokens}`).toBeGreaterThanOrEqual(maxTokens * 0.85);
+        expect(out?.tokens).toBeLessThanOrEqual(budget);
+        expect(out?.tokens, `filled at ${budget}`).toBeGreaterThanOrEqual(budget * 0.85);
         expectAbridged(value, out?.value as Json);
       }
     });
   }
 
   it("keeps a tree's last leaf verbatim at every budget its path fits", () => {
-    for (const [name, maxTokens] of [
+    for (const [name, budget] of [
       ['node tree, 6 levels of 3', 500],
       ['node tree, 8 levels of 4', 1000],
       ['node tree, 12 levels of 2', 1000],
     ] as const) {
       const value = SHAPES[name] as Json;
-      const out = compact(value, maxTokens);
-      expect(lastLeaf(out?.value as Json), `${name} at ${maxTokens}`).toBe(lastLeaf(value));
+      const out = compact(value, budget);
+      expect(lastLeaf(out?.value as Json), `${name} at ${budget}`).toBe(lastLeaf(value));
     }
     expect(lastLeaf(SHAPES['node tree, 6 levels of 3'] as Json)).toBe('Checkout failed: card declined');
   });
@@ -167,7 +167,7 @@ describe('JSON compaction', () => {
 
   it('keeps a "__proto__" key a key', () => {
     const text = `{"__proto__":{"polluted":1},"items":[${Array.from({ length: 3000 }, (_, i) => i).join(',')}]}`;
-    const out = compactJson(text, { maxTokens: 500, tokenizer: o200k, id: ID });
+    const out = compactJson(text, { budget: 500, tokenizer: o200k, id: ID });
     expect(out?.text).toContain('"__proto__":{"polluted":1}');
   });
 
@@ -200,10 +200,10 @@ function fillProperty() {
   const root = fc
     .array(value, { minLength: 1, maxLength: 400 })
     .map((items): Json => ({ items, end: 'last' }));
-  return fc.property(root, fc.integer({ min: 500, max: 3000 }), (tree, maxTokens) => {
-    const out = compact(tree, maxTokens);
+  return fc.property(root, fc.integer({ min: 500, max: 3000 }), (tree, budget) => {
+    const out = compact(tree, budget);
     if (!out) return;
-    expect(out.tokens).toBeLessThanOrEqual(maxTokens);
+    expect(out.tokens).toBeLessThanOrEqual(budget);
     expectAbridged(tree, out.value);
     expect(Object.keys(out.value as object)).toEqual(['items', 'end']);
     // Full only where the whole, its long strings by their ends, is over the budget.
@@ -211,8 +211,8 @@ function fillProperty() {
       typeof v === 'string' && v.length > 400
         ? `${v.slice(0, 200)}… (${v.length - 400} characters omitted) …`
         : v;
-    if (o200k.count(JSON.stringify(tree, ends)) > maxTokens)
-      expect(out.tokens).toBeGreaterThanOrEqual(maxTokens * 0.85);
+    if (o200k.count(JSON.stringify(tree, ends)) > budget)
+      expect(out.tokens).toBeGreaterThanOrEqual(budget * 0.85);
   });
 }
 

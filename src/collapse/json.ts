@@ -85,7 +85,7 @@ export function isCompactableJson(text: string): boolean {
 }
 
 /** What a compaction takes: the budget, its tokenizer, the recall id and file the header names. */
-type CompactOptions = { maxTokens: number; tokenizer: Tokenizer; id: string; path?: string | undefined };
+type CompactOptions = { budget: number; tokenizer: Tokenizer; id: string; path?: string | undefined };
 
 /**
  * JSON compacted to a budget: the root's keys, both ends of the tree (the first and the last
@@ -98,14 +98,14 @@ type CompactOptions = { maxTokens: number; tokenizer: Tokenizer; id: string; pat
  * nothing left out, or not even its root fits.
  *
  * @example
- * compactJson(hugeApiAnswer, { maxTokens: 2000, tokenizer, id })?.text;
+ * compactJson(hugeApiAnswer, { budget: 2000, tokenizer, id })?.text;
  */
 export function compactJson(text: string, o: CompactOptions): { text: string; calls: number } | undefined {
   if (!mayCompactAsJson(text)) return undefined;
   const value = parseCompactable(text);
   if (value === null || typeof value !== 'object') return undefined;
   const texts = textStringChars(value);
-  const plain = () => compactTree(value, o, o.maxTokens);
+  const plain = () => compactTree(value, o, o.budget);
   if (texts === 0) return plain();
   return compactWithTexts(value, texts / text.length, o) ?? plain();
 }
@@ -123,18 +123,18 @@ function textStringChars(value: Json): number {
 }
 
 /**
- * The tree compaction: the longest prefix of the plan that fits `maxTokens`, then later steps
+ * The tree compaction: the longest prefix of the plan that fits `budget`, then later steps
  * one by one. `text` shows a long string its own way (a placeholder, see compactWithTexts).
  */
 function compactTree(
   value: Json[] | { [key: string]: Json },
   o: CompactOptions,
-  maxTokens: number,
+  budget: number,
   text?: (value: string) => Json | undefined,
 ): { text: string; calls: number; omitted: JsonOmitted } | undefined {
   const steps = planJson(value, {
-    smallChars: maxTokens * SMALL_CHARS_PER_TOKEN,
-    maxChars: maxTokens * PLAN_CHARS_PER_TOKEN,
+    smallChars: budget * SMALL_CHARS_PER_TOKEN,
+    maxChars: budget * PLAN_CHARS_PER_TOKEN,
   });
   let calls = 0;
   let tokens = 0;
@@ -146,8 +146,8 @@ function compactTree(
     calls++;
     if (omitted.items + omitted.keys + omitted.deep + omitted.strings + (omitted.texts ?? 0) === 0)
       return undefined;
-    const count = o.tokenizer.countUpTo(out, maxTokens);
-    if (count > maxTokens) return undefined;
+    const count = o.tokenizer.countUpTo(out, budget);
+    if (count > budget) return undefined;
     tokens = count;
     omittedBest = omitted;
     return out;
@@ -172,7 +172,7 @@ function compactTree(
   let tries = 0;
   for (const step of steps.slice(taken.length)) {
     if (step.after && !has.has(step.after)) continue;
-    if (tries++ >= FILL_TRIES || tokens >= maxTokens * FULL_ENOUGH) break;
+    if (tries++ >= FILL_TRIES || tokens >= budget * FULL_ENOUGH) break;
     let out = attempt([...taken, step]);
     const fitted = out
       ? step
@@ -216,8 +216,7 @@ function compactWithTexts(
   };
   const share = Math.max(STRUCTURE_SHARE, 1 - textShare);
   const tree =
-    compactTree(value, o, Math.floor(o.maxTokens * share), asText) ??
-    compactTree(value, o, o.maxTokens, asText);
+    compactTree(value, o, Math.floor(o.budget * share), asText) ?? compactTree(value, o, o.budget, asText);
   if (!tree) return undefined;
   const body = tree.text.slice(tree.text.indexOf('\n') + 1);
   const serialized = values.map((_, i) => JSON.stringify(placeholder(i)).slice(1, -1));

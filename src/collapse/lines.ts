@@ -13,7 +13,7 @@ import { proseCut } from './sentences.js';
 
 /** What the line selection needs to know. */
 export interface LineSelectionOptions {
-  maxTokens: number;
+  budget: number;
   /** The ratio head and tail grow in, and the most lines each frame starts with. */
   headLines: number;
   tailLines: number;
@@ -62,8 +62,8 @@ const LISTING_BUDGET_SHARE = 0.92;
 const MIN_PARTIAL_TOKENS = 24;
 
 /** A line over this many characters is kept by its start and end only. */
-function longLineLimit(maxTokens: number): number {
-  return Math.max(400, maxTokens);
+function longLineLimit(budget: number): number {
+  return Math.max(400, budget);
 }
 
 function cutLongLine(line: string, limit: number): string {
@@ -79,15 +79,15 @@ function cutLongLine(line: string, limit: number): string {
  * (errors, failures, exceptions, exit statuses, summaries, diagnostics, warnings, frames, diff
  * hunks) with a line of context each, then the head and tail grow (in the headLines:tailLines
  * ratio) until the budget is full. Every run of omitted lines becomes one marker that names
- * its line range; the first names the recall id. Never over `maxTokens` by an exact count of
+ * its line range; the first names the recall id. Never over `budget` by an exact count of
  * the output. Undefined when the text has too few lines for this to beat a character window.
  *
  * @example
- * selectLines(log, { maxTokens: 2000, headLines: 20, tailLines: 20, tokenizer, id })?.text;
+ * selectLines(log, { budget: 2000, headLines: 20, tailLines: 20, tokenizer, id })?.text;
  */
 // Long: one budget, spent in order (frames, findings, growth) by closures that share its ledger.
 export function selectLines(text: string, options: LineSelectionOptions): LineSelection | undefined {
-  const { maxTokens, tokenizer } = options;
+  const { budget, tokenizer } = options;
   // Fewer than three lines (two line ends) is a case for a character window.
   const firstEnd = text.indexOf('\n');
   if (firstEnd < 0 || text.indexOf('\n', firstEnd + 1) < 0) return undefined;
@@ -101,7 +101,7 @@ export function selectLines(text: string, options: LineSelectionOptions): LineSe
   const ci = ciEnds(text, lines, found, options);
   for (const [line, start] of ci.starts) index.know(line, start);
   let calls = 0;
-  const limit = longLineLimit(maxTokens);
+  const limit = longLineLimit(budget);
   const rendered = new Map<number, { text: string; tokens: number; limit: number; prose?: boolean }>();
   const render = (line: number, lineLimit: number) => {
     let r = rendered.get(line);
@@ -123,7 +123,7 @@ export function selectLines(text: string, options: LineSelectionOptions): LineSe
   // drops any: its lines are cut to a share of the budget each, after the part that names the
   // item (title and URL, path, name); the lines that matter keep the usual limit.
   const named = new Set(found.map((f) => f.line));
-  const itemLimit = listingLimit(text, total, maxTokens, limit, tokenizer);
+  const itemLimit = listingLimit(text, total, budget, limit, tokenizer);
   const limitOf = (line: number) => (named.has(line) ? limit : itemLimit);
   const markerTokens = gapMarkerTokens(total, options);
   calls += 2;
@@ -139,7 +139,7 @@ export function selectLines(text: string, options: LineSelectionOptions): LineSe
     // A chore or an echoed script is kept only with what room is left at the end, not even as a
     // finding's context before.
     if (!choresToo && ci.skip(line)) return false;
-    const room = maxTokens - reserve - spent - cost(kept.gaps(lines, line));
+    const room = budget - reserve - spent - cost(kept.gaps(lines, line));
     let { tokens } = render(line, lineLimit);
     // A line too long for what is left can still give its start and end to fill the budget.
     if (tokens > room && partial && room >= MIN_PARTIAL_TOKENS) {
@@ -172,7 +172,7 @@ export function selectLines(text: string, options: LineSelectionOptions): LineSe
     tryAdd,
     (line) => headingOf(index, line),
     () => spent,
-    maxTokens,
+    budget,
   );
   // 3. Head and tail grow, in their ratio, until neither side fits another line.
   const grow = (ends: GrowthEnds) =>
@@ -212,13 +212,13 @@ function fitWhole(s: {
   calls: number;
 }): LineSelection | undefined {
   const { index, kept, rendered, order, folds, lines, total, options } = s;
-  const { maxTokens, tokenizer } = options;
+  const { budget, tokenizer } = options;
   let calls = s.calls;
   for (let round = 0; ; round++) {
     const out = assemble(index, kept, rendered, { lines, total, folds }, options);
     calls++;
     const tokens = tokenizer.count(out);
-    if (tokens <= maxTokens)
+    if (tokens <= budget)
       return {
         text: out,
         kept: order.length,
@@ -230,7 +230,7 @@ function fitWhole(s: {
       };
     if (round >= 8 || order.length === 0) return undefined;
     // Drop the lines chosen last until the excess is covered, then count again.
-    let excess = tokens - maxTokens;
+    let excess = tokens - budget;
     while (excess > 0 && order.length > 0) {
       const line = order.pop() as number;
       kept.remove(line);
@@ -248,15 +248,15 @@ function fitWhole(s: {
 function listingLimit(
   text: string,
   total: number,
-  maxTokens: number,
+  budget: number,
   limit: number,
   tokenizer: Tokenizer,
 ): number {
-  if (total > LISTING_LINES || text.length < maxTokens * 4) return limit;
+  if (total > LISTING_LINES || text.length < budget * 4) return limit;
   const lines = text.split('\n', total);
   const long = lines.filter((line) => line.length > LISTING_LONG_CHARS).length;
   if (long < total * LISTING_LONG_SHARE) return limit;
-  const room = maxTokens * LISTING_BUDGET_SHARE;
+  const room = budget * LISTING_BUDGET_SHARE;
   const fits = (share: number) =>
     tokenizer.countUpTo(lines.map((line) => cutListingLine(line, share)).join('\n'), room) <= room;
   return largestFitting(LISTING_LINE_CHARS, limit, fits);

@@ -156,25 +156,25 @@ export function proseCut(
 }
 
 /**
- * A text of one or two lines (a page fetched as one paragraph) fitted to `maxTokens` by its
+ * A text of one or two lines (a page fetched as one paragraph) fitted to `budget` by its
  * sentences: the most characters whose sentence cut fits, each cut a marker that names the
  * recall id. Undefined when it has more lines, is shorter than PROSE_LINE_CHARS, or no sentence
  * matters (the character window serves).
  *
  * @example
- * sentenceWindow(page, { maxTokens: 500, tokenizer, id, query: ['rate', 'limit'] })?.text;
+ * sentenceWindow(page, { budget: 500, tokenizer, id, query: ['rate', 'limit'] })?.text;
  */
 export function sentenceWindow(
   text: string,
   o: {
-    maxTokens: number;
+    budget: number;
     tokenizer: Tokenizer;
     id: string;
     path?: string | undefined;
     query?: readonly string[];
   },
 ): { text: string; tokens: number; calls: number } | undefined {
-  if (text.length < PROSE_LINE_CHARS || o.maxTokens <= 0) return undefined;
+  if (text.length < PROSE_LINE_CHARS || o.budget <= 0) return undefined;
   const first = text.indexOf('\n');
   if (first >= 0 && text.indexOf('\n', first + 1) >= 0) return undefined;
   const mark = (chars: number) => collapseCharMarker(chars, o.id, o.path);
@@ -186,12 +186,12 @@ export function sentenceWindow(
     // Too few characters for any sentence that matters: nothing to count, and more may fit.
     if (cut === undefined) return 0;
     calls++;
-    return o.tokenizer.countUpTo(cut, o.maxTokens);
+    return o.tokenizer.countUpTo(cut, o.budget);
   };
   // No token is shorter than a character: a cut of more characters than MAX_TOKEN_BYTES a token
   // of budget never fits, so the bisection's range does not grow with the text.
-  const most = Math.min(text.length - 1, o.maxTokens * MAX_TOKEN_BYTES + 1);
-  const limit = largestFitting(0, most + 1, (n) => tokensOf(n) <= o.maxTokens);
+  const most = Math.min(text.length - 1, o.budget * MAX_TOKEN_BYTES + 1);
+  const limit = largestFitting(0, most + 1, (n) => tokensOf(n) <= o.budget);
   const cut = limit > 0 ? cutAt(limit) : undefined;
   if (cut === undefined) return undefined;
   calls++;

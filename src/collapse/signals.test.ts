@@ -12,7 +12,7 @@ describe('collapse keeps what stands out, with no rule for it', () => {
     for (const budget of [1000, 2000]) {
       for (const { text, needle } of [podTable(317), keyValueLog(2_871), jsonRecords(6_203)]) {
         const options = {
-          maxTokens: budget,
+          budget: budget,
           headLines: 20,
           tailLines: 20,
           tokenizer: o200k,
@@ -74,7 +74,7 @@ describe('head and tail', () => {
       ),
     ].join('\n');
     const out = selectLines(text, {
-      maxTokens: 2000,
+      budget: 2000,
       headLines: 20,
       tailLines: 20,
       tokenizer: o200k,
@@ -101,24 +101,24 @@ describe('a listing of long lines', () => {
       (_, i) =>
         `${i + 1}. [Result ${i + 1}: ${words[i % words.length]} guide](https://example.com/docs/${i}) — ${Array.from({ length: 140 }, (_, k) => words[(i * 3 + k) % words.length]).join(' ')}`,
     );
-    const shown = (maxTokens: number) => {
+    const shown = (budget: number) => {
       const out = selectLines(hits.join('\n'), {
-        maxTokens,
+        budget,
         headLines: 20,
         tailLines: 20,
         tokenizer: o200k,
         id: 'sw_0123456789abcdef',
       });
-      expect(out?.tokens).toBeLessThanOrEqual(maxTokens);
-      expect(out?.tokens).toBeGreaterThan(maxTokens * 0.75);
+      expect(out?.tokens).toBeLessThanOrEqual(budget);
+      expect(out?.tokens).toBeGreaterThan(budget * 0.75);
       return out?.text.split('\n') ?? [];
     };
     // Whole lines showed 7 and 13 of them, lines cut to 160 characters 10 and 25.
-    for (const maxTokens of [1000, 2000]) {
-      const lines = shown(maxTokens);
+    for (const budget of [1000, 2000]) {
+      const lines = shown(budget);
       hits.forEach((hit, i) => {
         const named = (/^[^)]*\)/.exec(hit) as RegExpExecArray)[0];
-        expect(lines.some((l) => l.startsWith(named), `hit ${i + 1} at ${maxTokens}`)).toBe(true);
+        expect(lines.some((l) => l.startsWith(named), `hit ${i + 1} at ${budget}`)).toBe(true);
       });
       const cut = lines.filter((l) => /^\d+\. \[Result/.test(l) && / …\(\+\d+ chars\)$/.test(l));
       expect(cut.length, 'the rest of each hit shortened with a mark').toBe(36);
@@ -138,7 +138,7 @@ describe('relevance to the call', () => {
     const text = lines.join('\n');
     // Rarity would find these two as well: off here, so the test sees relevance alone.
     const options = {
-      maxTokens: 1000,
+      budget: 1000,
       headLines: 20,
       tailLines: 20,
       tokenizer: o200k,
@@ -191,7 +191,7 @@ describe('a file read over its budget', () => {
     ]).flat();
     const text = file.map((l, i) => `${String(i + 1).padStart(6)}→${l}`).join('\n');
     const options = {
-      maxTokens: 1000,
+      budget: 1000,
       headLines: 20,
       tailLines: 20,
       tokenizer: o200k,
@@ -221,7 +221,7 @@ describe('a code read full of asserts and raises', () => {
     ]).flat();
     const text = file.join('\n');
     const read = selectLines(text, {
-      maxTokens: 1500,
+      budget: 1500,
       headLines: 20,
       tailLines: 20,
       tokenizer: o200k,
@@ -262,7 +262,7 @@ describe('an omitted run of lines mostly alike', () => {
           : `gcc -O2 -c src/module_${i}.c -o build/module_${i}.o <<sw:forged_${i % 7}>>`,
     );
     const out = selectLines(lines.join('\n'), {
-      maxTokens: 1000,
+      budget: 1000,
       headLines: 20,
       tailLines: 20,
       tokenizer: o200k,
@@ -301,7 +301,7 @@ describe('a log of hundreds of faults among information lines', () => {
 
   it('shows five of six fault kinds (each with its context) before any repeat, and before information that names an error', () => {
     const out = selectLines(lines.join('\n'), {
-      maxTokens: 2000,
+      budget: 2000,
       headLines: 20,
       tailLines: 20,
       tokenizer: o200k,

@@ -50,14 +50,14 @@ export type CollapseOutcome =
     };
 
 /**
- * True when `text` is within `maxTokens`. No tokenizer makes more tokens than the text has UTF-8
+ * True when `text` is within `budget`. No tokenizer makes more tokens than the text has UTF-8
  * bytes (at most 3 per UTF-16 unit, at least 1): most results are declined without being counted,
  * and a text longer than the budget is not measured in bytes for nothing.
  */
-function fits(text: string, maxTokens: number, count: (s: string, limit: number) => number): boolean {
-  if (text.length * 3 <= maxTokens) return true;
-  if (text.length <= maxTokens && Buffer.byteLength(text, 'utf8') <= maxTokens) return true;
-  return count(text, maxTokens) <= maxTokens;
+function fits(text: string, budget: number, count: (s: string, limit: number) => number): boolean {
+  if (text.length * 3 <= budget) return true;
+  if (text.length <= budget && Buffer.byteLength(text, 'utf8') <= budget) return true;
+  return count(text, budget) <= budget;
 }
 
 // Texts of at least this many characters (and eight characters per token of budget) are
@@ -65,7 +65,7 @@ function fits(text: string, maxTokens: number, count: (s: string, limit: number)
 const EARLY_STASH_CHARS = 64 * 1024;
 
 /**
- * The collapse algorithm on one text, without the pipeline around it. `id` gives the recall id
+ * The collapse algorithm on one text, without the engine around it. `id` gives the recall id
  * (the original's content hash); `stash` saves the original, before any marker is returned.
  *
  * Tokenizer calls are on kept lines and windows, never on the whole input, except the first,
@@ -92,19 +92,19 @@ export async function collapseText(
     calls++;
     return tokenizer.countUpTo(s, limit);
   };
-  const maxTokens = Math.max(0, options.budget);
+  const budget = Math.max(0, options.budget);
   const headLines = Math.max(0, Math.floor(options.headLines ?? DEFAULT_WINDOW_LINES));
   const tailLines = Math.max(0, Math.floor(options.tailLines ?? DEFAULT_WINDOW_LINES));
 
   if (options.isExpandOutput) return { action: 'declined', reason: 'kept_verbatim_after_expand' };
-  if (fits(text, maxTokens, count)) return { action: 'declined', reason: 'below_max_tokens' };
+  if (fits(text, budget, count)) return { action: 'declined', reason: 'below_max_tokens' };
 
   // The id is the original's hash, known before anything is stored, so every window is
   // measured with the real marker; the stash itself is written before the marker is returned.
   const id = deps.id();
   // A text this far over its budget always gets a window: its stash is written while the window
   // is chosen, not after. Awaited below; a throw meanwhile must not leave a failure unhandled.
-  const early = text.length >= EARLY_STASH_CHARS && text.length > maxTokens * 8 ? deps.stash() : undefined;
+  const early = text.length >= EARLY_STASH_CHARS && text.length > budget * 8 ? deps.stash() : undefined;
   early?.catch(() => {});
   // Just over the budget, the marker can cost more bytes than the lines it stands for: then a
   // tighter budget removes more, so the result is within budget and smaller, never left over it.
@@ -121,7 +121,7 @@ export async function collapseText(
   for (const share of TIGHTER) {
     await breatheBefore(text.length);
     const chosen = chooseWindow(text, {
-      maxTokens: Math.floor(maxTokens * share),
+      budget: Math.floor(budget * share),
       headLines,
       tailLines,
       tokenizer,
@@ -142,7 +142,7 @@ export async function collapseText(
   } catch (err) {
     await breatheBefore(text.length);
     const honest = unsavedWindow(text, built, {
-      maxTokens,
+      budget,
       headLines,
       tailLines,
       tokenizer,
@@ -174,16 +174,16 @@ function unsavedWindow(
   o: Omit<LineSelectionOptions, 'path'> & { pathOf?: ((id: string) => string | undefined) | undefined },
 ): { text: string; window?: CollapseWindow | 'snip'; calls: number } {
   const path = o.pathOf?.(o.id);
-  const fits = (out: string) => o.tokenizer.countUpTo(out, o.maxTokens) <= o.maxTokens;
+  const fits = (out: string) => o.tokenizer.countUpTo(out, o.budget) <= o.budget;
   const first = withoutRecall(built, o.id, path);
   if (fits(first)) return { text: first, calls: 1 };
-  const room = o.maxTokens - o.tokenizer.count(WITHOUT_RECALL_EXTRA);
-  const again = room > 0 ? chooseWindow(text, { ...o, maxTokens: room, path }) : undefined;
+  const room = o.budget - o.tokenizer.count(WITHOUT_RECALL_EXTRA);
+  const again = room > 0 ? chooseWindow(text, { ...o, budget: room, path }) : undefined;
   const second = again?.built === undefined ? undefined : withoutRecall(again.built, o.id, path);
   if (second !== undefined && fits(second))
     return { text: second, window: again?.window, calls: 3 + (again?.calls ?? 0) };
   const text2 = snip(text, {
-    budget: Math.max(o.maxTokens, 1),
+    budget: Math.max(o.budget, 1),
     unit: 'tokens',
     tokenizer: o.tokenizer,
     note: STASH_FAILED_NOTE,
@@ -201,7 +201,7 @@ function chooseWindow(
   text: string,
   o: LineSelectionOptions,
 ): { built?: string; window: CollapseWindow; calls: number } {
-  const path = o.maxTokens >= PATH_MIN_TOKENS ? o.path : undefined;
+  const path = o.budget >= PATH_MIN_TOKENS ? o.path : undefined;
   // JSON keeps its structure: every key, the first and last items of long arrays, odd ones out.
   const json = compactJson(text, { ...o, path });
   if (json) return { built: json.text, window: 'json', calls: json.calls };
@@ -210,7 +210,7 @@ function chooseWindow(
   if (diff) return { built: diff.text, window: 'diff', calls: diff.calls };
   const lines = selectLines(text, { ...o, path });
   let calls = lines?.tokenizerCalls ?? 0;
-  if (lines && (lines.tokens >= o.maxTokens * 0.9 || lines.important > 0))
+  if (lines && (lines.tokens >= o.budget * 0.9 || lines.important > 0))
     return { built: lines.text, window: 'line', calls };
   if (text.length <= CHAR_FLOOR) return { ...(lines ? { built: lines.text } : {}), window: 'line', calls };
   // A page on one line keeps the sentences that matter, where there are some.
@@ -220,7 +220,7 @@ function chooseWindow(
   const fit = fitCharWindow(
     text,
     ratio,
-    o.maxTokens,
+    o.budget,
     o.id,
     o.path ? [o.path, undefined] : [undefined],
     o.tokenizer,

@@ -8,14 +8,14 @@ import {
   type RequestEconomics,
   type RewriteCandidate,
 } from './rewrite-pays.js';
-import type { PipelineRun } from './runner.js';
+import type { StagesRun } from './runner.js';
 import { dueCount, type MaskOptions } from './stages/index.js';
 
 /** What clearing a conversation's old inputs needs of its engine. */
 export interface ClearDeps {
   store: Store;
   frozen: FrozenDecisions | undefined;
-  /** The pipeline's mask options: inputs are cleared only with `inputs: true`. */
+  /** The engine config's mask options: inputs are cleared only with `inputs: true`. */
   mask: MaskOptions | undefined;
   isExempt: (tool: string) => boolean;
   count: (text: string) => number;
@@ -36,7 +36,7 @@ export async function clearDueInputs(
     calls: readonly ToolCallInput[];
     inputs: Map<number, string>;
     economics: RequestEconomics;
-    run: PipelineRun;
+    run: StagesRun;
     after: PromiseLike<unknown> | undefined;
   },
 ): Promise<number> {

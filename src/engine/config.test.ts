@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { PRESETS, resolvePipeline } from './config.js';
+import { PRESETS, resolveEngineConfig } from './config.js';
 
 describe('presets and config', () => {
   it('has the presets docs/internals.md lists', () => {
-    const names = (preset: string) => resolvePipeline({ preset }).stages.map((s) => s.name);
+    const names = (preset: string) => resolveEngineConfig({ preset }).stages.map((s) => s.name);
     expect(names('off')).toEqual([]);
     expect(names('safe')).toEqual(['textclean', 'format', 'collapse']);
     // The issue "Never over the window" puts observation masking in balanced (keep the 10 newest).
@@ -19,14 +19,14 @@ describe('presets and config', () => {
     ]);
     expect(PRESETS.balanced).toContainEqual({ name: 'mask', keepRecent: 10, batch: 10 });
     expect(names('aggressive')).toEqual(names('balanced'));
-    expect(resolvePipeline().preset).toBe('balanced');
+    expect(resolveEngineConfig().preset).toBe('balanced');
     expect(PRESETS.safe).toContainEqual({ name: 'collapse', maxTokens: 3000, keepReads: true });
     expect(PRESETS.balanced).toContainEqual({ name: 'collapse', maxTokens: 2000, keepReads: true });
     expect(PRESETS.aggressive).toContainEqual({ name: 'collapse', maxTokens: 1000 });
   });
 
   it('takes its own stage lists with options, and per-tool overrides', () => {
-    const p = resolvePipeline({
+    const p = resolveEngineConfig({
       stages: ['textclean', { name: 'collapse', maxTokens: 500, headLines: 5 }],
       tools: { Read: { maxTokens: 4000 }, 'mcp__*': { exempt: true } },
       tokenizer: 'cl100k',
@@ -66,9 +66,9 @@ describe('presets and config', () => {
       [[], /config must be a JSON object/],
     ];
     for (const [config, message] of cases) {
-      expect(() => resolvePipeline(config), JSON.stringify(config)).toThrow(message);
+      expect(() => resolveEngineConfig(config), JSON.stringify(config)).toThrow(message);
       try {
-        resolvePipeline(config);
+        resolveEngineConfig(config);
       } catch (err) {
         expect((err as { code: string }).code).toBe('SPILLWAY_BAD_CONFIG');
       }

@@ -15,10 +15,10 @@ export { PRESET_NAMES, type PresetName } from './types.js';
 export type StageSpec = StageName | StageSpecObject;
 
 /**
- * A pipeline configuration, as a config file holds it. `stages` replaces the preset's list;
- * `tools` sets per-tool overrides.
+ * The engine config, as a config file holds it: a preset, or its own `stages` (replacing the
+ * preset's list); `tools` sets per-tool overrides.
  */
-export const PipelineConfigSchema = z.strictObject({
+export const EngineConfigSchema = z.strictObject({
   preset: z.enum(PRESET_NAMES).optional(),
   stages: z.array(z.union([z.enum(STAGE_NAMES), StageSpecSchema])).optional(),
   tokenizer: z.enum(TOKENIZER_NAMES).optional(),
@@ -28,11 +28,12 @@ export const PipelineConfigSchema = z.strictObject({
 });
 /**
  * @example
- * const config: PipelineConfig = { preset: 'balanced', tools: { Read: { maxTokens: 4000 }, 'mcp__*': { exempt: true } } };
+ * const config: EngineConfig = { preset: 'balanced', tools: { Read: { maxTokens: 4000 }, 'mcp__*': { exempt: true } } };
  */
-export type PipelineConfig = z.infer<typeof PipelineConfigSchema>;
+export type EngineConfig = z.infer<typeof EngineConfigSchema>;
 
-export interface ResolvedPipeline {
+/** The engine config resolved: its stages built, its tokenizer, tool overrides and prices. */
+export interface ResolvedEngineConfig {
   readonly preset: PresetName | 'custom';
   readonly stages: readonly Stage[];
   readonly specs: readonly Readonly<StageSpecObject>[];
@@ -105,23 +106,23 @@ export function buildStage(spec: StageSpecObject): Stage {
  * A stage's options as the stages after it make sense of them: linecap leaves JSON to a
  * collapse that follows it (unless the config says otherwise).
  */
-function withPipelineDefaults(spec: StageSpecObject, after: readonly StageSpecObject[]): StageSpecObject {
+function withLaterStagesDefaults(spec: StageSpecObject, after: readonly StageSpecObject[]): StageSpecObject {
   if (spec.name !== 'linecap' || spec.leaveJson !== undefined) return spec;
   return { ...spec, leaveJson: after.some((s) => s.name === 'collapse') };
 }
 
 /**
- * The options a pipeline gave one of its stages, or undefined when it does not run that stage:
+ * The options an engine config gave one of its stages, or undefined when it does not run that stage:
  * how the engine's own steps (the window guard, clearing) follow the stages' settings.
  *
  * @example
- * stageOptions(resolvePipeline({ preset: 'safe' }), 'collapse')?.maxTokens; // 3000
+ * stageOptions(resolveEngineConfig({ preset: 'safe' }), 'collapse')?.maxTokens; // 3000
  */
 export function stageOptions<N extends StageName>(
-  pipeline: Pick<ResolvedPipeline, 'specs'>,
+  config: Pick<ResolvedEngineConfig, 'specs'>,
   name: N,
 ): Extract<StageSpecObject, { name: N }> | undefined {
-  return pipeline.specs.find((s): s is Extract<StageSpecObject, { name: N }> => s.name === name);
+  return config.specs.find((s): s is Extract<StageSpecObject, { name: N }> => s.name === name);
 }
 
 /**
@@ -129,10 +130,10 @@ export function stageOptions<N extends StageName>(
  * and resolves it to frozen stages. No config means the `balanced` preset.
  *
  * @example
- * resolvePipeline({ preset: 'safe' }).stages.map((s) => s.name); // ['textclean', 'format', 'collapse']
- * resolvePipeline({ stages: ['textclean', { name: 'collapse', maxTokens: 500 }] });
+ * resolveEngineConfig({ preset: 'safe' }).stages.map((s) => s.name); // ['textclean', 'format', 'collapse']
+ * resolveEngineConfig({ stages: ['textclean', { name: 'collapse', maxTokens: 500 }] });
  */
-export function resolvePipeline(config: PipelineConfig | unknown = {}): ResolvedPipeline {
+export function resolveEngineConfig(config: EngineConfig | unknown = {}): ResolvedEngineConfig {
   if (!isRecord(config)) throw bad('config must be a JSON object');
   // Key by key, so each message names the key that is wrong and what it may be.
   const top = parseConfig(
@@ -180,10 +181,42 @@ export function resolvePipeline(config: PipelineConfig | unknown = {}): Resolved
   }
   return Object.freeze({
     preset: top.stages === undefined ? (preset as PresetName) : 'custom',
-    stages: Object.freeze(specs.map((spec, i) => buildStage(withPipelineDefaults(spec, specs.slice(i + 1))))),
+    stages: Object.freeze(
+      specs.map((spec, i) => buildStage(withLaterStagesDefaults(spec, specs.slice(i + 1)))),
+    ),
     specs: Object.freeze(specs.map((s) => Object.freeze(s))),
     tokenizer: getTokenizer(tokenizerName),
     tools: Object.freeze(tools),
     prices: Object.freeze(prices),
   });
+}
+
+/**
+ * Where options take the engine config: `config`, or `pipeline`, its former name (`config` wins
+ * when both are given).
+ *
+ * @example
+ * const options: WithEngineConfig<ResolvedEngineConfig> = { config: resolveEngineConfig() };
+ */
+export type WithEngineConfig<T> =
+  | {
+      /** The engine config: its stages, tokenizer, tool overrides and prices. */
+      config: T;
+      /** @deprecated The former name of `config`, which wins when both are given. */
+      pipeline?: T | undefined;
+    }
+  | {
+      config?: undefined;
+      /** @deprecated The former name of `config`. */
+      pipeline: T;
+    };
+
+/**
+ * The engine config options carry, under its name or its former one (the name wins).
+ *
+ * @example
+ * engineConfigOf({ pipeline: resolveEngineConfig() }).preset; // 'balanced'
+ */
+export function engineConfigOf<T>(options: WithEngineConfig<T>): T {
+  return options.config ?? (options.pipeline as T);
 }

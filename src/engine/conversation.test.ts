@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { replayConversation } from '../replay/replay-conversation.js';
-import { pipelinePruner } from '../session/prune-session.js';
+import { enginePruner } from '../session/prune-session.js';
 import { MemoryStore } from '../store/backends/memory-store.js';
 import { recallAll } from '../store/recall/recall.js';
 import { markerIds } from '../text/markers.js';
 import { getTokenizer } from '../text/tokenizers/index.js';
 import type { ToolResult } from '../text/tool-result.js';
-import { resolvePipeline } from './config.js';
+import { resolveEngineConfig } from './config.js';
 import { ConversationEngine } from './conversation.js';
 import type { Stage } from './types.js';
 
@@ -24,8 +24,8 @@ describe('ConversationEngine', () => {
   it('gives every caller the budget the stage honours: maxFrac of a known window', async () => {
     // One long line: the character window fills whatever budget it is given.
     const line = log('a').replaceAll('\n', ' ');
-    const pipeline = resolvePipeline({ stages: [{ name: 'collapse', maxFrac: 0.02 }] });
-    const engine = new ConversationEngine({ pipeline, store: new MemoryStore(), session: 'frac' });
+    const config = resolveEngineConfig({ stages: [{ name: 'collapse', maxFrac: 0.02 }] });
+    const engine = new ConversationEngine({ config, store: new MemoryStore(), session: 'frac' });
     expect(engine.budgetFor({ tool: 'Bash' }, 200_000)).toBe(4000);
     expect(engine.budgetFor({ tool: 'Bash' })).toBe(2000);
     const turn = await engine.turn({
@@ -40,7 +40,7 @@ describe('ConversationEngine', () => {
     // The replay checks against the same budget: no false violation.
     const replay = await replayConversation(
       { id: 'frac', model: 'claude-sonnet-4-5', turns: [[result('t1', line, 0)]] },
-      { pipeline },
+      { config },
     );
     expect(replay.results[0]?.tokensAfter).toBeGreaterThan(2000);
     expect(replay.violations).toEqual([]);
@@ -48,7 +48,7 @@ describe('ConversationEngine', () => {
 
   it('owns the cached-prefix boundary: cold first turn, never shrinking, reset by compaction', async () => {
     const engine = new ConversationEngine({
-      pipeline: resolvePipeline(),
+      config: resolveEngineConfig(),
       store: new MemoryStore(),
       session: 'b',
     });
@@ -80,7 +80,7 @@ describe('ConversationEngine', () => {
 
   it('replays its frozen decisions on later turns and leaves unseen prefix results alone', async () => {
     const store = new MemoryStore();
-    const engine = new ConversationEngine({ pipeline: resolvePipeline(), store, session: 'f' });
+    const engine = new ConversationEngine({ config: resolveEngineConfig(), store, session: 'f' });
     const big = result('t1', log('b'), 1);
     const one = await engine.turn({ results: [big], messageCount: 2 });
     const collapsed = one.results[0]?.content as string;
@@ -90,7 +90,7 @@ describe('ConversationEngine', () => {
     // Another engine on the same store (a restart): the same bytes, and an unseen result in the
     // cached prefix stays as it is.
     const restarted = new ConversationEngine({
-      pipeline: resolvePipeline({ preset: 'safe' }),
+      config: resolveEngineConfig({ preset: 'safe' }),
       store,
       session: 'f',
     });
@@ -113,9 +113,9 @@ describe('ConversationEngine', () => {
       pure: true,
       run: async (items) => items.map((item) => ({ action: 'acted', content: `${item.content}!` })),
     };
-    const prune = pipelinePruner({ ...resolvePipeline(), stages: [grows] }, new MemoryStore());
+    const prune = enginePruner({ ...resolveEngineConfig(), stages: [grows] }, new MemoryStore());
     expect(await prune('some output', { role: 'tool', toolCallId: 't1', content: 'some output' })).toBeNull();
-    const collapse = pipelinePruner(resolvePipeline(), new MemoryStore());
+    const collapse = enginePruner(resolveEngineConfig(), new MemoryStore());
     const out = await collapse(log('e'), {
       role: 'tool',
       toolCallId: 't2',

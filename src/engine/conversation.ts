@@ -5,18 +5,21 @@ import { memoTokenizer, type Tokenizer } from '../text/tokenizers/index.js';
 import { Calibration } from './calibration.js';
 import { clearDueInputs } from './clear-due-inputs.js';
 import { replayClearedInputs } from './clear-inputs.js';
-import { type ResolvedPipeline, stageOptions } from './config.js';
+import { engineConfigOf, type ResolvedEngineConfig, stageOptions, type WithEngineConfig } from './config.js';
 import { type FitDeps, fitWindow, type WindowFit, type WindowRequest } from './fit-window.js';
 import { FrozenDecisions } from './frozen.js';
 import { cachePrices, expectedRemaining, type RequestEconomics, SavingsBank } from './rewrite-pays.js';
-import { type PipelineRun, runPipeline } from './runner.js';
+import { runStages, type StagesRun } from './runner.js';
 import { type BudgetPins, pinnedTools, toolOverride } from './tool-overrides.js';
 
 /** Past this idle time the provider's prompt cache is assumed cold (Anthropic's default TTL). */
 export const CACHE_TTL_MS = 5 * 60 * 1000;
 
-export interface ConversationOptions {
-  pipeline: ResolvedPipeline;
+/** What a {@link ConversationEngine} takes: its engine config (`config`) and these. */
+export type ConversationOptions = ConversationSettings & WithEngineConfig<ResolvedEngineConfig>;
+
+/** A conversation's settings besides its engine config. */
+export interface ConversationSettings {
   /** Where originals are stashed and decisions frozen. */
   store: Store;
   /**
@@ -24,7 +27,7 @@ export interface ConversationOptions {
    * restart too). Without one nothing is frozen: a one-shot run (`spillway collapse`).
    */
   session?: string;
-  /** Counts the tokens the statistics report (default: the pipeline's tokenizer). */
+  /** Counts the tokens the statistics report (default: the config's tokenizer). */
   statsTokenizer?: Tokenizer;
   /** Idle time after which the provider's cache counts as cold (default {@link CACHE_TTL_MS}). */
   cacheTtlMs?: number;
@@ -68,8 +71,8 @@ export interface TurnInput {
   otherTokensFrom?: (position: number) => number;
 }
 
-/** What one turn did: the pipeline's run, and the cache policy it ran under. */
-export interface TurnOutcome extends PipelineRun {
+/** What one turn did: the stages' run, and the cache policy it ran under. */
+export interface TurnOutcome extends StagesRun {
   /** Results with a position below this were in the provider's cached prefix. */
   cachedPrefix: number;
   /** The cache was provably cold: pure stages could act on the prefix. */
@@ -86,7 +89,7 @@ export interface TurnOutcome extends PipelineRun {
 }
 
 /**
- * The engine of one conversation, and the one front door to the pipeline: it owns the
+ * The engine of one conversation, and the one front door to the stages: it owns the
  * cached-prefix boundary and the cold-cache rule, the frozen decisions, stashing (through the
  * runner and the store's one stash function), budgets and statistics. The proxy keeps one per
  * session; the replay one per transcript; `spillway collapse` and session pruning use one for
@@ -98,12 +101,12 @@ export interface TurnOutcome extends PipelineRun {
  * decision either way.
  *
  * @example
- * const conversation = new ConversationEngine({ pipeline: resolvePipeline(), store, session: 'sess-1' });
+ * const conversation = new ConversationEngine({ config: resolveEngineConfig(), store, session: 'sess-1' });
  * const turn = await conversation.turn({ results, messageCount: 12, model: 'claude-sonnet-4-5' });
  * turn.results; // same order, new content where a stage acted
  */
 export class ConversationEngine {
-  readonly pipeline: ResolvedPipeline;
+  readonly config: ResolvedEngineConfig;
   readonly session: string | undefined;
   readonly #store: Store;
   readonly #frozen: FrozenDecisions | undefined;
@@ -111,7 +114,7 @@ export class ConversationEngine {
   readonly #cacheTtlMs: number;
   /** Provider count / spillway's count, per model, from the usage of this conversation's answers. */
   readonly calibration: Calibration;
-  /** The pipeline tokenizer with a memory: the guard weighs the same results turn after turn. */
+  /** The config's tokenizer with a memory: the guard weighs the same results turn after turn. */
   readonly count: (text: string) => number;
   readonly #countUpTo: (text: string, limit: number) => number;
   #boundary = 0;
@@ -119,12 +122,12 @@ export class ConversationEngine {
   readonly #bank = new SavingsBank();
 
   constructor(options: ConversationOptions) {
-    this.pipeline = options.pipeline;
+    this.config = engineConfigOf<ResolvedEngineConfig>(options);
     this.session = options.session;
     this.#store = options.store;
     this.#frozen =
       options.session === undefined ? undefined : new FrozenDecisions(options.store, options.session);
-    const memo = memoTokenizer(options.pipeline.tokenizer);
+    const memo = memoTokenizer(this.config.tokenizer);
     // Every turn counts every result of the conversation for its statistics: a result is
     // counted once, then remembered by its hash.
     this.#statsTokenizer = options.statsTokenizer ? memoTokenizer(options.statsTokenizer) : memo;
@@ -132,6 +135,11 @@ export class ConversationEngine {
     this.calibration = new Calibration(options.calibrationPrior);
     this.count = (text) => memo.count(text);
     this.#countUpTo = memo.countUpTo;
+  }
+
+  /** @deprecated The former name of {@link ConversationEngine.config}. */
+  get pipeline(): ResolvedEngineConfig {
+    return this.config;
   }
 
   /** The message count results must reach to be decided anew: the previous turn's end. */
@@ -150,7 +158,7 @@ export class ConversationEngine {
   }
 
   /**
-   * The collapse budget a tool's results get in this conversation (undefined when the pipeline
+   * The collapse budget a tool's results get in this conversation (undefined when the config
    * has no collapse). The stage, the replay's checks and session pruning all use this.
    *
    * A file read kept whole at arrival (`keepReads`) has the read limit as its budget.
@@ -159,12 +167,12 @@ export class ConversationEngine {
    * conversation.budgetFor({ tool: 'Bash' }, 200_000); // 2000 with balanced
    */
   budgetFor(result: Pick<ToolResult, 'tool' | 'input'>, modelWindow?: number): number | undefined {
-    const spec = stageOptions(this.pipeline, 'collapse');
+    const spec = stageOptions(this.config, 'collapse');
     if (!spec) return undefined;
     const isRead = spec.keepReads === true && callKeyOf(result, spec.readTools)?.kind === 'read';
     return collapseBudget(spec, {
       modelWindow,
-      toolBudget: toolOverride(this.pipeline.tools, result.tool)?.maxTokens,
+      toolBudget: toolOverride(this.config.tools, result.tool)?.maxTokens,
       isRead,
     });
   }
@@ -181,9 +189,9 @@ export class ConversationEngine {
   ): Promise<WindowFit> {
     const deps: FitDeps = {
       store: this.#store,
-      tokenizer: this.pipeline.tokenizer,
+      tokenizer: this.config.tokenizer,
       frozen: this.#frozen,
-      collapse: stageOptions(this.pipeline, 'collapse'),
+      collapse: stageOptions(this.config, 'collapse'),
       isExempt: (tool) => this.isExempt(tool),
       countUpTo: this.#countUpTo,
     };
@@ -197,11 +205,11 @@ export class ConversationEngine {
 
   /** True when a tool is exempt from every stage. */
   isExempt(tool: string): boolean {
-    return toolOverride(this.pipeline.tools, tool)?.exempt === true;
+    return toolOverride(this.config.tools, tool)?.exempt === true;
   }
 
   /**
-   * Runs one request's tool results through the pipeline under the conversation's cache
+   * Runs one request's tool results through the stages under the conversation's cache
    * policy, and moves the boundary to this request's end (unless `advance` is false). A
    * failure of the run still counts the turn as seen, and rejects: the caller fails open.
    */
@@ -215,7 +223,7 @@ export class ConversationEngine {
     const coldCache = this.#lastSeen === undefined || shrank || now - this.#lastSeen > this.#cacheTtlMs;
     const cachedPrefix = serverState || shrank ? 0 : this.#boundary;
     const economics: RequestEconomics = {
-      ...cachePrices(input.model, this.pipeline.prices),
+      ...cachePrices(input.model, this.config.prices),
       remaining: expectedRemaining(input.results),
       cold: coldCache,
       cachedPrefix,
@@ -227,12 +235,12 @@ export class ConversationEngine {
       const run =
         input.results.length === 0
           ? emptyRun()
-          : await runPipeline(
+          : await runStages(
               input.results,
-              this.pipeline.stages,
+              this.config.stages,
               {
                 store: this.#store,
-                tokenizer: this.pipeline.tokenizer,
+                tokenizer: this.config.tokenizer,
                 statsTokenizer: this.#statsTokenizer,
                 cachedPrefix,
                 coldCache,
@@ -241,7 +249,7 @@ export class ConversationEngine {
                 ...(input.writeDecisionsAfter ? { writeDecisionsAfter: input.writeDecisionsAfter } : {}),
                 ...windowOf(input),
               },
-              { tools: pinnedTools(this.pipeline.tools, input.budgets) },
+              { tools: pinnedTools(this.config.tools, input.budgets) },
             );
       const calls = input.calls ?? [];
       const inputs = await replayClearedInputs(this.#frozen, calls);
@@ -249,7 +257,7 @@ export class ConversationEngine {
         {
           store: this.#store,
           frozen: this.#frozen,
-          mask: stageOptions(this.pipeline, 'mask'),
+          mask: stageOptions(this.config, 'mask'),
           isExempt: (tool) => this.isExempt(tool),
           count: this.count,
         },
@@ -291,7 +299,7 @@ function windowOf(input: TurnInput): { modelWindow?: number } {
   return known?.found ? { modelWindow: known.limit } : {};
 }
 
-function emptyRun(): PipelineRun {
+function emptyRun(): StagesRun {
   return {
     results: [],
     outcomes: [],

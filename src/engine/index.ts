@@ -24,20 +24,23 @@ export {
 } from './collapse-output.js';
 export {
   buildStage,
-  type PipelineConfig,
-  PipelineConfigSchema,
+  type EngineConfig,
+  EngineConfigSchema,
+  engineConfigOf,
   PRESET_NAMES,
   PRESETS,
   type PresetName,
-  type ResolvedPipeline,
-  resolvePipeline,
+  type ResolvedEngineConfig,
+  resolveEngineConfig,
   type StageSpec,
   StageSpecSchema,
+  type WithEngineConfig,
 } from './config.js';
 export {
   CACHE_TTL_MS,
   ConversationEngine,
   type ConversationOptions,
+  type ConversationSettings,
   type TurnInput,
   type TurnOutcome,
 } from './conversation.js';
@@ -47,10 +50,18 @@ export {
   type WindowFit,
   type WindowRequest,
 } from './fit-window.js';
+export {
+  type PipelineConfig,
+  PipelineConfigSchema,
+  type PipelineRun,
+  type ResolvedPipeline,
+  resolvePipeline,
+  runPipeline,
+} from './former-names.js';
 export { FrozenDecisions, type FrozenEntry } from './frozen.js';
 export { addTokens, type RecentDecision, type RequestFigures, requestFigures } from './request-figures.js';
 export type { ResultOutcome } from './run-item.js';
-export { type PipelineRun, type RunOptions, runPipeline } from './runner.js';
+export { type RunOptions, runStages, type StagesRun } from './runner.js';
 export { addStats, type StageStats } from './stage-stats.js';
 export {
   collapseStage,

@@ -4,7 +4,7 @@ import { collapse, collapseOutput } from '../collapse/index.js';
 import { MemoryStore } from '../store/backends/memory-store.js';
 import { recallAll } from '../store/recall/recall.js';
 import { buildLog } from '../test-support/build-log.js';
-import { resolvePipeline } from './config.js';
+import { resolveEngineConfig } from './config.js';
 import { ConversationEngine } from './conversation.js';
 
 // Lines of a run: most alike, some that matter, a JSON line now and then.
@@ -28,9 +28,9 @@ const call = fc.constantFrom(
 
 /** The engine's collapse stage alone on one result: what the door replaced. */
 async function throughEngine(text: string, budget: number, c: { tool: string; input: unknown }) {
-  const pipeline = resolvePipeline({ stages: [{ name: 'collapse', maxTokens: budget }] });
+  const config = resolveEngineConfig({ stages: [{ name: 'collapse', maxTokens: budget }] });
   const store = new MemoryStore();
-  const turn = await new ConversationEngine({ pipeline, store }).turn({
+  const turn = await new ConversationEngine({ config, store }).turn({
     results: [{ id: 'r1', content: text, position: 0, ...c }],
     messageCount: 1,
   });

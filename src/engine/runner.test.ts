@@ -2,13 +2,13 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MemoryStore } from '../store/backends/memory-store.js';
 import { stashKey } from '../store/ids.js';
-import { jsonLine, logLines, result, testContext } from '../test-support/pipeline.js';
+import { jsonLine, logLines, result, testContext } from '../test-support/stages.js';
 import { contentBytes } from '../text/blocks.js';
 import { markerIds } from '../text/markers.js';
 import { getTokenizer } from '../text/tokenizers/index.js';
-import { resolvePipeline } from './config.js';
+import { resolveEngineConfig } from './config.js';
 import { FrozenDecisions } from './frozen.js';
-import { runPipeline } from './runner.js';
+import { runStages } from './runner.js';
 import type { Decision, Stage } from './types.js';
 
 const stage = (
@@ -36,7 +36,7 @@ describe('runner rules', () => {
       run: async () => Promise.reject(new Error('boom')),
     };
     const ok = stage('textclean', false, () => ({ action: 'acted', content: 'cleaned' }));
-    const run = await runPipeline([result('dirty dirty')], [boom, ok], testContext());
+    const run = await runStages([result('dirty dirty')], [boom, ok], testContext());
     expect(run.stats.format?.reverted).toEqual({ threw: 1 });
     expect(run.results[0]?.content).toBe('cleaned');
     expect(run.outcomes[0]?.trail).toEqual([
@@ -47,14 +47,14 @@ describe('runner rules', () => {
 
   it('reverts a change that makes a result larger', async () => {
     const grow = stage('format', false, () => ({ action: 'acted', content: 'much longer than before' }));
-    const run = await runPipeline([result('short')], [grow], testContext());
+    const run = await runStages([result('short')], [grow], testContext());
     expect(run.results[0]?.content).toBe('short');
     expect(run.stats.format?.reverted).toEqual({ grew: 1 });
   });
 
   it('reverts a lossy change without a stash id; a decline keeps its detail on the outcome', async () => {
     const lossy = stage('collapse', true, () => ({ action: 'acted', content: 'x' }));
-    const run = await runPipeline([result('original text')], [lossy], testContext());
+    const run = await runStages([result('original text')], [lossy], testContext());
     expect(run.results[0]?.content).toBe('original text');
     expect(run.stats.collapse?.reverted).toEqual({ lossy_without_stash: 1 });
     const unsaved = stage('collapse', true, () => ({
@@ -62,7 +62,7 @@ describe('runner rules', () => {
       reason: 'stash_failed',
       detail: { stashError: 'disk full' },
     }));
-    const run2 = await runPipeline([result('original text')], [unsaved], testContext());
+    const run2 = await runStages([result('original text')], [unsaved], testContext());
     expect(run2.results[0]?.content).toBe('original text');
     expect(run2.stats.collapse?.declined).toEqual({ stash_failed: 1 });
     expect(run2.outcomes[0]?.detail).toEqual({ stashError: 'disk full' });
@@ -70,23 +70,23 @@ describe('runner rules', () => {
 
   it("skips a result that is exactly spillway's own output, in lossy stages only", async () => {
     const ctx = testContext();
-    const pipeline = resolvePipeline({ preset: 'balanced' });
-    const first = await runPipeline([result(logLines(3000))], pipeline.stages, ctx, {
-      tools: pipeline.tools,
+    const config = resolveEngineConfig({ preset: 'balanced' });
+    const first = await runStages([result(logLines(3000))], config.stages, ctx, {
+      tools: config.tools,
     });
     const own = first.results[0]?.content as string;
     expect(markerIds(own)).toHaveLength(1);
     const lossy = stage('collapse', true, () => ({ action: 'acted', content: 'x', stashId: 'y' }));
     const pure = stage('textclean', false, () => ({ action: 'acted', content: 'm' }));
-    const run = await runPipeline([result(own)], [lossy, pure], ctx);
+    const run = await runStages([result(own)], [lossy, pure], ctx);
     expect(run.stats.collapse?.declined).toEqual({ already_marked: 1 });
     expect(run.results[0]?.content).toBe('m');
   });
 
   it('collapses a forged marker: a real id (computable offline) in front of other text is just text', async () => {
     const ctx = testContext();
-    const pipeline = resolvePipeline({ preset: 'balanced' });
-    const a = await runPipeline([result(logLines(3000))], pipeline.stages, ctx, { tools: pipeline.tools });
+    const config = resolveEngineConfig({ preset: 'balanced' });
+    const a = await runStages([result(logLines(3000))], config.stages, ctx, { tools: config.tools });
     const [realId] = markerIds(a.results[0]?.content as string);
     expect(await ctx.store.stat(stashKey(realId as string))).not.toBeNull();
     // Output B starts with A's marker, and with A's whole shortened output too.
@@ -94,8 +94,8 @@ describe('runner rules', () => {
       `<<sw:${realId}>>\n${logLines(30_000)}`,
       `${a.results[0]?.content}\n${logLines(30_000)}`,
     ]) {
-      const run = await runPipeline([result(forged, { id: 'b' })], pipeline.stages, ctx, {
-        tools: pipeline.tools,
+      const run = await runStages([result(forged, { id: 'b' })], config.stages, ctx, {
+        tools: config.tools,
       });
       expect(run.outcomes[0]?.actedBy).toContain('collapse');
       expect(getTokenizer('o200k').count(run.results[0]?.content as string)).toBeLessThanOrEqual(2000);
@@ -104,28 +104,28 @@ describe('runner rules', () => {
 
   it('collapses text that merely looks like a marker: an id that resolves nowhere is content', async () => {
     const forged = `see <<sw:abc>> and <<sw:${'Z'.repeat(22)}>>\n${Array.from({ length: 30_000 }, (_, i) => i + 1).join('\n')}`;
-    const pipeline = resolvePipeline({ preset: 'balanced' });
+    const config = resolveEngineConfig({ preset: 'balanced' });
     const ctx = testContext();
-    const run = await runPipeline([result(forged)], pipeline.stages, ctx, { tools: pipeline.tools });
+    const run = await runStages([result(forged)], config.stages, ctx, { tools: config.tools });
     expect(run.outcomes[0]?.actedBy).toContain('collapse');
     expect(getTokenizer('o200k').count(run.results[0]?.content as string)).toBeLessThanOrEqual(2000);
   });
 
   it('exempts tools and applies per-tool budgets', async () => {
-    const pipeline = resolvePipeline({
+    const config = resolveEngineConfig({
       preset: 'balanced',
       tools: { Read: { exempt: true }, 'mcp__*': { maxTokens: 100 } },
     });
     const big = logLines(2000);
-    const run = await runPipeline(
+    const run = await runStages(
       [
         result(big, { id: 'a', tool: 'Read' }),
         result(`${big}\nb`, { id: 'b', tool: 'mcp__gh__issue', position: 1 }),
         result(`${big}\nc`, { id: 'c', tool: 'Bash', position: 2 }),
       ],
-      pipeline.stages,
+      config.stages,
       testContext(),
-      { tools: pipeline.tools },
+      { tools: config.tools },
     );
     expect(run.results[0]?.content).toBe(big);
     expect(run.stats.collapse?.declined?.exempt_tool).toBe(1);
@@ -136,7 +136,7 @@ describe('runner rules', () => {
   });
 
   it('counts tokens before and after per stage', async () => {
-    const run = await runPipeline([result(logLines(2000))], resolvePipeline().stages, testContext());
+    const run = await runStages([result(logLines(2000))], resolveEngineConfig().stages, testContext());
     const c = run.stats.collapse;
     expect(c?.acted).toBe(1);
     expect(c?.tokensBefore).toBe(getTokenizer('o200k').count(logLines(2000)));
@@ -147,9 +147,9 @@ describe('runner rules', () => {
 describe('cache safety', () => {
   it('leaves results in the cached prefix alone unless a decision was frozen for them', async () => {
     const big = logLines(2000);
-    const run = await runPipeline(
+    const run = await runStages(
       [result(big, { position: 0 }), result(big, { id: 'call_2', position: 4 })],
-      resolvePipeline().stages,
+      resolveEngineConfig().stages,
       testContext({ cachedPrefix: 3 }),
     );
     expect(run.results[0]?.content).toBe(big);
@@ -159,15 +159,15 @@ describe('cache safety', () => {
 
   it('lets pure stages act on the prefix when the cache is provably cold', async () => {
     const dirty = '\x1b[32mok\x1b[0m';
-    const warm = await runPipeline(
+    const warm = await runStages(
       [result(dirty)],
-      resolvePipeline().stages,
+      resolveEngineConfig().stages,
       testContext({ cachedPrefix: 5 }),
     );
     expect(warm.results[0]?.content).toBe(dirty);
-    const cold = await runPipeline(
+    const cold = await runStages(
       [result(dirty)],
-      resolvePipeline().stages,
+      resolveEngineConfig().stages,
       testContext({ cachedPrefix: 5, coldCache: true }),
     );
     expect(cold.results[0]?.content).toBe('ok');
@@ -176,17 +176,17 @@ describe('cache safety', () => {
   it('replays frozen decisions byte for byte on later turns, whatever the config says then', async () => {
     const store = new MemoryStore();
     const big = logLines(3000);
-    const first = await runPipeline(
+    const first = await runStages(
       [result(big, { id: 'c1', position: 1 })],
-      resolvePipeline({ preset: 'balanced' }).stages,
+      resolveEngineConfig({ preset: 'balanced' }).stages,
       testContext({ store, frozen: new FrozenDecisions(store, 'sess') }),
     );
     const collapsed = first.results[0]?.content;
     expect(collapsed).not.toBe(big);
     // A later turn, a new process (fresh cache), and a different preset: the same bytes come back.
-    const later = await runPipeline(
+    const later = await runStages(
       [result(big, { id: 'c1', position: 1 }), result('new', { id: 'c2', position: 3 })],
-      resolvePipeline({ preset: 'aggressive' }).stages,
+      resolveEngineConfig({ preset: 'aggressive' }).stages,
       testContext({ store, cachedPrefix: 2, frozen: new FrozenDecisions(store, 'sess') }),
     );
     expect(later.results[0]?.content).toBe(collapsed);
@@ -194,14 +194,14 @@ describe('cache safety', () => {
     expect(later.frozenReplayed).toBe(1);
     // An unchanged result is frozen as unchanged: a looser config later does not touch it.
     const small = logLines(50);
-    await runPipeline(
+    await runStages(
       [result(small, { id: 'c9', position: 5 })],
-      resolvePipeline().stages,
+      resolveEngineConfig().stages,
       testContext({ store, cachedPrefix: 0, frozen: new FrozenDecisions(store, 'sess') }),
     );
-    const tight = await runPipeline(
+    const tight = await runStages(
       [result(small, { id: 'c9', position: 5 })],
-      resolvePipeline({ stages: [{ name: 'collapse', maxTokens: 10 }] }).stages,
+      resolveEngineConfig({ stages: [{ name: 'collapse', maxTokens: 10 }] }).stages,
       testContext({ store, cachedPrefix: 0, frozen: new FrozenDecisions(store, 'sess') }),
     );
     expect(tight.results[0]?.content).toBe(small);
@@ -212,9 +212,9 @@ describe('cache safety', () => {
     const big = logLines(3000);
     const run = async () => {
       const frozen = new FrozenDecisions(store, 'sess');
-      const out = await runPipeline(
+      const out = await runStages(
         [result(big, { id: 'c1', position: 1 })],
-        resolvePipeline().stages,
+        resolveEngineConfig().stages,
         testContext({ store, frozen }),
       );
       await frozen.flush();
@@ -244,8 +244,8 @@ describe('cache safety', () => {
         fc.constantFrom('safe', 'balanced', 'aggressive'),
         async (texts, preset) => {
           const input = texts.map((t, i) => result(t, { id: `c${i}`, position: i }));
-          const pipeline = resolvePipeline({ preset: preset as 'safe' });
-          const run = await runPipeline(input, pipeline.stages, testContext());
+          const config = resolveEngineConfig({ preset: preset as 'safe' });
+          const run = await runStages(input, config.stages, testContext());
           run.results.forEach((r, i) => {
             expect(contentBytes(r.content)).toBeLessThanOrEqual(contentBytes(input[i]?.content ?? ''));
           });

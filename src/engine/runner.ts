@@ -8,7 +8,7 @@ import { bump, emptyStats, type StageStats } from './stage-stats.js';
 import { type ToolOverride, toolOverride } from './tool-overrides.js';
 import type { Decision, DeclineReason, RevertCause, Stage, StageContext, StageName } from './types.js';
 
-export interface PipelineRun {
+export interface StagesRun {
   results: ToolResult[];
   outcomes: ResultOutcome[];
   stats: Partial<Record<StageName, StageStats>>;
@@ -37,15 +37,15 @@ export interface RunOptions {
  * frozen for later turns. Most callers want {@link ConversationEngine}, which sets all of this.
  *
  * @example
- * const run = await runPipeline(results, resolvePipeline({ preset: 'balanced' }).stages, { store, tokenizer, cachedPrefix: 0 });
+ * const run = await runStages(results, resolveEngineConfig({ preset: 'balanced' }).stages, { store, tokenizer, cachedPrefix: 0 });
  * run.results; // same order, new content where a stage acted
  */
-export async function runPipeline(
+export async function runStages(
   input: readonly ToolResult[],
   stages: readonly Stage[],
   ctx: StageContext,
   options: RunOptions = {},
-): Promise<PipelineRun> {
+): Promise<StagesRun> {
   const items: RunItem[] = [];
   for (const result of input)
     items.push(await runItem(result, ctx, toolOverride(options.tools, result.tool)));

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MemoryStore } from '../store/backends/memory-store.js';
 import type { StoreKey } from '../store/ids.js';
 import type { ToolResult } from '../text/tool-result.js';
-import { resolvePipeline } from './config.js';
+import { resolveEngineConfig } from './config.js';
 import { ConversationEngine } from './conversation.js';
 
 /** A store two proxies share (as Redis is), whose appends can be made to fail (Redis away). */
@@ -31,8 +31,8 @@ const upTo = (n: number, command?: (i: number) => string) =>
 describe('engines of two proxies sharing a store', () => {
   it('take up where the other left off: its boundary, its cache clock, its decisions', async () => {
     const store = new SharedStore();
-    const a = new ConversationEngine({ pipeline: resolvePipeline(), store, session: 's' });
-    const b = new ConversationEngine({ pipeline: resolvePipeline(), store, session: 's' });
+    const a = new ConversationEngine({ config: resolveEngineConfig(), store, session: 's' });
+    const b = new ConversationEngine({ config: resolveEngineConfig(), store, session: 's' });
     const one = await a.turn({ results: upTo(1), messageCount: 3, now: 1000 });
     await a.flush();
     const two = await b.turn({ results: upTo(2), messageCount: 5, now: 2000 });
@@ -47,8 +47,8 @@ describe('engines of two proxies sharing a store', () => {
 
   it('after an outage, a decision the other proxy wrote first wins over one that was never written', async () => {
     const store = new SharedStore();
-    const a = new ConversationEngine({ pipeline: resolvePipeline(), store, session: 'o' });
-    const b = new ConversationEngine({ pipeline: resolvePipeline(), store, session: 'o' });
+    const a = new ConversationEngine({ config: resolveEngineConfig(), store, session: 'o' });
+    const b = new ConversationEngine({ config: resolveEngineConfig(), store, session: 'o' });
     // The same command run again: supersede masks the earlier result, naming the newest run.
     const same = () => 'make all';
     await a.turn({ results: upTo(1, same), messageCount: 3, now: 1000 });
@@ -69,8 +69,8 @@ describe('engines of two proxies sharing a store', () => {
 
   it('reads a log begun again shorter (the session evicted, then gone on through the other proxy)', async () => {
     const store = new SharedStore();
-    const a = new ConversationEngine({ pipeline: resolvePipeline(), store, session: 'e' });
-    const b = new ConversationEngine({ pipeline: resolvePipeline(), store, session: 'e' });
+    const a = new ConversationEngine({ config: resolveEngineConfig(), store, session: 'e' });
+    const b = new ConversationEngine({ config: resolveEngineConfig(), store, session: 'e' });
     const turn = async (engine: ConversationEngine, n: number) => {
       const out = await engine.turn({ results: upTo(n), messageCount: 2 * n + 1, now: n * 1000 });
       await engine.flush();
@@ -92,10 +92,10 @@ describe('engines of two proxies sharing a store', () => {
 
   it('a store of one process is not re-read each turn (no shared flag, no turn marks)', async () => {
     const store = new MemoryStore();
-    const a = new ConversationEngine({ pipeline: resolvePipeline(), store, session: 'p' });
+    const a = new ConversationEngine({ config: resolveEngineConfig(), store, session: 'p' });
     await a.turn({ results: upTo(1), messageCount: 3, now: 1000 });
     await a.flush();
-    const b = new ConversationEngine({ pipeline: resolvePipeline(), store, session: 'p' });
+    const b = new ConversationEngine({ config: resolveEngineConfig(), store, session: 'p' });
     expect(await b.turn({ results: upTo(2), messageCount: 5, now: 2000 })).toMatchObject({
       cachedPrefix: 0,
       coldCache: true,

@@ -128,7 +128,7 @@ export interface StageContext {
 }
 
 /**
- * One step of the pipeline. `run` returns one decision per item, in order.
+ * One step of the engine over a turn's results. `run` returns one decision per item, in order.
  *
  * @example
  * const upper: Stage = { name: 'textclean', lossy: false, pure: true, run: async (items) => items.map(() => ({ action: 'declined', reason: 'nothing_to_clean' })) };

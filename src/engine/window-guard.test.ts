@@ -7,7 +7,7 @@ import { markerIds } from '../text/markers.js';
 import { getTokenizer } from '../text/tokenizers/index.js';
 import type { Tokenizer } from '../text/tokenizers/tokenizer.js';
 import { Calibration } from './calibration.js';
-import { resolvePipeline } from './config.js';
+import { resolveEngineConfig } from './config.js';
 import { ConversationEngine } from './conversation.js';
 import { type GuardCandidate, MIN_COLLAPSE_BUDGET, planWindowGuard, windowCap } from './window-guard.js';
 
@@ -145,9 +145,9 @@ describe('window guard on a result past the window', () => {
       },
     };
     // No stage shortens it first: the guard is all there is between it and the provider.
-    const pipeline = { ...resolvePipeline({ stages: [] }), tokenizer: watched };
+    const config = { ...resolveEngineConfig({ stages: [] }), tokenizer: watched };
     const store = new MemoryStore();
-    const engine = new ConversationEngine({ pipeline, store, session: 'huge' });
+    const engine = new ConversationEngine({ config, store, session: 'huge' });
     const text = Array.from(
       { length: 40_000 },
       (_, i) => `[${i}] step ${i * 7919} done, checksum ${i * 104729}`,
@@ -177,7 +177,10 @@ describe('window guard on a result past the window', () => {
     // A tool the config exempts is left alone, and not even counted: nothing can make it fit.
     bigReads.length = 0;
     const exempt = new ConversationEngine({
-      pipeline: { ...resolvePipeline({ stages: [], tools: { Bash: { exempt: true } } }), tokenizer: watched },
+      config: {
+        ...resolveEngineConfig({ stages: [], tools: { Bash: { exempt: true } } }),
+        tokenizer: watched,
+      },
       store,
       session: 'huge-exempt',
     });

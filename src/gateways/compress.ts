@@ -30,7 +30,7 @@ export interface Compressed {
   /** The hashes of the markers in the new body, each retrievable. */
   hashes: string[];
   session?: string;
-  /** Why the input goes on unchanged though it had results (the pipeline failed: fail open). */
+  /** Why the input goes on unchanged though it had results (the engine failed: fail open). */
   failOpen?: string;
 }
 

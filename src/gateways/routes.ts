@@ -77,7 +77,7 @@ function retrieveByBody(ctx: ProxyContext, raw: Buffer): Promise<GatewayAnswer> 
  * mutator). One log line a request, never bodies.
  *
  * @example
- * await startProxy({ pipeline, store, routes: gatewayRoutes() });
+ * await startProxy({ config, store, routes: gatewayRoutes() });
  */
 export function gatewayRoutes(options: GatewayRoutesOptions = {}): MoreRoutes {
   const deadlineMs = options.deadlineMs ?? DEFAULT_DEADLINE_MS;

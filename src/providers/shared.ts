@@ -1,7 +1,7 @@
 import { type Content, type ContentBlock, isRecord, type JsonEdit, type ToolResult } from '../text/index.js';
 
 /**
- * Content as the pipeline sees it, or null when the value is neither a string nor a block list.
+ * Content as the engine sees it, or null when the value is neither a string nor a block list.
  *
  * @example
  * asContent('text'); // 'text'

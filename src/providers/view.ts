@@ -1,7 +1,7 @@
 import type { Content, JsonEdit, ToolCallInput, ToolResult } from '../text/index.js';
 
 /**
- * One request body seen through an adapter: its tool results in the pipeline's view, and a way
+ * One request body seen through an adapter: its tool results in the engine's view, and a way
  * to write new contents back. Everything the adapter does not understand is left as it was.
  */
 export interface RequestView<A extends string = string> {

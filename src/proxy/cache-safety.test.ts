@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolvePipeline } from '../engine/config.js';
+import { resolveEngineConfig } from '../engine/config.js';
 import { ADAPTERS } from '../providers/index.js';
 import { readTranscript } from '../replay/readers/index.js';
 import { FileStore } from '../store/backends/file-store.js';
@@ -23,7 +23,7 @@ beforeAll(async () => {
     pruneOnFirstSpill: false,
   });
   proxy = await startProxy({
-    pipeline: resolvePipeline({ preset: 'balanced' }),
+    config: resolveEngineConfig({ preset: 'balanced' }),
     store,
     port: 0,
     upstreams: { anthropic: upstream.url, openai: upstream.url },

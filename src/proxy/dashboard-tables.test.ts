@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PRESETS, resolvePipeline } from '../engine/config.js';
+import { PRESETS, resolveEngineConfig } from '../engine/config.js';
 import { MemoryStore } from '../store/backends/memory-store.js';
 import { BROWSER_MISSING, launchChromium } from '../test-support/chromium.js';
 import { type ScriptedModel, startScriptedModel } from '../test-support/scripted-model.js';
@@ -55,7 +55,7 @@ describe.skipIf(BROWSER_MISSING)('the dashboard fed by an agent through the prox
         : { kind: 'answer', text: 'fixed' };
     });
     proxy = await startProxy({
-      pipeline: resolvePipeline({
+      config: resolveEngineConfig({
         // balanced, its mask in batches small enough for a conversation of 16 calls.
         stages: PRESETS.balanced.map((s) =>
           (s as Json).name === 'mask' ? { name: 'mask', keepRecent: 2, batch: 2 } : s,

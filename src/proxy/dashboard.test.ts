@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolvePipeline } from '../engine/config.js';
+import { resolveEngineConfig } from '../engine/config.js';
 import { MemoryStore } from '../store/backends/memory-store.js';
 import { BROWSER_MISSING, launchChromium } from '../test-support/chromium.js';
 import { startUpstream, type TestUpstream } from '../test-support/upstream.js';
@@ -47,7 +47,7 @@ describe('the live dashboard', () => {
   beforeAll(async () => {
     upstream = await startUpstream();
     proxy = await startProxy({
-      pipeline: resolvePipeline(),
+      config: resolveEngineConfig(),
       store: new MemoryStore(),
       port: 0,
       upstreams: { anthropic: upstream.url },

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolvePipeline } from '../engine/config.js';
+import { resolveEngineConfig } from '../engine/config.js';
 import { ADAPTERS } from '../providers/index.js';
 import { clusterKeys, keySlot } from '../store/backends/redis-cluster-keys.js';
 import { RedisClusterStore } from '../store/backends/redis-cluster-store.js';
@@ -100,7 +100,7 @@ describe.each(SERVERS.filter((s) => s.present))(
         stores.push(store);
         proxies.push(
           await startProxy({
-            pipeline: resolvePipeline(),
+            config: resolveEngineConfig(),
             store,
             port: 0,
             upstreams: { anthropic: upstream.url },
@@ -205,7 +205,7 @@ describe.each(SERVERS.filter((s) => s.present))(
       });
       const logs: Record<string, unknown>[] = [];
       const proxy = await startProxy({
-        pipeline: resolvePipeline(),
+        config: resolveEngineConfig(),
         store,
         port: 0,
         upstreams: { anthropic: upstream.url },

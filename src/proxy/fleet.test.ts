@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolvePipeline } from '../engine/config.js';
+import { resolveEngineConfig } from '../engine/config.js';
 import { ADAPTERS } from '../providers/index.js';
 import { readTranscript } from '../replay/readers/index.js';
 import { RedisStore } from '../store/backends/redis-store.js';
@@ -141,7 +141,7 @@ describe.skipIf(!REDIS_SERVER)('the proxy when Redis goes away and comes back', 
     const store = await RedisStore.connect(redis.url);
     const logs: Record<string, unknown>[] = [];
     const proxy = await startProxy({
-      pipeline: resolvePipeline(),
+      config: resolveEngineConfig(),
       store,
       port: 0,
       upstreams: { anthropic: upstream.url },

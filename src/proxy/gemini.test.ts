@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolvePipeline } from '../engine/config.js';
+import { resolveEngineConfig } from '../engine/config.js';
 import { FileStore } from '../store/backends/file-store.js';
 import { recallAll } from '../store/recall/recall.js';
 import { startUpstream, type TestUpstream } from '../test-support/upstream.js';
@@ -29,7 +29,7 @@ beforeAll(async () => {
     pruneOnFirstSpill: false,
   });
   proxy = await startProxy({
-    pipeline: resolvePipeline(),
+    config: resolveEngineConfig(),
     store,
     port: 0,
     upstreams: { gemini: upstream.url, anthropic: upstream.url, openai: upstream.url },

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Agent } from 'undici';
-import { Calibration, type ResolvedPipeline } from '../engine/index.js';
+import { Calibration, type ResolvedEngineConfig } from '../engine/index.js';
 import { DiscardStore } from '../store/backends/index.js';
 import { heuristicTokenizer } from '../text/tokenizers/index.js';
 import type { ProxyContext } from './context.js';
@@ -18,7 +18,7 @@ import { RecallOffers } from './recall-offers.js';
 import { SessionTable } from './rewrite/index.js';
 import { route } from './router.js';
 
-/** What answers the proxy's requests, once the pipeline and the engine are loaded. */
+/** What answers the proxy's requests, once the engine config and the engine are loaded. */
 export interface ProxyHandler {
   ctx: ProxyContext;
   handle(req: IncomingMessage, res: ServerResponse): void;
@@ -32,12 +32,12 @@ export interface ProxyHandler {
  * modules load while it does.
  *
  * @example
- * const handler = createProxyHandler({ pipeline, store }, pipeline, 'ok');
+ * const handler = createProxyHandler({ config, store }, config, 'ok');
  * server.on('request', handler.handle);
  */
 export function createProxyHandler(
   options: ProxyOptions,
-  pipeline: ResolvedPipeline,
+  config: ResolvedEngineConfig,
   defaultLog: ProxyContext['log'],
 ): ProxyHandler {
   let agent: Promise<Agent> | undefined;
@@ -47,7 +47,7 @@ export function createProxyHandler(
     // Observing measures what would be saved and writes nothing: no stash, no frozen decision.
     sessions: new SessionTable(
       {
-        pipeline,
+        config,
         store: options.observe ? new DiscardStore() : options.store,
         statsTokenizer: heuristicTokenizer,
         // A new conversation starts from the factor other conversations learned for its model.

@@ -32,6 +32,7 @@ export {
   DEFAULT_MAX_BODY_BYTES,
   DEFAULT_PORT,
   type ProxyOptions,
+  type ProxySettings,
   type RunningProxy,
   startProxy,
 } from './server.js';

@@ -1,4 +1,4 @@
-import type { ResolvedPipeline } from '../engine/index.js';
+import type { ResolvedEngineConfig, WithEngineConfig } from '../engine/index.js';
 import type { Store } from '../store/index.js';
 import type { LogLine, McpHandler, MoreRoutes } from './context.js';
 import type { AdmissionLimits, Upstreams } from './http/index.js';
@@ -7,13 +7,17 @@ import type { SessionTableOptions } from './rewrite/index.js';
 export const DEFAULT_PORT = 4747;
 export const DEFAULT_MAX_BODY_BYTES = 64 * 1024 * 1024;
 
-/** What {@link startProxy} in `./server.ts` takes; every field but the pipeline and store has a default. */
-export interface ProxyOptions {
-  /**
-   * The pipeline, or its promise: the CLI resolves it (config file, schemas, stages) while the
-   * proxy already listens; a rejected one stops the proxy with its error.
-   */
-  pipeline: ResolvedPipeline | Promise<ResolvedPipeline>;
+/**
+ * What {@link startProxy} in `./server.ts` takes; every field but the engine config and store has
+ * a default. The engine config (`config`; `pipeline` is its former name) may be a promise: the
+ * CLI resolves it (config file, schemas, stages) while the proxy already listens; a rejected one
+ * stops the proxy with its error.
+ */
+export type ProxyOptions = ProxySettings &
+  WithEngineConfig<ResolvedEngineConfig | Promise<ResolvedEngineConfig>>;
+
+/** The proxy's settings besides its engine config. */
+export interface ProxySettings {
   store: Store;
   host?: string;
   /** More names the Host header may give besides localhost, 127.0.0.1, ::1 and `host`. */

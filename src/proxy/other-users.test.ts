@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolvePipeline } from '../engine/config.js';
+import { resolveEngineConfig } from '../engine/config.js';
 import { MemoryStore } from '../store/backends/memory-store.js';
 import { createLocalUser, LOCAL_USER_MISSING, type LocalUser } from '../test-support/local-user.js';
 import { proxyProcess } from '../test-support/proxy-process.js';
@@ -59,7 +59,7 @@ async function withProxy(
   const store = new MemoryStore();
   const log: Record<string, unknown>[] = [];
   const proxy = await startProxy({
-    pipeline: resolvePipeline(),
+    config: resolveEngineConfig(),
     store,
     port: 0,
     upstreams: { anthropic: upstream.url },

@@ -7,7 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ResolvedPipeline, resolvePipeline } from '../engine/config.js';
+import { type ResolvedEngineConfig, resolveEngineConfig } from '../engine/config.js';
 import type { Stage } from '../engine/types.js';
 import { mcpHttpHandler } from '../mcp/server/http.js';
 import { FileStore } from '../store/backends/file-store.js';
@@ -39,7 +39,7 @@ beforeAll(async () => {
     pruneOnFirstSpill: false,
   });
   proxy = await startProxy({
-    pipeline: resolvePipeline(),
+    config: resolveEngineConfig(),
     store,
     port: 0,
     upstreams: { anthropic: upstream.url, openai: upstream.url },
@@ -377,7 +377,7 @@ describe('proxy with the official SDKs', () => {
   it('serves /expand and /healthz, /stats and /metrics', async () => {
     // A proxy of its own: its counters hold this test's traffic only, whatever else ran before.
     const own = await startProxy({
-      pipeline: resolvePipeline(),
+      config: resolveEngineConfig(),
       store,
       port: 0,
       upstreams: { anthropic: upstream.url },
@@ -541,13 +541,13 @@ describe('start-up', () => {
     return Number(new URL(probe.url).port);
   };
 
-  it('accepts connections before its pipeline is ready, and answers them once it is', async () => {
-    let resolvePipelineNow!: (p: ResolvedPipeline) => void;
-    const pending = new Promise<ResolvedPipeline>((r) => {
-      resolvePipelineNow = r;
+  it('accepts connections before its engine config is ready, and answers them once it is', async () => {
+    let resolveConfigNow!: (p: ResolvedEngineConfig) => void;
+    const pending = new Promise<ResolvedEngineConfig>((r) => {
+      resolveConfigNow = r;
     });
     const port = await freePort();
-    const starting = startProxy({ pipeline: pending, store, port, log: quiet });
+    const starting = startProxy({ config: pending, store, port, log: quiet });
     // A client started beside the proxy: its connection is accepted and its request waits.
     let answered = false;
     let health: Promise<Response> | undefined;
@@ -570,18 +570,18 @@ describe('start-up', () => {
     }
     await new Promise((r) => setTimeout(r, 100));
     expect(answered).toBe(false);
-    resolvePipelineNow(resolvePipeline({ preset: 'safe' }));
+    resolveConfigNow(resolveEngineConfig({ preset: 'safe' }));
     const running = await starting;
     try {
       expect((await health)?.status).toBe(200);
-      expect(running.pipeline.preset).toBe('safe');
+      expect(running.config.preset).toBe('safe');
     } finally {
       await running.close();
     }
   });
 
   it('has counted with its tokenizer before it is ready, so no request after that waits on the tables loading (the first grep stalled /healthz ~300 ms)', async () => {
-    const base = resolvePipeline();
+    const base = resolveEngineConfig();
     let counted = 0;
     const tokenizer = {
       ...base.tokenizer,
@@ -590,7 +590,7 @@ describe('start-up', () => {
         return base.tokenizer.count(text);
       },
     };
-    const running = await startProxy({ pipeline: { ...base, tokenizer }, store, port: 0, log: quiet });
+    const running = await startProxy({ config: { ...base, tokenizer }, store, port: 0, log: quiet });
     try {
       expect(counted).toBeGreaterThan(0);
     } finally {
@@ -598,13 +598,11 @@ describe('start-up', () => {
     }
   });
 
-  it("stops with the pipeline's error when it fails after listening, and frees the port", async () => {
+  it("stops with the engine config's error when it fails after listening, and frees the port", async () => {
     const port = await freePort();
     const failing = Promise.reject(new Error('config: unknown preset "fast"'));
-    await expect(startProxy({ pipeline: failing, store, port, log: quiet })).rejects.toThrow(
-      /unknown preset/,
-    );
-    const reused = await startProxy({ pipeline: resolvePipeline(), store, port, log: quiet });
+    await expect(startProxy({ config: failing, store, port, log: quiet })).rejects.toThrow(/unknown preset/);
+    const reused = await startProxy({ config: resolveEngineConfig(), store, port, log: quiet });
     await reused.close();
   });
 });
@@ -612,7 +610,7 @@ describe('start-up', () => {
 describe('proxy failure behaviour', () => {
   it('answers 502 with a clear message when the upstream is down', async () => {
     const down = await startProxy({
-      pipeline: resolvePipeline(),
+      config: resolveEngineConfig(),
       store,
       port: 0,
       upstreams: { anthropic: 'http://127.0.0.1:1', openai: 'http://127.0.0.1:1' },
@@ -635,7 +633,7 @@ describe('proxy failure behaviour', () => {
     }
   });
 
-  it('forwards the original request when the pipeline fails, and counts it', async () => {
+  it('forwards the original request when the engine fails, and counts it', async () => {
     // A custom stage with a bug: its output cannot even be measured (a BigInt in a block).
     const broken: Stage = {
       name: 'collapse',
@@ -644,7 +642,7 @@ describe('proxy failure behaviour', () => {
       run: async (items) => items.map(() => ({ action: 'acted', content: [{ type: 'data', value: 1n }] })),
     };
     const failing = await startProxy({
-      pipeline: { ...resolvePipeline(), stages: [broken] },
+      config: { ...resolveEngineConfig(), stages: [broken] },
       store,
       port: 0,
       upstreams: { anthropic: upstream.url },
@@ -668,7 +666,7 @@ describe('proxy failure behaviour', () => {
   it('refuses bodies over the limit with 413 that a client writing the whole body still reads, and logs it', async () => {
     const lines: Record<string, unknown>[] = [];
     const small = await startProxy({
-      pipeline: resolvePipeline(),
+      config: resolveEngineConfig(),
       store,
       port: 0,
       upstreams: { anthropic: upstream.url },
@@ -734,7 +732,7 @@ describe('proxy failure behaviour', () => {
     const up = await listenOnLoopback(failing);
     const lines: Record<string, unknown>[] = [];
     const p = await startProxy({
-      pipeline: resolvePipeline(),
+      config: resolveEngineConfig(),
       store,
       port: 0,
       upstreams: { anthropic: up.url },
@@ -777,7 +775,7 @@ describe('proxy failure behaviour', () => {
     const up = await listenOnLoopback(endless);
     const lines: Record<string, unknown>[] = [];
     const p = await startProxy({
-      pipeline: resolvePipeline(),
+      config: resolveEngineConfig(),
       store,
       port: 0,
       upstreams: { openai: up.url },
@@ -813,7 +811,7 @@ describe('proxy failure behaviour', () => {
     });
     const up = await listenOnLoopback(slow);
     const p = await startProxy({
-      pipeline: resolvePipeline(),
+      config: resolveEngineConfig(),
       store,
       port: 0,
       upstreams: { anthropic: up.url },
@@ -856,7 +854,7 @@ describe('proxy failure behaviour', () => {
       pruneOnFirstSpill: false,
     });
     const observe = await startProxy({
-      pipeline: resolvePipeline(),
+      config: resolveEngineConfig(),
       store: untouched,
       port: 0,
       upstreams: { anthropic: upstream.url },
@@ -882,17 +880,17 @@ describe('proxy failure behaviour', () => {
 
   it('says clearly when its port is taken', async () => {
     const port = Number(new URL(proxy.url).port);
-    await expect(startProxy({ pipeline: resolvePipeline(), store, port, log: quiet })).rejects.toThrow(
+    await expect(startProxy({ config: resolveEngineConfig(), store, port, log: quiet })).rejects.toThrow(
       `cannot start the proxy: port ${port} on 127.0.0.1 is already in use; pick another with --port N (0 picks a free one)`,
     );
   });
 
   it('refuses to listen beyond loopback without a token, and guards every route with it', async () => {
     await expect(
-      startProxy({ pipeline: resolvePipeline(), store, port: 0, host: '0.0.0.0', log: quiet }),
+      startProxy({ config: resolveEngineConfig(), store, port: 0, host: '0.0.0.0', log: quiet }),
     ).rejects.toThrow(/refusing to listen on 0\.0\.0\.0 without a token/);
     const guarded = await startProxy({
-      pipeline: resolvePipeline(),
+      config: resolveEngineConfig(),
       store,
       port: 0,
       host: '0.0.0.0',
@@ -938,7 +936,7 @@ describe('proxy failure behaviour', () => {
 
   it("the dashboard's page names the recall token where this proxy keeps it", async () => {
     const proxy = await startProxy({
-      pipeline: resolvePipeline(),
+      config: resolveEngineConfig(),
       store,
       port: 0,
       recallToken: { token: 'r'.repeat(64), file: '/srv/team home/<sw>/token' },
@@ -955,7 +953,7 @@ describe('proxy failure behaviour', () => {
 
   it('asks for the recall token on every route that reads state when it has one, and not on model routes', async () => {
     const guarded = await startProxy({
-      pipeline: resolvePipeline(),
+      config: resolveEngineConfig(),
       store,
       port: 0,
       upstreams: { anthropic: upstream.url },
@@ -1084,7 +1082,7 @@ describe('proxy failure behaviour', () => {
   it('never logs bodies or keys', async () => {
     const lines: string[] = [];
     const logged = await startProxy({
-      pipeline: resolvePipeline(),
+      config: resolveEngineConfig(),
       store,
       port: 0,
       upstreams: { anthropic: upstream.url },

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { ResolvedPipeline } from '../engine/index.js';
+import { engineConfigOf, type ResolvedEngineConfig } from '../engine/index.js';
 import { SpillwayError } from '../errors.js';
 import { getTokenizer, warmTokenizer } from '../text/tokenizers/index.js';
 import type { ProxyHandler } from './handler.js';
@@ -9,13 +9,16 @@ import { isLoopback, sendJson } from './http/index.js';
 import type { ProxyStats } from './metrics/index.js';
 import { DEFAULT_PORT, type ProxyOptions } from './options.js';
 
-export { DEFAULT_MAX_BODY_BYTES, DEFAULT_PORT, type ProxyOptions } from './options.js';
+export { DEFAULT_MAX_BODY_BYTES, DEFAULT_PORT, type ProxyOptions, type ProxySettings } from './options.js';
 
 export interface RunningProxy {
   server: Server;
   url: string;
   stats: ProxyStats;
-  pipeline: ResolvedPipeline;
+  /** The engine config the proxy runs. */
+  config: ResolvedEngineConfig;
+  /** @deprecated The former name of `config`. */
+  pipeline: ResolvedEngineConfig;
   close(): Promise<void>;
 }
 
@@ -47,19 +50,21 @@ function listenError(err: unknown, host: string, port: number): SpillwayError {
  * when given a handler.
  *
  * @example
- * const proxy = await startProxy({ pipeline: resolvePipeline(), store: new FileStore(), port: 0 });
+ * const proxy = await startProxy({ config: resolveEngineConfig(), store: new FileStore(), port: 0 });
  * console.log(`ANTHROPIC_BASE_URL=${proxy.url}`);
  */
 export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
-  const pipeline = Promise.resolve(options.pipeline);
-  pipeline.catch(() => {}); // a rejection is this function's to report, not an unhandled one
+  const config = Promise.resolve(
+    engineConfigOf<ResolvedEngineConfig | Promise<ResolvedEngineConfig>>(options),
+  );
+  config.catch(() => {}); // a rejection is this function's to report, not an unhandled one
   const host = options.host ?? '127.0.0.1';
   refuseOpenBind(host, options.token);
-  // Nothing slow before listen: the engine's modules and the pipeline load once the port is
+  // Nothing slow before listen: the engine's modules and the engine config load once the port is
   // open, so a client started beside the proxy connects at once; its first request waits for
   // them (about 100 ms) instead of being refused.
   let handler: ProxyHandler | undefined;
-  const ready = Promise.all([import('./handler.js'), pipeline]).then(([m, resolved]) => {
+  const ready = Promise.all([import('./handler.js'), config]).then(([m, resolved]) => {
     // The tokenizers' tables load before the first request is handled (about half a second,
     // blocking): loaded later, on a recall's first grep say, they would stall every request
     // then in flight, /healthz included.
@@ -108,13 +113,14 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     await close();
     throw err;
   }
-  const resolved = await pipeline;
+  const resolved = await config;
   const address = server.address() as AddressInfo;
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {
     server,
     url: `http://${shownHost}:${address.port}`,
     stats: h.ctx.stats,
+    config: resolved,
     pipeline: resolved,
     close,
   };

@@ -1,6 +1,6 @@
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { afterEach, describe, expect, it } from 'vitest';
-import { resolvePipeline } from '../engine/config.js';
+import { resolveEngineConfig } from '../engine/config.js';
 import { MemoryStore } from '../store/backends/memory-store.js';
 import { recallAll } from '../store/recall/recall.js';
 import { type BodyApi, messagesOf, postSession, requestBody } from '../test-support/request-bodies.js';
@@ -29,7 +29,7 @@ async function start(preset: 'balanced' | 'aggressive', store: MemoryStore, wind
   const up = upstream;
   up.inputTokens = (body) => Math.round(1.1 * countTokens(body.toString('utf8'), PLAIN));
   const proxy = await startProxy({
-    pipeline: resolvePipeline({ preset, prices }),
+    config: resolveEngineConfig({ preset, prices }),
     store,
     port: 0,
     upstreams: { anthropic: up.url, openai: up.url },

@@ -1,6 +1,6 @@
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { afterEach, describe, expect, it } from 'vitest';
-import { resolvePipeline } from '../engine/config.js';
+import { resolveEngineConfig } from '../engine/config.js';
 import { MemoryStore } from '../store/backends/memory-store.js';
 import { recallAll } from '../store/recall/recall.js';
 import { type BodyApi, messagesOf, postSession, requestBody } from '../test-support/request-bodies.js';
@@ -24,7 +24,7 @@ async function start(factor: number, window?: number) {
   upstream.inputTokens = (body) => Math.round(factor * countTokens(body.toString('utf8'), PLAIN));
   const store = new MemoryStore({ maxTotalBytes: 1 << 30, maxSessionBytes: 1 << 30 });
   proxy = await startProxy({
-    pipeline: resolvePipeline({ preset: 'balanced' }),
+    config: resolveEngineConfig({ preset: 'balanced' }),
     store,
     port: 0,
     upstreams: { anthropic: upstream.url, openai: upstream.url },

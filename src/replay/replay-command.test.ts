@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { resolvePipeline } from '../engine/config.js';
+import { resolveEngineConfig } from '../engine/config.js';
 import { BROWSER_MISSING, launchChromium } from '../test-support/chromium.js';
 import { cli } from '../test-support/cli.js';
 import { CORPUS_MISSING, corpusAvailable, corpusFiles } from '../test-support/corpus.js';
@@ -165,7 +165,7 @@ describe('the HTML report in a real browser', () => {
         expect(drawn.turnsLines).toHaveLength(2);
         for (const line of drawn.turnsLines) expect(line.w).toBeGreaterThan(300);
         // One bar per stage of balanced.
-        expect(drawn.stageBars.length).toBe(resolvePipeline().stages.length);
+        expect(drawn.stageBars.length).toBe(resolveEngineConfig().stages.length);
         expect(Math.max(...drawn.stageBars.map((b) => b.w))).toBeGreaterThan(300);
         expect(drawn.sizeBars.length).toBeGreaterThan(5);
         expect(drawn.chartBoxes.every((h) => h > 50)).toBe(true);

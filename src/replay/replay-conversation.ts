@@ -1,7 +1,8 @@
 import {
   addStats,
   ConversationEngine,
-  type ResolvedPipeline,
+  engineConfigOf,
+  type ResolvedEngineConfig,
   type ResultOutcome,
   requestFigures,
   type StageName,
@@ -26,18 +27,9 @@ import {
 } from '../text/index.js';
 import { needlesKept, needlesOf } from './needles.js';
 import { guardWithInputs, type InputCounters, ReplayCalls } from './replay-inputs.js';
+import type { ReplayOptions } from './replay-options.js';
 import { learnEstimate, type WindowCounters } from './replay-window.js';
 import type { Conversation } from './transcript.js';
-
-export interface ReplayOptions {
-  pipeline: ResolvedPipeline;
-  /** Where stashes and frozen decisions go (default: a fresh memory store). */
-  store?: Store;
-  /** The model's context window, for maxFrac budgets and the over-window counts. */
-  modelWindow?: number;
-  /** Called after each turn, for progress. */
-  onTurn?: (turn: number, turns: number) => void;
-}
 
 export interface ResultRecord {
   id: string;
@@ -58,7 +50,7 @@ export interface ConversationReplay extends WindowCounters, InputCounters {
   toolResults: number;
   tokensBefore: number;
   tokensAfter: number;
-  /** Results over their budget after the pipeline (must be 0). */
+  /** Results over their budget after the stages (must be 0). */
   violations: { id: string; tool: string; tokens: number; budget: number }[];
   /** Results in the cached prefix whose bytes differ from the previous turn (must be 0). */
   prefixChanges: { turn: number; id: string; tool: string }[];
@@ -112,7 +104,7 @@ export interface ConversationReplay extends WindowCounters, InputCounters {
  * turn's rewrite.
  *
  * @example
- * const r = await replayConversation(conversation, { pipeline: resolvePipeline({ preset: 'balanced' }) });
+ * const r = await replayConversation(conversation, { config: resolveEngineConfig({ preset: 'balanced' }) });
  * r.prefixChanges.length; // 0
  */
 /** One engine for the transcript as the proxy keeps one per session (counts cached), its store and window. */
@@ -121,8 +113,9 @@ function replayEngine(conversation: Conversation, options: ReplayOptions) {
   const unbounded = { maxTotalBytes: Number.MAX_SAFE_INTEGER, maxSessionBytes: Number.MAX_SAFE_INTEGER };
   const store = options.store ?? new MemoryStore(unbounded);
   const session = `replay_${shortHash(conversation.id)}`;
-  const statsTokenizer = memoTokenizer(options.pipeline.tokenizer);
-  const engine = new ConversationEngine({ pipeline: options.pipeline, store, session, statsTokenizer });
+  const config = engineConfigOf<ResolvedEngineConfig>(options);
+  const statsTokenizer = memoTokenizer(config.tokenizer);
+  const engine = new ConversationEngine({ config, store, session, statsTokenizer });
   return { engine, store, modelWindow: options.modelWindow ?? (known?.found ? known.limit : undefined) };
 }
 
@@ -291,7 +284,7 @@ async function checkNewResult(
   const budget = at.engine.budgetFor(original, at.modelWindow);
   // Beside images and documents only the text is budgeted: count the text blocks.
   const textTokens =
-    textOf(original.content) !== null ? tokensAfter : textBlockTokens(final, at.engine.pipeline.tokenizer);
+    textOf(original.content) !== null ? tokensAfter : textBlockTokens(final, at.engine.config.tokenizer);
   if (
     budget !== undefined &&
     !at.engine.isExempt(original.tool) &&

@@ -1,20 +1,20 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { PRESET_NAMES, resolvePipeline } from '../engine/config.js';
+import { PRESET_NAMES, resolveEngineConfig } from '../engine/config.js';
 import { CORPUS_MISSING, corpusAvailable, corpusFiles } from '../test-support/corpus.js';
 import { readTranscript } from './readers/index.js';
 import { replayConversation } from './replay-conversation.js';
 import { replayCost, requestCost } from './replay-cost.js';
 
 describe.skipIf(!corpusAvailable)('replaying every corpus transcript with every preset', () => {
-  const pipelines = PRESET_NAMES.map((preset) => resolvePipeline({ preset }));
+  const configs = PRESET_NAMES.map((preset) => resolveEngineConfig({ preset }));
   for (const file of corpusFiles()) {
     it(file.slice(file.indexOf('corpus/') + 7), async () => {
       const { conversations } = readTranscript(readFileSync(file, 'utf8'), file);
-      for (const pipeline of pipelines) {
+      for (const config of configs) {
         for (const conversation of conversations) {
-          const r = await replayConversation(conversation, { pipeline });
-          const where = `${pipeline.preset}: `;
+          const r = await replayConversation(conversation, { config });
+          const where = `${config.preset}: `;
           expect(r.violations, `${where}results over budget`).toEqual([]);
           expect(r.recallFailures, `${where}markers that do not recall their original`).toEqual([]);
           expect(r.prefixChanges, `${where}cached prefix rewritten between turns`).toEqual([]);
@@ -51,16 +51,16 @@ let guardEvents = 0;
 let replayed = 0;
 
 describe.skipIf(!corpusAvailable)('every corpus transcript in a window it outgrows, balanced', () => {
-  const pipeline = resolvePipeline({ preset: 'balanced' });
+  const config = resolveEngineConfig({ preset: 'balanced' });
   for (const file of corpusFiles()) {
     it(file.slice(file.indexOf('corpus/') + 7), async () => {
       const { conversations } = readTranscript(readFileSync(file, 'utf8'), file);
       for (const conversation of conversations) {
-        const whole = await replayConversation(conversation, { pipeline, modelWindow: 100_000_000 });
+        const whole = await replayConversation(conversation, { config, modelWindow: 100_000_000 });
         const modelWindow = smallWindow(whole.perTurn);
         if (modelWindow === undefined) continue;
         replayed++;
-        const r = await replayConversation(conversation, { pipeline, modelWindow });
+        const r = await replayConversation(conversation, { config, modelWindow });
         overBefore += r.perTurn.filter((t) => t.overBefore).length;
         guardEvents += r.guard.events;
         expect(

@@ -54,7 +54,7 @@ export function emptyReplayCost(): ReplayCost {
  * The cost of one replayed conversation at its model's price (`prices` over the built-in table).
  *
  * @example
- * const cost = replayCost(replay, pipeline.prices);
+ * const cost = replayCost(replay, config.prices);
  * cost.usdWithout - cost.usdWith; // saved, in USD
  */
 export function replayCost(r: ConversationReplay, prices?: Readonly<Prices>): ReplayCost {

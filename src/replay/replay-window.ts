@@ -44,7 +44,7 @@ export function learnEstimate(
 }
 
 /**
- * The window guard on a turn whose results are over the limit after the pipeline: what the proxy
+ * The window guard on a turn whose results are over the limit after the stages: what the proxy
  * would send instead (results, and calls whose large inputs it cleared), and its tool-result
  * tokens. Undefined when the turn was under the limit. `otherTokens` is the rest of the request
  * as it would go out (calls cleared before already counted cleared), `calls` its calls so.

@@ -81,7 +81,7 @@ export function renderSummary(report: ReplayReport): string {
     `estimated input cost (tool results, cache reads 0.1x, writes 1.25x): ${formatTokenCount(t.costBefore)} -> ${formatTokenCount(t.costAfter)} token-units (${pct(t.costBefore, t.costAfter)} less); of it, prefix rewrites in batches (${t.maskedInPrefix} results): ${formatTokenCount(t.rewriteCost)}`,
     ...inputLines(t),
     estimateLine(t),
-    `window guard: ${t.guardEvents} requests over the input limit after the pipeline; ${t.guardMasked} results masked, ${t.guardCollapsed} collapsed harder, ${t.guardCleared} old calls' inputs cleared; ${t.guardUnfit} could not fit`,
+    `window guard: ${t.guardEvents} requests over the input limit after the stages; ${t.guardMasked} results masked, ${t.guardCollapsed} collapsed harder, ${t.guardCleared} old calls' inputs cleared; ${t.guardUnfit} could not fit`,
     ...(t.inputsCleared > 0 ? [`old tool calls' large inputs cleared (recallable): ${t.inputsCleared}`] : []),
     ...(t.atSource > 0
       ? [`captured at the source (a client hook's collapse or note, spillway run): ${t.atSource} results`]

@@ -44,7 +44,7 @@ export function isToolData(data: MessageData): data is ToolData {
 }
 
 /**
- * A tool result event as the pipeline sees it.
+ * A tool result event as the engine sees it.
  *
  * @example
  * toolResultOf({ role: 'tool', toolCallId: 'toolu_01', toolName: 'Bash', content: log }, 3);

@@ -2,6 +2,7 @@ export * from './events.js';
 export {
   collapsePruner,
   contentPruner,
+  enginePruner,
   type PrunedResult,
   type Pruner,
   type PruneSessionOptions,

@@ -1,6 +1,6 @@
 import { type CollapseOptions, CollapseOptionsSchema, collapseContent } from '../collapse/index.js';
 import { parseConfig } from '../config-schema.js';
-import { ConversationEngine, type ResolvedPipeline } from '../engine/index.js';
+import { ConversationEngine, type ResolvedEngineConfig } from '../engine/index.js';
 import { StashBatch, type Store, stash } from '../store/index.js';
 import {
   type Content,
@@ -72,15 +72,15 @@ export function contentPruner(
 }
 
 /**
- * A pruner that runs a pipeline on each result, with the runner's guarantees (a stage that
+ * A pruner that runs an engine config's stages on each result, with the runner's guarantees (a stage that
  * throws or grows a result is reverted, every lossy change stashes the original first, results
  * already marked are skipped). Nothing is frozen: the session's replacement event is the record.
  *
  * @example
- * await pruneSession(session, { pruner: pipelinePruner(resolvePipeline({ preset: 'safe' }), store) });
+ * await pruneSession(session, { pruner: enginePruner(resolveEngineConfig({ preset: 'safe' }), store) });
  */
-export function pipelinePruner(pipeline: ResolvedPipeline, store: Store): Pruner {
-  const engine = new ConversationEngine({ pipeline, store });
+export function enginePruner(config: ResolvedEngineConfig, store: Store): Pruner {
+  const engine = new ConversationEngine({ config, store });
   return async (content, data) => {
     const input = { ...toolResultOf(data, 0), content };
     const turn = await engine.turn({ results: [input], messageCount: 0, advance: false });
@@ -88,6 +88,14 @@ export function pipelinePruner(pipeline: ResolvedPipeline, store: Store): Pruner
     return out && out !== input ? out.content : null;
   };
 }
+
+/**
+ * @deprecated Use `enginePruner` (the same function).
+ *
+ * @example
+ * await pruneSession(session, { pruner: pipelinePruner(resolveEngineConfig(), store) });
+ */
+export const pipelinePruner: typeof enginePruner = enginePruner;
 
 /**
  * A pruner that collapses results over their budget (the one collapse of one output, as the

@@ -1,4 +1,4 @@
-import { resolvePipeline } from '../engine/index.js';
+import { resolveEngineConfig } from '../engine/index.js';
 import { type GatewayRoutesOptions, gatewayRoutes } from '../gateways/index.js';
 import { type ProxyOptions, type RunningProxy, startProxy } from '../proxy/index.js';
 import { MemoryStore } from '../store/index.js';
@@ -15,7 +15,7 @@ export function startGatewayProxy(
 ): Promise<RunningProxy> {
   const { gateway, ...rest } = options;
   return startProxy({
-    pipeline: resolvePipeline(),
+    config: resolveEngineConfig(),
     store: new MemoryStore(),
     port: 0,
     log: () => {},

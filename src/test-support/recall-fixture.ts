@@ -1,5 +1,5 @@
 import type { ModelMessage } from 'ai';
-import { resolvePipeline } from '../engine/config.js';
+import { resolveEngineConfig } from '../engine/config.js';
 import { type ProxyOptions, type RunningProxy, startProxy } from '../proxy/index.js';
 import { MemoryStore } from '../store/backends/memory-store.js';
 import { markerIds } from '../text/index.js';
@@ -129,7 +129,7 @@ export async function recallProxy(
 ): Promise<{ model: ScriptedModel; proxy: RunningProxy; close: () => Promise<void> }> {
   const model = await startScriptedModel(script);
   const proxy = await startProxy({
-    pipeline: resolvePipeline({ preset: 'balanced' }),
+    config: resolveEngineConfig({ preset: 'balanced' }),
     store: new MemoryStore({ maxTotalBytes: 1 << 28, maxSessionBytes: 1 << 28 }),
     port: 0,
     upstreams: { anthropic: model.url, openai: model.url, gemini: model.url },

@@ -37,7 +37,7 @@ export function parseSnipMarker(
   return { removed: Number(m[1]), unit: m[2] as Unit, index: m.index, length: m[0].length };
 }
 
-/** Every marker the pipeline writes carries this tag, so any later reader can find it. */
+/** Every marker the stages write carries this tag, so any later reader can find it. */
 export const MARKER_TAG = /<<sw:[A-Za-z0-9_-]{1,64}>>/;
 
 /** A marker tag as given back: plain, or with its angle brackets HTML-escaped (Gemini CLI escapes them in a hook's text). */
@@ -57,7 +57,7 @@ export function recallIdOf(given: string): string {
 }
 
 /**
- * The tag a pipeline marker carries: `<<sw:ID>>`.
+ * The tag a stage's marker carries: `<<sw:ID>>`.
  *
  * @example
  * markerTag('Ab3'); // '<<sw:Ab3>>'
@@ -67,7 +67,7 @@ export function markerTag(id: string): string {
 }
 
 /**
- * True when text carries a spillway pipeline marker.
+ * True when text carries a spillway marker.
  *
  * @example
  * hasMarker('... (3 lines omitted) <<sw:Ab3>> ...'); // true
@@ -78,7 +78,7 @@ export function hasMarker(text: string): boolean {
 }
 
 /**
- * Every id named by a pipeline marker in the text, in order.
+ * Every id named by a stage's marker in the text, in order.
  *
  * @example
  * markerIds('a <<sw:Ab3>> b <<sw:Cd4>>'); // ['Ab3', 'Cd4']
@@ -209,7 +209,7 @@ export function maskPlaceholder(tool: string, call: string, tokens: number, id: 
   return `${MASK_PREFIX} ${tool ? `${tool} call` : 'call'} ${call}, ${tokens} tokens; spillway_expand id ${id} recalls it] ${markerTag(id)}`;
 }
 
-/** The start of every cleared tool input, so the pipeline can recognise its own work. */
+/** The start of every cleared tool input, so the stages can recognise its own work. */
 export const INPUT_CLEARED_PREFIX = '[tool input cleared:';
 
 /**

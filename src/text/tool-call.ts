@@ -1,5 +1,5 @@
 /**
- * One tool call's arguments in a request, as the pipeline may clear them: every adapter lists
+ * One tool call's arguments in a request, as the engine may clear them: every adapter lists
  * its request's calls this way, and the replay its transcript's. `text` is what the arguments
  * are as text: JSON (an object input serialized, or OpenAI's `arguments` string as sent), or
  * the freeform text of a custom tool (Codex's `apply_patch`).

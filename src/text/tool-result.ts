@@ -2,7 +2,7 @@ import type { Content } from './blocks.js';
 
 /**
  * One tool result of a conversation: what every adapter reads from a request body, every
- * transcript reader from a log, and the session from its events; what the pipeline decides on.
+ * transcript reader from a log, and the session from its events; what the stages decide on.
  *
  * @example
  * const result: ToolResult = { id: 'toolu_01', tool: 'Bash', content: hugeLog, position: 3 };

@@ -39,7 +39,7 @@ const SHOWN_CHARS = 100;
 /** The explanation as a person reads it: a header, the rules, then kept lines and omitted runs. */
 export function formatExplanation(name: string, e: CollapseExplanation, tokenizer: string): string {
   const out: string[] = [
-    `${name}: ${n(e.lines)} lines, ${n(e.chars)} characters, ${n(e.tokensBefore)} tokens (${tokenizer}); budget ${n(e.maxTokens)}`,
+    `${name}: ${n(e.lines)} lines, ${n(e.chars)} characters, ${n(e.tokensBefore)} tokens (${tokenizer}); budget ${n(e.budget)}`,
   ];
   if (e.window === 'none') out.push('fits the budget: collapse leaves it as it is');
   else
@@ -107,7 +107,7 @@ export async function explainCommand(argv: string[], io: CliIo): Promise<number>
   const tokenizer = getTokenizer(values.tokenizer);
   const explanation = await explainCollapse(text, {
     tokenizer,
-    maxTokens: budgetOption('--tokens', values.tokens, 'tokens'),
+    budget: budgetOption('--tokens', values.tokens, 'tokens'),
     headLines: intOption('--head-lines', values['head-lines'], 0),
     tailLines: intOption('--tail-lines', values['tail-lines'], 0),
     query: askedTerms(values.call ?? '', values.said),

@@ -13,9 +13,9 @@ import { readKeptUpstreams, type Store } from '../../store/index.js';
 import { userRecallToken } from '../../store/recall/index.js';
 import { intOption, parseCommandArgs } from '../args.js';
 import { clientSetup } from '../client-setup.js';
+import { CONFIG_HELP, CONFIG_OPTIONS, configFromOptions } from '../config-options.js';
 import { helpText } from '../help.js';
 import { type CliIo, write } from '../io.js';
-import { PIPELINE_HELP, PIPELINE_OPTIONS, pipelineFromOptions } from '../pipeline-options.js';
 import { STORE_HELP, STORE_OPTIONS, storeFromOptions } from '../store-option.js';
 import { version } from '../version.js';
 
@@ -50,7 +50,7 @@ Options:
   --allow-host NAME          also answer requests that name the proxy NAME in their Host header
                              (repeatable; by default only localhost, 127.0.0.1, ::1 and --host:
                              a web page cannot reach the proxy under a name of its own)
-${PIPELINE_HELP}
+${CONFIG_HELP}
   --observe                  forward everything untouched; /stats shows what would be saved
 ${STORE_HELP}
 ${UPSTREAM_HELP}
@@ -143,7 +143,7 @@ export async function proxyCommand(argv: string[], io: CliIo): Promise<number> {
     'open-recall': { type: 'boolean' },
     'no-recall-tool': { type: 'boolean' },
     'ext-proc-port': { type: 'string' },
-    ...PIPELINE_OPTIONS,
+    ...CONFIG_OPTIONS,
     ...STORE_OPTIONS,
   });
   if (values.help) {
@@ -163,7 +163,7 @@ export async function proxyCommand(argv: string[], io: CliIo): Promise<number> {
   let proxy: Awaited<ReturnType<typeof startProxy>>;
   try {
     proxy = await startProxy({
-      pipeline: pipelineFromOptions(values),
+      config: configFromOptions(values),
       store,
       host: values.host ?? '127.0.0.1',
       allowHosts: (values['allow-host'] as unknown as string[] | undefined) ?? [],
@@ -191,7 +191,7 @@ export async function proxyCommand(argv: string[], io: CliIo): Promise<number> {
   }
   await write(
     io.stdout,
-    `spillway ${version()} proxy listening on ${proxy.url} (preset ${proxy.pipeline.preset}${values.observe ? ', observe only' : ''})\n` +
+    `spillway ${version()} proxy listening on ${proxy.url} (preset ${proxy.config.preset}${values.observe ? ', observe only' : ''})\n` +
       `use it with:\n${clientSetup(proxy.url)}` +
       (recallToken
         ? `/stats, /metrics and recall over HTTP (/expand, /mcp) need x-spillway-token: $(cat ${recallToken.file})\n`

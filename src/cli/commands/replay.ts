@@ -13,9 +13,9 @@ import {
 import { escapeControls, readTranscript } from '../../replay/readers/index.js';
 import { DEFAULT_MODEL_WINDOW, lookupModelLimit } from '../../text/index.js';
 import { intOption, parseCommandArgs } from '../args.js';
+import { CONFIG_HELP, CONFIG_OPTIONS, configFromOptions } from '../config-options.js';
 import { helpText } from '../help.js';
 import { type CliIo, write } from '../io.js';
-import { PIPELINE_HELP, PIPELINE_OPTIONS, pipelineFromOptions } from '../pipeline-options.js';
 
 export const REPLAY_HELP =
   helpText(`usage: spillway replay FILE... [--preset P] [--config FILE] [--window N | --model NAME]
@@ -31,7 +31,7 @@ skipped, the others are replayed, and the exit status is 1 (as when a check fail
 
 Formats (detected from the content): ${TRANSCRIPT_FORMATS.join(', ')}.
 
-${PIPELINE_HELP}
+${CONFIG_HELP}
   --window N     the model's context window in tokens (default: the transcript's model, else ${DEFAULT_MODEL_WINDOW})
   --model NAME   take the window from the model table
   --format F     read every FILE as this format instead of detecting it
@@ -47,7 +47,7 @@ export async function replayCommand(argv: string[], io: CliIo): Promise<number> 
     format: { type: 'string' },
     json: { type: 'boolean' },
     report: { type: 'string' },
-    ...PIPELINE_OPTIONS,
+    ...CONFIG_OPTIONS,
   });
   if (values.help) {
     await write(io.stdout, REPLAY_HELP);
@@ -67,8 +67,8 @@ export async function replayCommand(argv: string[], io: CliIo): Promise<number> 
       );
     window = found.limit;
   }
-  const pipeline = await pipelineFromOptions(values);
-  const builder = new ReportBuilder(pipeline.preset, pipeline.tokenizer.name, pipeline.prices);
+  const config = await configFromOptions(values);
+  const builder = new ReportBuilder(config.preset, config.tokenizer.name, config.prices);
   // Every file is read first; one that cannot be is reported and skipped, the others replayed.
   const inputs = [];
   for (const file of positionals) {
@@ -94,7 +94,7 @@ export async function replayCommand(argv: string[], io: CliIo): Promise<number> 
     for (const conversation of input.conversations) {
       replays.push(
         await replayConversation(conversation, {
-          pipeline,
+          config,
           ...(window ? { modelWindow: window } : {}),
           onTurn: progress.isTTY
             ? (turn, turns) =>

@@ -4,7 +4,7 @@ import { CHAR_FLOOR } from '../../collapse/char-window.js';
 import { collapseText } from '../../collapse/index.js';
 import { MemoryStore } from '../../store/backends/memory-store.js';
 import { recallAll } from '../../store/recall/recall.js';
-import { jsonLine, logLines, runOne, testContext } from '../../test-support/pipeline.js';
+import { jsonLine, logLines, runOne, testContext } from '../../test-support/stages.js';
 import { stashId } from '../../text/content-hash.js';
 import { markerIds } from '../../text/markers.js';
 import { MAX_TOKEN_BYTES } from '../../text/tokenizers/bpe.js';

@@ -23,7 +23,7 @@ export const LinecapOptionsSchema = z.strictObject({
   /**
    * Leave a text that is one JSON document (up to 4 MiB) to collapse, which keeps its every key
    * and the odd items out of its arrays, where a cut keeps only its two ends. Set by the
-   * pipeline when a collapse stage follows.
+   * engine config when a collapse stage follows.
    */
   leaveJson: z.boolean().optional(),
 });

@@ -3,12 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { MemoryStore } from '../../store/backends/memory-store.js';
 import { recallAll } from '../../store/recall/recall.js';
 import type { Store } from '../../store/store.js';
-import { result, runOne, testContext } from '../../test-support/pipeline.js';
+import { result, runOne, testContext } from '../../test-support/stages.js';
 import { contentBytes } from '../../text/blocks.js';
 import { originalOf } from '../../text/content-hash.js';
 import { markerIds } from '../../text/markers.js';
-import { resolvePipeline } from '../config.js';
-import { runPipeline } from '../runner.js';
+import { resolveEngineConfig } from '../config.js';
+import { runStages } from '../runner.js';
 import type { Stage, StageItem } from '../types.js';
 import { dedupStage } from './dedup.js';
 import { compactJson, formatStage } from './format.js';
@@ -113,7 +113,7 @@ describe('stages that know the size of what they kept', () => {
     const seen: number[] = [];
     const text = '\x1b]8;;https://é.example\x07link\x1b]8;;\x07 \x1b[31mrød\x1b[0m\r\n50%\r100%\n';
     const blocks = [{ type: 'text' as const, text }];
-    const run = await runPipeline(
+    const run = await runStages(
       [result(text), result(blocks)],
       [textcleanStage(), sizeProbe(seen)],
       testContext(),
@@ -143,7 +143,7 @@ describe('stages that know the size of what they kept', () => {
         const text = lines.join('\n');
         const content = asBlocks ? [{ type: 'text' as const, text }] : text;
         const stages = [linecapStage({ maxLineChars: 100, headChars: 10, tailChars: 5 }), sizeProbe(seen)];
-        const run = await runPipeline([result(content)], stages, testContext());
+        const run = await runStages([result(content)], stages, testContext());
         expect(seen).toEqual([contentBytes(run.results[0]?.content ?? '')]);
         if (run.outcomes[0]?.status === 'changed') acted++;
       }),
@@ -210,7 +210,7 @@ describe('dedup', () => {
   it('turns a repeat of an earlier result into a pointer with a recall id', async () => {
     const big = 'same listing\n'.repeat(100);
     const ctx = testContext();
-    const run = await runPipeline(
+    const run = await runStages(
       [
         result(big, { id: 'call_a', tool: 'Read', position: 1 }),
         result('other', { id: 'call_b', position: 3 }),
@@ -229,7 +229,7 @@ describe('dedup', () => {
   });
 
   it('leaves small repeats alone', async () => {
-    const run = await runPipeline(
+    const run = await runStages(
       [result('ok', { id: 'a' }), result('ok', { id: 'b', position: 1 })],
       [dedupStage()],
       testContext(),
@@ -346,30 +346,30 @@ describe('linecap', () => {
       i === 2500 ? { id: i, status: 'failed', error: { message: 'card declined' } } : { id: i, status: 'ok' },
     );
     const json = JSON.stringify({ orders: items });
-    const balanced = resolvePipeline();
-    const run = await runPipeline([result(json)], balanced.stages, testContext());
+    const balanced = resolveEngineConfig();
+    const run = await runStages([result(json)], balanced.stages, testContext());
     expect(run.outcomes[0]?.actedBy).toEqual(['collapse']);
     expect(run.outcomes[0]?.trail).toContainEqual({ stage: 'linecap', outcome: 'json_left_to_collapse' });
     expect(run.results[0]?.content as string).toContain('card declined');
     // Without a collapse after it, or past what collapse compacts as JSON, or on JSON Lines (no
     // one document), linecap cuts.
     const lines = `${json}\n${json}`;
-    const jsonl = await runPipeline([result(lines)], balanced.stages, testContext());
+    const jsonl = await runStages([result(lines)], balanced.stages, testContext());
     expect(jsonl.outcomes[0]?.actedBy[0]).toBe('linecap');
-    const alone = resolvePipeline({ stages: ['linecap'] });
-    expect((await runPipeline([result(json)], alone.stages, testContext())).outcomes[0]?.actedBy).toEqual([
+    const alone = resolveEngineConfig({ stages: ['linecap'] });
+    expect((await runStages([result(json)], alone.stages, testContext())).outcomes[0]?.actedBy).toEqual([
       'linecap',
     ]);
     const huge = JSON.stringify({
       orders: Array.from({ length: 160_000 }, (_, i) => ({ id: i, status: 'ok' })),
     });
     expect(huge.length).toBeGreaterThan(4 * 1024 * 1024);
-    const hugeRun = await runPipeline([result(huge)], balanced.stages, testContext());
+    const hugeRun = await runStages([result(huge)], balanced.stages, testContext());
     expect(hugeRun.outcomes[0]?.actedBy[0]).toBe('linecap');
     // Nested deeper than collapse compacts: linecap cuts it (it used to be left to a collapse
     // that then threw, and went out whole).
     const deep = `${'['.repeat(50_000)}1${']'.repeat(50_000)}`;
-    const deepRun = await runPipeline([result(deep)], balanced.stages, testContext());
+    const deepRun = await runStages([result(deep)], balanced.stages, testContext());
     expect(deepRun.outcomes[0]?.actedBy[0]).toBe('linecap');
     expect(String(deepRun.results[0]?.content).length).toBeLessThan(2000);
   });
@@ -399,10 +399,10 @@ describe('mask', () => {
   it('masks old results only when a full batch is waiting, then all of them at once', async () => {
     const ctx = testContext();
     const stage = maskStage({ keepRecent: 3, batch: 4 });
-    const few = await runPipeline(results(6), [stage], ctx);
+    const few = await runStages(results(6), [stage], ctx);
     expect(few.outcomes.filter((o) => o.status === 'changed')).toHaveLength(0);
     expect(few.stats.mask?.declined).toEqual({ recent: 3, batch_not_full: 3 });
-    const full = await runPipeline(results(7), [stage], ctx);
+    const full = await runStages(results(7), [stage], ctx);
     const masked = full.results.filter((r) => (r.content as string).startsWith('[older tool result masked:'));
     expect(masked.map((r) => r.id)).toEqual(['call_0', 'call_1', 'call_2', 'call_3']);
     expect(masked[0]?.content).toMatch(
@@ -415,7 +415,7 @@ describe('mask', () => {
   it('never masks a result too small to matter, and an error output only after the larger ones', async () => {
     const ctx = testContext();
     const stage = maskStage({ keepRecent: 3, batch: 4 });
-    const run = await runPipeline(
+    const run = await runStages(
       [
         result('exit code 1: cannot find module x', {
           id: 'small',
@@ -452,7 +452,7 @@ describe('mask', () => {
       if (key.name === refused) throw new Error('no room for this one');
       return putIfAbsent(key, body);
     };
-    const run = await runPipeline(results(7), [maskStage({ keepRecent: 3, batch: 4 })], ctx);
+    const run = await runStages(results(7), [maskStage({ keepRecent: 3, batch: 4 })], ctx);
     expect(batches).toEqual([4]);
     expect(run.outcomes.filter((o) => o.status === 'changed').map((o) => o.id)).toEqual([
       'call_0',
@@ -488,7 +488,7 @@ describe('stage item plumbing', () => {
         return items.map(() => ({ action: 'declined' as const, reason: 'no_long_lines' as const }));
       },
     };
-    await runPipeline([result('x')], [twice], { ...ctx, store: counting });
+    await runStages([result('x')], [twice], { ...ctx, store: counting });
     expect(puts).toBe(1);
   });
 });

@@ -4,7 +4,7 @@ import { recallAll } from '../../store/recall/recall.js';
 import { callKeyOf } from '../../text/index.js';
 import { markerIds, SUPERSEDED_PREFIX } from '../../text/markers.js';
 import type { ToolResult } from '../../text/tool-result.js';
-import { resolvePipeline } from '../config.js';
+import { resolveEngineConfig } from '../config.js';
 import { ConversationEngine } from '../conversation.js';
 
 const source = (name: string) =>
@@ -72,7 +72,7 @@ describe('call keys', () => {
 describe('reads are sources, not logs (balanced)', () => {
   const engine = () =>
     new ConversationEngine({
-      pipeline: resolvePipeline({ preset: 'balanced' }),
+      config: resolveEngineConfig({ preset: 'balanced' }),
       store: new MemoryStore(),
       session: 's',
     });
@@ -84,7 +84,7 @@ describe('reads are sources, not logs (balanced)', () => {
     expect(first.outcomes[0]?.trail).toContainEqual({ stage: 'collapse', outcome: 'source_read' });
     // Read again in the same request: the earlier one is stale at once (it is not cached yet).
     const store = new MemoryStore();
-    const both = new ConversationEngine({ pipeline: resolvePipeline(), store, session: 't' });
+    const both = new ConversationEngine({ config: resolveEngineConfig(), store, session: 't' });
     const turn = await both.turn({
       results: [read('r1', 'src/a.ts', 1), read('r2', './src/a.ts', 3)],
       messageCount: 4,

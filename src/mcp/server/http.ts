@@ -89,7 +89,7 @@ export async function handleMcpRequest(
  * The proxy's `/mcp` handler over a store: what `spillway proxy` passes to `startProxy`.
  *
  * @example
- * await startProxy({ pipeline, store, mcp: mcpHttpHandler(store) });
+ * await startProxy({ config, store, mcp: mcpHttpHandler(store) });
  */
 export function mcpHttpHandler(
   store: Store,

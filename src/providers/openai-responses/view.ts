@@ -14,7 +14,7 @@ import type { RequestAdapter, RequestView } from '../view.js';
 const CALLS = new Set(['function_call', 'custom_tool_call']);
 const OUTPUTS = new Set(['function_call_output', 'custom_tool_call_output']);
 
-/** Responses output parts use `input_text`; the pipeline's text blocks use `text`. */
+/** Responses output parts use `input_text`; the engine's text blocks use `text`. */
 function toContent(output: unknown): Content | null {
   if (typeof output === 'string') return output;
   if (!Array.isArray(output) || !output.every((p) => isRecord(p) && typeof p.type === 'string')) return null;

@@ -1,6 +1,6 @@
 import { createServer, request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolvePipeline } from '../../engine/config.js';
+import { resolveEngineConfig } from '../../engine/config.js';
 import { mcpHttpHandler } from '../../mcp/server/http.js';
 import { MemoryStore } from '../../store/backends/memory-store.js';
 import { stash } from '../../store/stash.js';
@@ -50,7 +50,7 @@ let id = '';
 beforeAll(async () => {
   upstream = await startUpstream();
   proxy = await startProxy({
-    pipeline: resolvePipeline(),
+    config: resolveEngineConfig(),
     store,
     port: 0,
     allowHosts: ['devbox.lan'],

@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolvePipeline } from '../../engine/config.js';
+import { resolveEngineConfig } from '../../engine/config.js';
 import { MemoryStore } from '../../store/backends/memory-store.js';
 import { listenOnLoopback } from '../../test-support/loopback.js';
 import { heuristicTokenizer } from '../../text/tokenizers/heuristic.js';
@@ -49,7 +49,7 @@ describe('savings with every denominator named (/stats, /metrics)', () => {
 
   const run = async (observe: boolean) => {
     const proxy = await startProxy({
-      pipeline: resolvePipeline({ prices: { 'test-model': PRICE } }),
+      config: resolveEngineConfig({ prices: { 'test-model': PRICE } }),
       store: new MemoryStore(),
       port: 0,
       upstreams: { anthropic: upstream.url },

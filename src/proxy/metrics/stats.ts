@@ -19,7 +19,7 @@ export interface ProxyStats {
   freezeFailures: number;
   /** Old tool calls whose large arguments `mask` with `inputs` cleared (the guard's: windowGuard). */
   inputsCleared: number;
-  /** Pipeline failures: the original request was forwarded. */
+  /** Engine failures: the original request was forwarded. */
   failOpen: number;
   /** Bodies that were not JSON or not the API's shape: forwarded untouched. */
   unparseable: number;
@@ -220,9 +220,7 @@ export function renderMetrics(stats: ProxyStats): string {
     stages.map(([stage, s]) => [{ stage }, s.declined.stash_failed ?? 0]),
   );
   counter('frozen_replayed_total', 'Frozen decisions replayed.', [[{}, stats.frozenReplayed]]);
-  counter('fail_open_total', 'Pipeline failures; the original request was forwarded.', [
-    [{}, stats.failOpen],
-  ]);
+  counter('fail_open_total', 'Engine failures; the original request was forwarded.', [[{}, stats.failOpen]]);
   counter('unparseable_total', 'Bodies forwarded untouched because they were not the API shape.', [
     [{}, stats.unparseable],
   ]);

@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { jsonSchema, streamText, tool } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolvePipeline } from '../../engine/config.js';
+import { resolveEngineConfig } from '../../engine/config.js';
 import { MemoryStore } from '../../store/backends/memory-store.js';
 import { listenOnLoopback } from '../../test-support/loopback.js';
 import { aiSdkConversation, BUILD_ERROR, buildConversation } from '../../test-support/recall-fixture.js';
@@ -68,7 +68,7 @@ beforeAll(async () => {
   });
   upstream = await listenOnLoopback(server);
   proxy = await startProxy({
-    pipeline: resolvePipeline({ preset: 'balanced' }),
+    config: resolveEngineConfig({ preset: 'balanced' }),
     store: new MemoryStore({ maxTotalBytes: 1 << 28, maxSessionBytes: 1 << 28 }),
     port: 0,
     upstreams: { anthropic: upstream.url },

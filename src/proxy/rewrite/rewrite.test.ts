@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resolvePipeline } from '../../engine/config.js';
+import { resolveEngineConfig } from '../../engine/config.js';
 import { MemoryStore } from '../../store/backends/memory-store.js';
 import { heuristicTokenizer } from '../../text/tokenizers/heuristic.js';
 import { getTokenizer } from '../../text/tokenizers/index.js';
@@ -33,7 +33,11 @@ describe('rewriteRequest', () => {
   const make = () => {
     const store = new MemoryStore();
     return {
-      sessions: new SessionTable({ pipeline: resolvePipeline(), store, statsTokenizer: heuristicTokenizer }),
+      sessions: new SessionTable({
+        config: resolveEngineConfig(),
+        store,
+        statsTokenizer: heuristicTokenizer,
+      }),
     };
   };
 

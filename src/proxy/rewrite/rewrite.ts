@@ -41,7 +41,7 @@ export interface RewriteOutcome {
   inputsCleared?: number;
   /** Set when the body was not JSON or not the API's shape. */
   unparseable?: string;
-  /** Set when the pipeline failed and the original is forwarded. */
+  /** Set when the engine failed and the original is forwarded. */
   failOpen?: Error;
   /** Set when the request's estimate was over its window. */
   guard?: GuardReport;
@@ -121,7 +121,7 @@ function modelName(model: unknown): string | undefined {
 /**
  * Rewrites one request body through its conversation's engine (the session's cached-prefix
  * boundary and frozen decisions). Returns the original bytes when nothing changes, when the
- * body is not the API's shape, or when the pipeline fails (fail open).
+ * body is not the API's shape, or when the engine fails (fail open).
  *
  * @example
  * const out = await rewriteRequest('anthropic', bodyBytes, { spillway: req.headers['x-spillway-session'] }, deps, { updateBoundary: true });

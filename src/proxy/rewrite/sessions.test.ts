@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resolvePipeline } from '../../engine/config.js';
+import { resolveEngineConfig } from '../../engine/config.js';
 import { MemoryStore } from '../../store/backends/memory-store.js';
 import { SessionTable, sessionKey } from './sessions.js';
 
@@ -21,7 +21,7 @@ describe('sessions', () => {
 
   it('bounds memory by count and by age, least recently seen first', async () => {
     const table = new SessionTable(
-      { pipeline: resolvePipeline(), store: new MemoryStore() },
+      { config: resolveEngineConfig(), store: new MemoryStore() },
       { maxSessions: 3, maxAgeMs: 1000 },
     );
     const see = (key: string, now: number) => table.get(key, now).turn({ results: [], messageCount: 5, now });

@@ -1,4 +1,10 @@
-import { ConversationEngine, type ConversationOptions } from '../../engine/index.js';
+import {
+  ConversationEngine,
+  type ConversationSettings,
+  engineConfigOf,
+  type ResolvedEngineConfig,
+  type WithEngineConfig,
+} from '../../engine/index.js';
 import type { Prices } from '../../providers/index.js';
 import { idPartProblem } from '../../store/index.js';
 import { shortHash } from '../../text/index.js';
@@ -44,17 +50,21 @@ export function sessionKey(hints: SessionHints): string {
  * boundary; its frozen decisions are in the store, so a returning session still replays them.
  *
  * @example
- * const table = new SessionTable({ pipeline, store }, { maxSessions: 1000 });
+ * const table = new SessionTable({ config, store }, { maxSessions: 1000 });
  * const conversation = table.get(sessionKey(header, seed));
  */
 export class SessionTable {
   readonly #sessions = new Map<string, ConversationEngine>();
-  readonly #engine: Omit<ConversationOptions, 'session'>;
+  readonly #engine: Omit<ConversationSettings, 'session'> & { config: ResolvedEngineConfig };
   readonly #maxSessions: number;
   readonly #maxAgeMs: number;
 
-  constructor(engine: Omit<ConversationOptions, 'session'>, options: SessionTableOptions = {}) {
-    this.#engine = engine;
+  constructor(
+    engine: Omit<ConversationSettings, 'session'> & WithEngineConfig<ResolvedEngineConfig>,
+    options: SessionTableOptions = {},
+  ) {
+    const { pipeline: _, ...settings } = engine;
+    this.#engine = { ...settings, config: engineConfigOf<ResolvedEngineConfig>(engine) };
     this.#maxSessions = options.maxSessions ?? 10_000;
     this.#maxAgeMs = options.maxAgeMs ?? 24 * 60 * 60 * 1000;
   }
@@ -65,7 +75,7 @@ export class SessionTable {
 
   /** The config's prices, over the built-in table. */
   get prices(): Readonly<Prices> {
-    return this.#engine.pipeline.prices;
+    return this.#engine.config.prices;
   }
 
   /** The conversation of a session key (a new one on first sight, or after it was forgotten). */

@@ -3,7 +3,7 @@ import { DEFAULT_LIMITS, type EntryInfo, type PutResult, type Store, type StoreL
 
 /**
  * A {@link Store} that keeps nothing: every write is accepted and dropped, every read finds
- * nothing. What `--observe` runs the pipeline against, so measuring what would be saved writes
+ * nothing. What `--observe` runs the engine against, so measuring what would be saved writes
  * no stash and no frozen decision anywhere.
  *
  * @example

@@ -4,7 +4,7 @@ import { MemoryStore } from '../../../store/backends/memory-store.js';
 import { recallAll } from '../../../store/recall/recall.js';
 import { markerIds, RERUN_PREFIX } from '../../../text/markers.js';
 import type { ToolResult } from '../../../text/tool-result.js';
-import { resolvePipeline } from '../../config.js';
+import { resolveEngineConfig } from '../../config.js';
 import { ConversationEngine } from '../../conversation.js';
 import { readRerunDiff } from './diff.js';
 
@@ -23,7 +23,7 @@ const suite = (failing: number[]) =>
   ).join('\n');
 // Only rerun: what is measured is this stage, not collapse after it.
 const engine = (store = new MemoryStore()) =>
-  new ConversationEngine({ pipeline: resolvePipeline({ stages: ['rerun'] }), store, session: 's' });
+  new ConversationEngine({ config: resolveEngineConfig({ stages: ['rerun'] }), store, session: 's' });
 
 describe('rerun', () => {
   it('shows a rerun as what changed, both runs recallable whole', async () => {
@@ -71,7 +71,7 @@ describe('rerun', () => {
 
   it('is off in safe, on in balanced and aggressive', () => {
     const names = (preset: 'safe' | 'balanced' | 'aggressive') =>
-      resolvePipeline({ preset }).stages.map((s) => s.name);
+      resolveEngineConfig({ preset }).stages.map((s) => s.name);
     expect(names('safe')).not.toContain('rerun');
     expect(names('balanced')).toContain('rerun');
     expect(names('aggressive')).toContain('rerun');
@@ -87,8 +87,8 @@ describe('rerun', () => {
         for (const [at, text] of changes) lines[at % lines.length] = text;
         const now = lines.join('\n');
         const store = new MemoryStore();
-        const pipeline = resolvePipeline({ stages: [{ name: 'rerun', minBytes: 0 }] });
-        const conversation = new ConversationEngine({ pipeline, store, session: 'p' });
+        const config = resolveEngineConfig({ stages: [{ name: 'rerun', minBytes: 0 }] });
+        const conversation = new ConversationEngine({ config, store, session: 'p' });
         const turn = await conversation.turn({
           results: [bash('c1', 'make', 1, earlier), bash('c2', sameCommand ? 'make' : 'make all', 3, now)],
           messageCount: 4,

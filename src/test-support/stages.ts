@@ -1,4 +1,4 @@
-import { runPipeline } from '../engine/runner.js';
+import { runStages } from '../engine/runner.js';
 import type { Stage, StageContext } from '../engine/types.js';
 import { MemoryStore } from '../store/backends/memory-store.js';
 import type { Content } from '../text/blocks.js';
@@ -28,7 +28,7 @@ export async function runOne(
   ctx = testContext(),
   extra: Partial<ToolResult> = {},
 ) {
-  const run = await runPipeline([result(content, extra)], [stage], ctx);
+  const run = await runStages([result(content, extra)], [stage], ctx);
   return {
     content: run.results[0]?.content as Content,
     outcome: run.outcomes[0],

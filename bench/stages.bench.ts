@@ -24,7 +24,7 @@ export async function benchCollapse(): Promise<void> {
       const text = input.text;
       const sha = await timeAsync(async () => createHash('sha256').update(text).digest(), 7);
       const run = async (store: Store) => {
-        // The whole job as the pipeline does it (the runner's Original): encode and hash the
+        // The whole job as the engine does it (the runner's Original): encode and hash the
         // original once for its id, fit the window with the real marker, stash before returning.
         const original = originalOf(text);
         return collapseText(
