@@ -82,7 +82,12 @@ function run(
       stdio: ['pipe', 'pipe', 'pipe'],
     },
   );
-  child.stdin.end(options.input ?? '');
+  // A command that never reads its input may exit before it is written: EPIPE is no failure.
+  child.stdin.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE') throw err;
+  });
+  if (options.input === undefined) child.stdin.end();
+  else child.stdin.end(options.input);
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
