@@ -61,5 +61,19 @@ describe('spillway proxy (the command)', () => {
     const bad = run(['--config', config, '--port', '0']);
     expect(bad.status).toBe(1);
     expect(bad.stderr).toMatch(/bad\.json: stages\[0\] \(collapse\): unknown key "maxTokns"/);
+    // A bad ext_proc port is refused before anything listens (before: the proxy printed its
+    // banner, then the error, and kept running). spawnSync's timeout turns a hang into a failure.
+    const extProc = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', entry, 'proxy', '--port', '0', '--ext-proc-port', '70000'],
+      {
+        encoding: 'utf8',
+        timeout: 30_000,
+        env: { ...process.env, SPILLWAY_TOKEN: '', SPILLWAY_HOME: dir },
+      },
+    );
+    expect(extProc.status).toBe(2);
+    expect(extProc.stderr).toMatch(/--ext-proc-port must be 0-65535, got 70000/);
+    expect(extProc.stdout).not.toContain('listening');
   });
 });

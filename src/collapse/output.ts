@@ -196,8 +196,12 @@ export async function collapseContent(
   const call = { tool, input, said, isExpandOutput, query, read, toolBudget: budget };
   const tokenizer = typeof named === 'object' ? named : getTokenizer(named);
   const original = originalOf(content, originalBytes);
-  const before =
-    typeof content === 'string' && !originalBytes ? original.body().length : contentBytes(content);
+  // Only a measured output pays for its size (most outputs fit and are never encoded whole).
+  const before = !measure
+    ? 0
+    : typeof content === 'string' && !originalBytes
+      ? original.body().length
+      : contentBytes(content);
   let decision: OutputDecision | { action: 'threw'; error: Error };
   if (await isOwnOutput(store, content, () => original.hash()))
     decision = { action: 'declined', reason: 'already_marked' };

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { ProxyContext } from '../proxy/index.js';
 import { compressBody } from './compress.js';
-import { withinDeadline } from './deadline.js';
+import { type WorkHold, withinDeadline } from './deadline.js';
 
 /** An answer of a gateway route: its status, its JSON, and what its log line adds. */
 export interface GatewayAnswer {
@@ -49,6 +49,8 @@ export async function compressRoute(
   deadlineMs: number,
   /** What is left of the deadline (the wait for room and the body's upload spent the rest). */
   leftMs = deadlineMs,
+  /** Told when the compression ends (see WorkHold). */
+  hold?: WorkHold,
 ): Promise<GatewayAnswer> {
   let body: unknown;
   try {
@@ -73,6 +75,7 @@ export async function compressRoute(
       }),
     leftMs,
     deadlineMs,
+    hold,
   );
   if ('failOpen' in out) return unchangedAnswer(messages, tokens, { failOpen: out.failOpen });
   const c = out.value;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Admission } from '../proxy/index.js';
-import { admit, withinDeadline } from './deadline.js';
+import { admit, type WorkHold, withinDeadline } from './deadline.js';
 
 describe('the deadline', () => {
   it('gives the value in time, and why not otherwise', async () => {
@@ -30,5 +30,26 @@ describe('the deadline', () => {
     first?.();
     await new Promise((r) => setImmediate(r));
     expect(admission.load).toEqual({ running: 0, bytes: 0, waiting: 0 });
+  });
+
+  it('tells when work past the deadline really ends, so its room is given back only then', async () => {
+    let finish = () => {};
+    const work = new Promise<number>((resolve) => {
+      finish = () => resolve(7);
+    });
+    const hold: WorkHold = { settled: Promise.resolve() };
+    expect(await withinDeadline(() => work, 20, 20, hold)).toEqual({
+      failOpen: 'over the deadline of 20 ms',
+    });
+    let ended = false;
+    void hold.settled.then(() => {
+      ended = true;
+    });
+    await new Promise((r) => setTimeout(r, 20));
+    // Answered already, the work still running: its room is still held.
+    expect(ended).toBe(false);
+    finish();
+    await hold.settled;
+    expect(ended).toBe(true);
   });
 });

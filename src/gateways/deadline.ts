@@ -1,10 +1,16 @@
 import { toError } from '../errors.js';
+import { UNQUEUED_BYTES } from '../proxy/index.js';
+
+/**
+ * Where a route says when its work ends: work past the deadline goes on in the background, and
+ * the room it was admitted with is given back only then (memory stays bounded).
+ */
+export interface WorkHold {
+  settled: Promise<unknown>;
+}
 
 /** Under the callers' own timeouts: Portkey's webhook waits 3 s by default. */
 export const DEFAULT_DEADLINE_MS = 2500;
-
-/** Request bodies up to this size are rewritten at once, as the proxy's are (no room asked for). */
-const UNQUEUED_BYTES = 1024 * 1024;
 
 /**
  * Waits for room to rewrite `bytes` in the proxy's admission (bounded rewrites and bytes at
@@ -46,6 +52,8 @@ export async function withinDeadline<T>(
   ms: number,
   /** The whole deadline, when `ms` is what is left of it (for the log line). */
   of = ms,
+  /** Told when the work itself ends, which may be after the deadline answered. */
+  hold?: WorkHold,
 ): Promise<Bounded<T>> {
   // Spent before the work began: waiting for room to rewrite (see admit), or reading the body.
   if (ms <= 0)
@@ -61,6 +69,7 @@ export async function withinDeadline<T>(
       return { failOpen: toError(err).message.slice(0, 200) };
     }
   })();
+  if (hold) hold.settled = run;
   try {
     return await Promise.race([run, late]);
   } finally {

@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
 import { putAllIfAbsent, type Store, stashKey } from '../store/index.js';
+import { MARKER_TAG, markerIds } from '../text/index.js';
 
 /** The form of a hash the gateways' callers find and ask for: 24 lowercase hex digits. */
 export const GATEWAY_HASH = /^[a-f0-9]{24}$/;
 
-/** A spillway marker's tag, `<<sw:ID>>`, with the hash marker written after it if there is one. */
-const TAG = /<<sw:([A-Za-z0-9_-]{1,64})>>( hash=[a-f0-9]{24})?/g;
+/** A spillway marker's tag (the one format, text/markers.ts), with the hash marker after it if any. */
+const TAG = new RegExp(`(${MARKER_TAG.source})( hash=[a-f0-9]{24})?`, 'g');
 
 /**
  * The `hash=` a recall id is shown under to the gateways' callers (LiteLLM finds
@@ -17,14 +18,6 @@ const TAG = /<<sw:([A-Za-z0-9_-]{1,64})>>( hash=[a-f0-9]{24})?/g;
  */
 export function hashOfRecallId(id: string): string {
   return createHash('sha256').update(`spillway recall id ${id}`).digest('hex').slice(0, 24);
-}
-
-/** The ids of the marker tags in a text (none when it has no `<<sw:`: the common case, one scan). */
-function tagIds(text: string): Set<string> {
-  const ids = new Set<string>();
-  if (!text.includes('<<sw:')) return ids;
-  for (const m of text.matchAll(TAG)) ids.add(m[1] as string);
-  return ids;
 }
 
 /**
@@ -42,8 +35,9 @@ export function withHashMarkers(
 ): { text: string; issued: Map<string, string> } {
   const issued = new Map<string, string>();
   if (!after.includes('<<sw:')) return { text: after, issued };
-  const theirs = tagIds(before);
-  const text = after.replace(TAG, (whole, id: string, written: string | undefined) => {
+  const theirs = new Set(before.includes('<<sw:') ? markerIds(before) : []);
+  const text = after.replace(TAG, (whole, tag: string, written: string | undefined) => {
+    const id = tag.slice('<<sw:'.length, -'>>'.length);
     if (theirs.has(id)) return whole;
     const hash = hashOfRecallId(id);
     issued.set(hash, id);

@@ -2,7 +2,7 @@ import type { ApiName } from '../formats/index.js';
 import type { ProxyContext } from '../proxy/index.js';
 import { compressBody } from './compress.js';
 import type { GatewayAnswer } from './compress-route.js';
-import { withinDeadline } from './deadline.js';
+import { type WorkHold, withinDeadline } from './deadline.js';
 
 /** Portkey's request types a webhook may rewrite (its mutators act on these), by their API. */
 const REQUEST_TYPES: Readonly<Record<string, ApiName>> = {
@@ -38,6 +38,8 @@ export async function portkeyHookRoute(
   deadlineMs: number,
   /** What is left of the deadline (the wait for room and the body's upload spent the rest). */
   leftMs = deadlineMs,
+  /** Told when the compression ends (see WorkHold). */
+  hold?: WorkHold,
 ): Promise<GatewayAnswer> {
   let event: HookEvent;
   try {
@@ -65,6 +67,7 @@ export async function portkeyHookRoute(
       }),
     leftMs,
     deadlineMs,
+    hold,
   );
   if ('failOpen' in out) return pass({ failOpen: out.failOpen });
   const c = out.value;

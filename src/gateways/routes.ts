@@ -5,11 +5,12 @@ import {
   type ProxyContext,
   readBody,
   refuseTooLarge,
+  refuseUnread,
   sendJson,
 } from '../proxy/index.js';
 import { gatewayRefusal } from './auth.js';
 import { compressRoute, type GatewayAnswer } from './compress-route.js';
-import { admit, DEFAULT_DEADLINE_MS } from './deadline.js';
+import { admit, DEFAULT_DEADLINE_MS, type WorkHold } from './deadline.js';
 import { portkeyHookRoute } from './portkey-hook.js';
 import { retrieveRoute } from './retrieve.js';
 
@@ -42,6 +43,7 @@ async function answer(
   // Large bodies wait for room in the proxy's admission, within the deadline; one that gets
   // none in time goes back unchanged.
   const release = await admit(ctx.admission, declaredBytes(req, ctx.maxBodyBytes), deadlineMs);
+  const hold: WorkHold = { settled: Promise.resolve() };
   try {
     let raw: Buffer;
     try {
@@ -51,11 +53,12 @@ async function answer(
       throw err;
     }
     const left = release ? Math.round(deadlineMs - (performance.now() - started)) : 0;
-    if (path === '/v1/compress') return await compressRoute(ctx, req, raw, deadlineMs, left);
-    if (path === '/portkey/hook') return await portkeyHookRoute(ctx, raw, deadlineMs, left);
+    if (path === '/v1/compress') return await compressRoute(ctx, req, raw, deadlineMs, left, hold);
+    if (path === '/portkey/hook') return await portkeyHookRoute(ctx, raw, deadlineMs, left, hold);
     return retrieveByBody(ctx, raw);
   } finally {
-    release?.();
+    // The room goes back when the work ends, not when the answer does (it may go on past the deadline).
+    if (release) void hold.settled.then(release);
   }
 }
 
@@ -105,8 +108,8 @@ export function gatewayRoutes(options: GatewayRoutesOptions = {}): MoreRoutes {
       }
       const refused = await gatewayRefusal(ctx, req);
       if (refused) {
-        req.resume();
-        sendJson(res, 401, { detail: refused });
+        // Unread (within a bound) and the connection closed: a stranger's body is not drained forever.
+        refuseUnread(req, res, 401, { detail: refused });
         return line(401, { refused: refused.slice(0, 120) });
       }
       const out = await answer(ctx, req, path, deadlineMs);

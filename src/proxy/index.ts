@@ -8,7 +8,9 @@ export {
   isLoopback,
   readBody,
   refuseTooLarge,
+  refuseUnread,
   sendJson,
+  UNQUEUED_BYTES,
   type Upstreams,
 } from './http/index.js';
 export {

@@ -7,6 +7,7 @@ import {
   DEFAULT_PORT,
   DEFAULT_UPSTREAMS,
   type McpHandler,
+  type RunningProxy,
   startProxy,
 } from '../../proxy/index.js';
 import { readKeptUpstreams, type Store } from '../../store/index.js';
@@ -110,20 +111,40 @@ function admissionOf(values: Record<string, unknown>) {
 }
 
 /** Envoy's ext_proc server beside the proxy, when --ext-proc-port asks for it. */
-async function extProcOf(port: string | undefined, proxyUrl: string, token: string | undefined, io: CliIo) {
-  if (port === undefined) return undefined;
-  const n = intOption('--ext-proc-port', port) as number;
-  if (n > 65535) throw new SpillwayError('SPILLWAY_USAGE', `--ext-proc-port must be 0-65535, got ${n}`);
-  const extProc = await startExtProc({
-    compressUrl: `${proxyUrl}/v1/compress`,
-    port: n,
-    ...(token ? { token } : {}),
-  });
+async function extProcOf(
+  n: number | undefined,
+  running: { proxy: RunningProxy; store: Store },
+  token: string | undefined,
+  io: CliIo,
+) {
+  if (n === undefined) return undefined;
+  const { proxy, store } = running;
+  let extProc: Awaited<ReturnType<typeof startExtProc>>;
+  try {
+    extProc = await startExtProc({
+      compressUrl: `${proxy.url}/v1/compress`,
+      port: n,
+      ...(token ? { token } : {}),
+    });
+  } catch (err) {
+    // Its port taken: the proxy does not stay up half-configured.
+    await proxy.close();
+    await store.close?.();
+    throw err;
+  }
   await write(
     io.stdout,
     `Envoy ext_proc (gRPC) on ${extProc.url}${token ? ' (send x-spillway-token in grpc_service.initial_metadata)' : ''}\n`,
   );
   return extProc;
+}
+
+/** A TCP port given on the command line (0 for any free one). */
+function portOption(flag: string, value: string | undefined): number | undefined {
+  const port = intOption(flag, value);
+  if (port !== undefined && port > 65535)
+    throw new SpillwayError('SPILLWAY_USAGE', `${flag} must be 0-65535, got ${port}`);
+  return port;
 }
 
 export async function proxyCommand(argv: string[], io: CliIo): Promise<number> {
@@ -152,8 +173,9 @@ export async function proxyCommand(argv: string[], io: CliIo): Promise<number> {
   }
   if (positionals.length > 0)
     throw new SpillwayError('SPILLWAY_USAGE', `proxy takes no arguments, got "${positionals.join(' ')}"`);
-  const port = intOption('--port', values.port ?? io.env.SPILLWAY_PORT) ?? DEFAULT_PORT;
-  if (port > 65535) throw new SpillwayError('SPILLWAY_USAGE', `--port must be 0-65535, got ${port}`);
+  const port = portOption('--port', values.port ?? io.env.SPILLWAY_PORT) ?? DEFAULT_PORT;
+  // Checked before anything listens: a bad ext_proc port leaves no proxy running.
+  const extProcPort = portOption('--ext-proc-port', values['ext-proc-port']);
   const token = values.token ?? io.env.SPILLWAY_TOKEN;
   // The proxy is the user's own unless they open it: another local user cannot read the token
   // file, and (on Linux) their connections are told apart by the peer socket's owner.
@@ -198,7 +220,7 @@ export async function proxyCommand(argv: string[], io: CliIo): Promise<number> {
         : '') +
       `dashboard: ${proxy.url}/${recallToken ? ` (it asks for the token in ${recallToken.file}, or open ${proxy.url}/#token=$(cat ${recallToken.file}))` : ''}\n`,
   );
-  const extProc = await extProcOf(values['ext-proc-port'], proxy.url, token ?? recallToken?.token, io);
+  const extProc = await extProcOf(extProcPort, { proxy, store }, token ?? recallToken?.token, io);
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once('SIGINT', stop);

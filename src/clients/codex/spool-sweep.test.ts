@@ -1,8 +1,10 @@
+import { execFileSync } from 'node:child_process';
 import {
   existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
+  readFileSync,
   rmSync,
   symlinkSync,
   utimesSync,
@@ -68,5 +70,18 @@ describe('sweepCodexSpools', () => {
     await sweepCodexSpools(dir, now + 2 * SPOOL_STALE_MS);
     expect(readdirSync(outside)).toEqual(['precious']);
     expect(existsSync(join(dir, 'planted'))).toBe(false);
+  });
+
+  it('writes nothing through a stamp planted as a link, and a FIFO there does not block it', async () => {
+    const dir = spoolWith({ 'thread/call.out': 1000 }, now);
+    const victim = join(root, 'victim');
+    writeFileSync(victim, 'keep');
+    symlinkSync(victim, join(dir, '.swept'));
+    await sweepCodexSpools(dir, now + 2 * SWEEP_EVERY_MS);
+    expect(readFileSync(victim, 'utf8')).toBe('keep');
+    rmSync(join(dir, '.swept'));
+    execFileSync('mkfifo', [join(dir, '.swept')]);
+    // Before: the sweep opened the FIFO for writing and waited for a reader for ever.
+    expect(await sweepCodexSpools(dir, now + 2 * SPOOL_STALE_MS)).toBe(1);
   });
 });

@@ -1,4 +1,5 @@
-import { lstat, opendir, rm, rmdir, utimes, writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { lstat, open, opendir, rm, rmdir } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /** How often at most the spool folder is looked through (a stat of its stamp on other calls). */
@@ -10,6 +11,24 @@ export const SWEEP_EVERY_MS = 10 * 60_000;
 export const SPOOL_STALE_MS = 6 * 3_600_000;
 /** The most entries one sweep looks at: the folder may be written by any command Codex runs. */
 const SWEEP_MAX_ENTRIES = 10_000;
+
+/**
+ * Sets the stamp's time, making it if absent. The folder may be written by any command Codex
+ * runs: a link there is not followed (O_NOFOLLOW) and a FIFO does not block (O_NONBLOCK, and
+ * only a regular file is touched).
+ */
+async function touchStamp(stamp: string, at: Date): Promise<void> {
+  const { O_WRONLY, O_CREAT, O_NOFOLLOW, O_NONBLOCK } = constants;
+  const handle = await open(stamp, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK, 0o600).catch(
+    () => undefined,
+  );
+  if (!handle) return;
+  try {
+    if ((await handle.stat()).isFile()) await handle.utimes(at, at);
+  } finally {
+    await handle.close();
+  }
+}
 
 /**
  * Removes spools left over in `dir` (a thread folder per Codex session, a file per call): each
@@ -29,10 +48,7 @@ export async function sweepCodexSpools(dir: string, now = Date.now()): Promise<n
   );
   if (last !== undefined && last <= now && now - last < SWEEP_EVERY_MS) return 0;
   const at = new Date(now);
-  await writeFile(stamp, '', { mode: 0o600 }).then(
-    () => utimes(stamp, at, at),
-    () => {},
-  );
+  await touchStamp(stamp, at);
   let seen = 0;
   let removed = 0;
   const stale = async (path: string) => {

@@ -13,8 +13,7 @@ import {
 } from '../recall-dialect.js';
 import { eventJson, type SseEvent, sseText } from '../sse.js';
 
-/** A message's parts: its text (and whatever else it holds) first, then its calls in order. */
-/** A message's parts: a call of the tool named `offered` is a recall. */
+/** A message's parts: its text (and whatever else it holds) first, then its calls in order; a call of the tool named `offered` is a recall. */
 function partsOfMessage(message: Json, offered: string): TurnPart[] {
   const { tool_calls: calls, ...rest } = message;
   const text: TurnPart = { kind: 'other', item: rest };

@@ -34,7 +34,9 @@ async function ownerIn(path: string, peer: Endpoint, server: Endpoint): Promise<
     }
     return undefined;
   } catch {
-    return null;
+    // The table opened and then failed: this system has the tables, so the peer is unknown
+    // (refused), never "unsupported" (let through).
+    return undefined;
   } finally {
     lines.close();
     stream.destroy();

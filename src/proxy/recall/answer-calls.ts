@@ -1,13 +1,13 @@
 import type { RecallAnswer, RecallCall } from '../../providers/index.js';
 import type { Store } from '../../store/index.js';
+import { recallIdOf } from '../../text/index.js';
 import { callExpandTool, EXPAND_TOOL } from '../../tools/index.js';
 import { MAX_CALLS_PER_ROUND, MAX_RECALL_ROUNDS } from './turn.js';
 
-/** A recall id as the marker names it, or the tag itself. */
+/** The recall id a call names, read as expand reads it (a tag, plain or escaped, or the id). */
 function idOf(args: unknown): string | undefined {
   const id = (args as { id?: unknown } | null | undefined)?.id;
-  if (typeof id !== 'string') return undefined;
-  return /^<<sw:([A-Za-z0-9_-]{1,64})>>$/.exec(id.trim())?.[1] ?? id.trim();
+  return typeof id === 'string' ? recallIdOf(id) : undefined;
 }
 
 const LAST_NOTE = `\n[spillway: that was the last ${EXPAND_TOOL} answer for this turn (${MAX_RECALL_ROUNDS} rounds); answer with what you have]`;
@@ -39,7 +39,9 @@ export async function answerCalls(
       );
     else if (call.args === undefined)
       answers.push(error(`the arguments of ${EXPAND_TOOL} were not a JSON object`));
-    else if (id !== undefined && !allowed.has(id))
+    else if (id === undefined)
+      answers.push(error(`${EXPAND_TOOL} needs an id: pass it exactly as a marker gives it`));
+    else if (!allowed.has(id))
       answers.push(
         error(
           `no marker in this conversation names the id ${JSON.stringify(id.slice(0, 80))}; pass the id exactly as a marker gives it`,

@@ -294,6 +294,8 @@ describe('an id given as its marker tag', () => {
     for (const given of [`<<sw:${id}>>`, `&lt;&lt;sw:${id}&gt;&gt;`, ` &lt;&lt;sw:${id}&gt;&gt;\n`])
       expect(await expand(store, { id: given, grep: 'ERROR' }), given).toBe(plain);
     // Only a whole tag is read so: anything else is the id as given, and checked as one.
-    await expect(expand(store, { id: `&lt;&lt;sw:${id}&gt;`, grep: 'ERROR' })).rejects.toThrow();
+    await expect(expand(store, { id: `&lt;&lt;sw:${id}&gt;`, grep: 'ERROR' })).rejects.toThrow(
+      /invalid stash id/,
+    );
   });
 });

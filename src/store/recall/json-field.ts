@@ -11,8 +11,11 @@ import type { Store } from '../store.js';
 import { streamLines } from './line-stream.js';
 import { readOriginal } from './verified-read.js';
 
-/** The largest original read whole to find a string in it. */
-export const MAX_FIELD_ORIGINAL_BYTES = 64 * 1024 * 1024;
+/**
+ * The largest original read whole to find a string in it: collapse names fields only in JSON
+ * of at most 4 Mi characters (collapse/json.ts), 12 MiB at most in UTF-8.
+ */
+export const MAX_FIELD_ORIGINAL_BYTES = 12 * 1024 * 1024;
 // A pointer's tokens: at most this many (a JSON value nests no deeper in practice).
 const MAX_POINTER_TOKENS = 64;
 
